@@ -1,0 +1,80 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Tresor: a mobile banking platform. Targets follow ../shared/docs/ARCHITECTURE.md;
+/// dependencies point down (domain ← ledger ← core ← storage ← server ← executable).
+let package = Package(
+    name: "tresor",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "tresor", targets: ["tresor"]),
+        .library(name: "TresorDomain", targets: ["TresorDomain"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    ],
+    targets: [
+        .target(name: "TresorDomain"),
+        .target(name: "TresorLedger", dependencies: ["TresorDomain"]),
+        .target(
+            name: "TresorCore",
+            dependencies: [
+                "TresorLedger", "TresorDomain",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            ]
+        ),
+        .target(
+            name: "TresorSQLite",
+            dependencies: ["TresorLedger", "TresorCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "TresorPostgres",
+            dependencies: [
+                "TresorLedger", "TresorCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "TresorServer",
+            dependencies: [
+                "TresorCore", "TresorLedger", "TresorDomain",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Resources/openapi.yaml")]
+        ),
+        .executableTarget(
+            name: "tresor",
+            dependencies: [
+                "TresorServer", "TresorCore", "TresorLedger", "TresorSQLite", "TresorPostgres",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "TresorDomainTests", dependencies: ["TresorDomain"]),
+        .testTarget(
+            name: "TresorStoreTests",
+            dependencies: ["TresorLedger", "TresorCore", "TresorSQLite", "TresorPostgres", "TresorDomain"]
+        ),
+        .testTarget(
+            name: "TresorServerTests",
+            dependencies: [
+                "TresorServer", "TresorCore", "TresorSQLite", "TresorDomain",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,98 @@
+import TresorDomain
+import TresorLedger
+
+/// What a customer may read about their own accounts. Every call takes the principal and
+/// answers `account_not_found` for an account that is not theirs: another customer's account
+/// is indistinguishable from one that does not exist.
+public struct AccountService: Sendable {
+    public let ledger: Ledger
+    let calendar: BankCalendar
+    let clock: any Clock
+
+    public init(ledger: Ledger, calendar: BankCalendar, clock: any Clock) {
+        self.ledger = ledger
+        self.calendar = calendar
+        self.clock = clock
+    }
+
+    public func accounts(of principal: Principal) async throws -> [Account] {
+        try await ledger.accounts(of: principal.customerID)
+    }
+
+    public func account(_ id: AccountID, of principal: Principal, field: String = "id") async throws -> Account {
+        guard let account = try await ledger.account(id), account.customerID == principal.customerID else {
+            throw DomainError(.accountNotFound, field: field, "No such account.")
+        }
+        return account
+    }
+
+    /// A page of entries, newest first, and the cursor of the next page (nil on the last).
+    public func transactions(
+        _ id: AccountID, of principal: Principal, from: LocalDate?, to: LocalDate?, direction: EntryQuery.Direction,
+        limit: Int, cursor: EntryCursor?
+    ) async throws -> (entries: [Entry], next: EntryCursor?) {
+        guard (1...EntryQuery.limitMax).contains(limit) else {
+            throw DomainError(.invalidParameter, field: "limit", "limit is 1 to \(EntryQuery.limitMax).")
+        }
+        if let from, let to, from > to {
+            throw DomainError(.invalidDateRange, field: "from", "from is after to.")
+        }
+        _ = try await account(id, of: principal)
+        // why: ask for one more than the page to learn whether another page exists.
+        var query = EntryQuery(accountID: id, from: from, to: to, direction: direction, limit: limit, after: cursor)
+        query.limit = limit + 1
+        let entries = try await ledger.entries(query)
+        let page = Array(entries.prefix(limit))
+        return (page, entries.count > limit ? page.last?.cursor : nil)
+    }
+
+    public enum Granularity: String, Sendable, CaseIterable { case day, week, month }
+
+    /// Points of a balance history. why: a chart needs a bounded number of points.
+    public static let historyPointsMax = 400
+
+    /// End-of-period booked balance for each period from `from` to `to` (the last period ends
+    /// at `to`). Defaults: the last twelve months, monthly.
+    public func balanceHistory(
+        _ id: AccountID, of principal: Principal, granularity: Granularity, from: LocalDate?, to: LocalDate?
+    ) async throws -> [(date: LocalDate, balance: Money)] {
+        let account = try await account(id, of: principal)
+        let end = to ?? calendar.date(of: clock.now())
+        let start = from ?? end.adding(months: -12)
+        guard start <= end else { throw DomainError(.invalidDateRange, field: "from", "from is after to.") }
+        let ends = Self.periodEnds(from: start, to: end, granularity: granularity, limit: Self.historyPointsMax + 1)
+        guard ends.count <= Self.historyPointsMax else {
+            throw DomainError(
+                .invalidDateRange, field: "from", "At most \(Self.historyPointsMax) points: choose a shorter range or a coarser granularity.")
+        }
+        let daily = try await ledger.dailyNet(of: id, through: end)
+        var points: [(LocalDate, Money)] = []
+        var running: Int64 = 0
+        var index = 0
+        for periodEnd in ends {
+            while index < daily.count, daily[index].date <= periodEnd {
+                running += daily[index].netMinor
+                index += 1
+            }
+            points.append((periodEnd, Money(minorUnits: running, currency: account.currency)))
+        }
+        return points
+    }
+
+    /// The last day of each period that overlaps `from...to`, clamped to `to`.
+    static func periodEnds(from: LocalDate, to: LocalDate, granularity: Granularity, limit: Int) -> [LocalDate] {
+        var ends: [LocalDate] = []
+        var cursor = from
+        while cursor <= to, ends.count < limit {
+            let periodEnd: LocalDate =
+                switch granularity {
+                case .day: cursor
+                case .week: cursor.endOfWeek
+                case .month: cursor.endOfMonth
+                }
+            ends.append(min(periodEnd, to))
+            cursor = periodEnd.adding(days: 1)
+        }
+        return ends
+    }
+}

@@ -1,0 +1,63 @@
+import TresorDomain
+import TresorLedger
+
+/// The bank itself: its name and clearing number, its own accounts, its customers.
+public struct BankProfile: Sendable, Hashable {
+    public let name: String
+    /// Swiss IID (clearing number) the bank's IBANs are built from.
+    public let clearing: Int
+    public let country: String
+}
+
+public struct BankService: Sendable {
+    public let ledger: Ledger
+    let clock: any Clock
+
+    public init(ledger: Ledger, clock: any Clock) {
+        self.ledger = ledger
+        self.clock = clock
+    }
+
+    var database: any SQLDatabase { ledger.database }
+
+    public func profile() async throws -> BankProfile? {
+        try await database.read { session in
+            try await session.queryOne(SQL("SELECT name, clearing, country FROM bank WHERE id = 1"))
+                .map { BankProfile(name: $0.text(0), clearing: Int($0.int(1)), country: $0.text(2)) }
+        }
+    }
+
+    /// Founds the bank: its profile and, per currency, its clearing, cash, fees and FX position
+    /// accounts (the other side of every movement into or out of customers' accounts).
+    public func found(name: String, clearing: Int, currencies: [Currency]) async throws -> BankProfile {
+        precondition((0...99_999).contains(clearing))
+        let profile = BankProfile(name: name, clearing: clearing, country: "CH")
+        try await database.transaction { session in
+            try await session.execute(
+                SQL("INSERT INTO bank (id, name, clearing, country) VALUES (1, ?, ?, ?)", [.text(name), .int(Int64(clearing)), .text("CH")]))
+        }
+        for currency in currencies {
+            for kind in [AccountKind.clearing, .cash, .fees, .fxPosition] {
+                _ = try await openAccount(
+                    NewAccount(customerID: nil, name: "\(name) \(kind.rawValue) \(currency.code)", kind: kind, currency: currency),
+                    profile: profile)
+            }
+        }
+        return profile
+    }
+
+    public func createCustomer(name: String) async throws -> CustomerID {
+        let now = clock.unixMillis
+        return try await database.transaction { session in
+            let row = try await session.queryOne(
+                SQL("INSERT INTO customers (name, created_at_ms) VALUES (?, ?) RETURNING id", [.text(name), .int(now)]))!
+            return CustomerID(row.int(0))
+        }
+    }
+
+    /// Opens an account whose IBAN is the bank's clearing number and the account id.
+    public func openAccount(_ new: NewAccount, profile: BankProfile) async throws -> Account {
+        let clearing = profile.clearing
+        return try await ledger.openAccount(new) { id in IBAN.swiss(clearing: clearing, accountNumber: id.rawValue) }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import TresorDomain
+
+/// Who is calling: the customer behind a valid session, and the session's authentication level.
+public struct Principal: Sendable, Hashable {
+    public let customerID: CustomerID
+    public let contract: String
+    /// 0 public, 1 remembered device (read-only), 2 password or PIN (full).
+    public let level: Int
+
+    public init(customerID: CustomerID, contract: String, level: Int) {
+        self.customerID = customerID
+        self.contract = contract
+        self.level = level
+    }
+
+    /// The scope of this caller's idempotency keys.
+    public var idempotencyScope: String { "customer:\(customerID)" }
+}
+
+/// A new session: the bearer token is shown once and stored only as a hash.
+public struct SessionGrant: Sendable, Hashable {
+    public let token: String
+    public let level: Int
+    public let expiresAt: Date
+}
+
+public struct AuthConfig: Sendable {
+    /// A session unused this long expires.
+    public var idleTimeoutSeconds: Int64 = 600
+    /// A session expires this long after login, used or not.
+    public var lifetimeSeconds: Int64 = 12 * 3600
+    /// bcrypt work factor for new password hashes. why 10: about 50 ms here, which bounds
+    /// guessing without making a login slow; raise it as hardware gets faster.
+    public var bcryptCost: UInt8 = 10
+    /// Limits on credential input. why: bcrypt reads 72 bytes at most; longer is a mistake or an attack.
+    public var contractLengthMax = 32
+    public var passwordLengthMax = 128
+
+    public init() {}
+}

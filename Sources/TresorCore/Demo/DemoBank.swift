@@ -1,0 +1,74 @@
+import TresorDomain
+import TresorLedger
+
+/// The demo bank: three customers with CHF and EUR accounts and twelve months of believable
+/// history, deterministic for a given end date (a seeded generator, no system randomness).
+public struct DemoBank: Sendable {
+    public static let name = "Tresor Demo Bank"
+    /// A clearing number in the range SIX leaves unassigned, so demo IBANs never hit a real bank.
+    public static let clearing = 9_999
+    public static let password = "tresor-demo"
+
+    public struct Customer: Sendable {
+        public let contract: String
+        public let name: String
+        let accounts: [(kind: AccountKind, currency: Currency, name: String, overdraftMinor: Int64)]
+        let salaryMinor: Int64
+        let rentMinor: Int64
+        let employer: String
+        let landlord: String
+    }
+
+    public static let customers: [Customer] = [
+        Customer(
+            contract: "10000001", name: "Anna Meier",
+            accounts: [
+                (.current, .chf, "Privatkonto", 100_000), (.savings, .chf, "Sparkonto", 0),
+                (.card, .chf, "Visa Gold", 500_000), (.current, .eur, "Euro-Konto", 0),
+            ],
+            salaryMinor: 742_000, rentMinor: 218_000, employer: "Helvetia Werkzeuge AG", landlord: "Immobilien Zürich AG"),
+        Customer(
+            contract: "10000002", name: "Luca Bernasconi",
+            accounts: [(.current, .chf, "Conto privato", 50_000), (.savings, .chf, "Conto risparmio", 0), (.card, .chf, "Mastercard", 300_000)],
+            salaryMinor: 615_000, rentMinor: 165_000, employer: "Ticino Logistica SA", landlord: "Residenza Lago SA"),
+        Customer(
+            contract: "10000003", name: "Claire Dubois",
+            accounts: [
+                (.current, .chf, "Compte privé", 100_000), (.current, .eur, "Compte euro", 0), (.savings, .eur, "Épargne euro", 0),
+                (.card, .eur, "Visa Classic", 200_000),
+            ],
+            salaryMinor: 880_000, rentMinor: 245_000, employer: "Léman Pharma SA", landlord: "Régie du Rhône"),
+    ]
+
+    let bank: BankService
+    let auth: AuthService
+
+    public init(bank: BankService, auth: AuthService) {
+        self.bank = bank
+        self.auth = auth
+    }
+
+    /// Seeds the demo bank into an empty database; returns false (and changes nothing) when a
+    /// bank already exists.
+    @discardableResult
+    public func seed(today: LocalDate) async throws -> Bool {
+        guard try await bank.profile() == nil else { return false }
+        let profile = try await bank.found(name: Self.name, clearing: Self.clearing, currencies: [.chf, .eur])
+        for (index, customer) in Self.customers.enumerated() {
+            let id = try await bank.createCustomer(name: customer.name)
+            try await auth.createContract(customer.contract, for: id, password: Self.password)
+            var opened: [Account] = []
+            for spec in customer.accounts {
+                opened.append(
+                    try await bank.openAccount(
+                        NewAccount(customerID: id, name: spec.name, kind: spec.kind, currency: spec.currency, overdraftLimitMinor: spec.overdraftMinor),
+                        profile: profile))
+            }
+            var history = DemoHistory(customer: customer, accounts: opened, seed: UInt64(index + 1) * 0x9E37_79B9)
+            for draft in try await history.drafts(ending: today, bank: bank.ledger) {
+                _ = try await bank.ledger.commit(draft, now: 0)
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,100 @@
+import TresorDomain
+import TresorLedger
+
+/// Twelve months of a demo customer's life as balanced drafts, oldest first: salary, rent,
+/// groceries and other card payments, the monthly card bill, savings and euro top-ups.
+struct DemoHistory {
+    let customer: DemoBank.Customer
+    let accounts: [Account]
+    var random: SeededRandom
+
+    init(customer: DemoBank.Customer, accounts: [Account], seed: UInt64) {
+        self.customer = customer
+        self.accounts = accounts
+        self.random = SeededRandom(seed: seed)
+    }
+
+    static let groceries = ["Migros", "Coop", "Denner", "Aldi Suisse", "Lidl"]
+    static let cardMerchants = ["SBB CFF FFS", "Galaxus", "Manor", "Zalando", "Restaurant Kronenhalle", "Swisscom", "Shell"]
+    static let euroMerchants = ["Carrefour Annemasse", "Booking.com", "Amazon EU", "Trenitalia"]
+
+    func first(_ kind: AccountKind, _ currency: Currency) -> Account? {
+        accounts.first { $0.kind == kind && $0.currency == currency }
+    }
+
+    mutating func drafts(ending today: LocalDate, bank ledger: Ledger) async throws -> [TransactionDraft] {
+        var clearing: [Currency: Account] = [:]
+        for currency in Set(accounts.map(\.currency)) {
+            clearing[currency] = try await ledger.bankAccount(.clearing, currency: currency)
+        }
+        var drafts: [(LocalDate, TransactionDraft)] = []
+        func book(_ date: LocalDate, _ kind: String, from: Account, to: Account, _ minor: Int64, _ counterpartyOut: String, _ counterpartyIn: String, _ text: String?) {
+            guard date <= today, minor > 0 else { return }
+            let amount = Money(minorUnits: minor, currency: from.currency)
+            drafts.append(
+                (
+                    date,
+                    TransactionDraft(
+                        kind: kind, bookingDate: date, valueDate: date,
+                        lines: [
+                            PostingLine(accountID: from.id, amount: amount.negated, counterparty: counterpartyOut, remittance: text),
+                            PostingLine(accountID: to.id, amount: amount, counterparty: counterpartyIn, remittance: text),
+                        ])
+                ))
+        }
+        let start = today.adding(months: -12)
+        let current = first(.current, .chf) ?? first(.current, .eur)!
+        let bank = clearing[current.currency]!
+        // An opening balance a year ago, so the first rent never dips into the overdraft.
+        book(start, "opening", from: bank, to: current, customer.salaryMinor, "Tresor Demo Bank", customer.name, "Opening balance")
+        for monthOffset in 0...12 {
+            let month = start.adding(months: monthOffset).startOfMonth
+            book(month, "standing_order", from: current, to: bank, customer.rentMinor, customer.landlord, customer.name, "Rent \(month.month)/\(month.year)")
+            book(month.adding(days: 24), "salary", from: bank, to: current, customer.salaryMinor + random.next(upTo: 20_000), customer.employer, customer.name, "Salary")
+            for week in 0..<4 {
+                let day = month.adding(days: week * 7 + Int(random.next(upTo: 6)))
+                let shop = Self.groceries[Int(random.next(upTo: Int64(Self.groceries.count)))]
+                book(day, "card_payment", from: current, to: bank, 4_000 + random.next(upTo: 12_000), shop, customer.name, "Debit card purchase")
+            }
+            if let card = first(.card, .chf) ?? first(.card, .eur), let cardClearing = clearing[card.currency] {
+                var billMinor: Int64 = 0
+                for _ in 0..<3 {
+                    let day = month.adding(days: Int(random.next(upTo: 27)))
+                    let amount = 1_500 + random.next(upTo: 25_000)
+                    let merchant = Self.cardMerchants[Int(random.next(upTo: Int64(Self.cardMerchants.count)))]
+                    book(day, "card_payment", from: card, to: cardClearing, amount, merchant, customer.name, "Card purchase")
+                    billMinor += amount
+                }
+                if let payer = accounts.first(where: { $0.kind == .current && $0.currency == card.currency }) {
+                    book(month.adding(days: 27), "card_bill", from: payer, to: card, billMinor, card.name, payer.name, "Card statement")
+                }
+            }
+            if let savings = accounts.first(where: { $0.kind == .savings && $0.currency == current.currency }) {
+                book(month.adding(days: 25), "transfer", from: current, to: savings, 50_000, savings.name, current.name, "Savings")
+            }
+            if let euro = first(.current, .eur), euro.id != current.id, let euroBank = clearing[.eur] {
+                book(month.adding(days: 10), "incoming", from: euroBank, to: euro, 60_000 + random.next(upTo: 40_000), "Family Dubois", customer.name, "Virement")
+                let shop = Self.euroMerchants[Int(random.next(upTo: Int64(Self.euroMerchants.count)))]
+                book(month.adding(days: 15), "card_payment", from: euro, to: euroBank, 2_000 + random.next(upTo: 20_000), shop, customer.name, "Card purchase")
+                if let euroSavings = accounts.first(where: { $0.kind == .savings && $0.currency == .eur }) {
+                    book(month.adding(days: 20), "transfer", from: euro, to: euroSavings, 20_000, euroSavings.name, euro.name, "Épargne")
+                }
+            }
+        }
+        // why stable sort by date: the ledger's running balance follows booking order.
+        return drafts.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element.1)
+    }
+}
+
+/// SplitMix64: a small deterministic generator, so the demo is the same on every machine.
+struct SeededRandom {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next(upTo bound: Int64) -> Int64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int64((z ^ (z >> 31)) % UInt64(bound))
+    }
+}

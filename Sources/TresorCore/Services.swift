@@ -1,0 +1,35 @@
+import Foundation
+import TresorDomain
+import TresorLedger
+
+/// Every service of one Tresor instance, wired to one database. The server, the CLI and the
+/// tests build this and nothing else, so all three run the same rules.
+public struct Services: Sendable {
+    public let database: any SQLDatabase
+    public let ledger: Ledger
+    public let bank: BankService
+    public let auth: AuthService
+    public let accounts: AccountService
+    public let transfers: TransferService
+    public let clock: any Clock
+    public let calendar: BankCalendar
+
+    public init(
+        database: any SQLDatabase, clock: any Clock = SystemClock(), calendar: BankCalendar = BankCalendar(),
+        random: any RandomSource = SystemRandom(), auth authConfig: AuthConfig = AuthConfig(), observer: (any LedgerObserver)? = nil
+    ) {
+        self.database = database
+        self.clock = clock
+        self.calendar = calendar
+        ledger = Ledger(database: database, observer: observer)
+        bank = BankService(ledger: ledger, clock: clock)
+        auth = AuthService(database: database, clock: clock, random: random, config: authConfig)
+        accounts = AccountService(ledger: ledger, calendar: calendar, clock: clock)
+        transfers = TransferService(accounts: accounts, calendar: calendar, clock: clock)
+    }
+
+    public var demo: DemoBank { DemoBank(bank: bank, auth: auth) }
+    public var today: LocalDate { calendar.date(of: clock.now()) }
+}
+
+

@@ -1,0 +1,83 @@
+import TresorDomain
+import TresorLedger
+
+/// An immediate transfer between two accounts of the same customer.
+public struct TransferRequest: Sendable, Hashable, Decodable {
+    public let fromAccount: AccountID
+    public let toAccount: AccountID
+    public let amount: Money
+    public let message: String?
+
+    enum CodingKeys: String, CodingKey {
+        case fromAccount = "from_account"
+        case toAccount = "to_account"
+        case amount, message
+    }
+
+    public init(fromAccount: AccountID, toAccount: AccountID, amount: Money, message: String?) {
+        self.fromAccount = fromAccount
+        self.toAccount = toAccount
+        self.amount = amount
+        self.message = message
+    }
+
+    /// ISO 20022 unstructured remittance is 140 characters.
+    public static let messageLengthMax = 140
+}
+
+public struct TransferService: Sendable {
+    let accounts: AccountService
+    let calendar: BankCalendar
+    let clock: any Clock
+
+    public init(accounts: AccountService, calendar: BankCalendar, clock: any Clock) {
+        self.accounts = accounts
+        self.calendar = calendar
+        self.clock = clock
+    }
+
+    /// Validates and books the transfer. `idempotencyKey` and `requestHash` make a retry
+    /// return the first booking.
+    public func transfer(_ request: TransferRequest, by principal: Principal, idempotencyKey: String, requestHash: String) async throws
+        -> CommitOutcome
+    {
+        guard request.amount.minorUnits > 0 else {
+            throw DomainError(.amountNotPositive, field: "amount", "The amount must be more than zero.")
+        }
+        if let message = request.message, message.count > TransferRequest.messageLengthMax {
+            throw DomainError(
+                .fieldTooLong, field: "message", "At most \(TransferRequest.messageLengthMax) characters.",
+                suggested: String(message.prefix(TransferRequest.messageLengthMax)))
+        }
+        guard request.fromAccount != request.toAccount else {
+            throw DomainError(.sameAccount, field: "to_account", "Choose a different account to transfer to.")
+        }
+        let found = try await accounts.ledger.accounts([request.fromAccount, request.toAccount])
+        let mine = found.filter { $0.customerID == principal.customerID }
+        guard let from = mine.first(where: { $0.id == request.fromAccount }) else {
+            throw DomainError(.accountNotFound, field: "from_account", "No such account.")
+        }
+        guard let to = mine.first(where: { $0.id == request.toAccount }) else {
+            throw DomainError(.accountNotFound, field: "to_account", "No such account.")
+        }
+        guard request.amount.currency == from.currency else {
+            throw DomainError(.currencyMismatch, field: "amount", "The account pays in \(from.currency.code).")
+        }
+        guard to.currency == from.currency else {
+            throw DomainError(.currencyMismatch, field: "to_account", "Both accounts must be in \(from.currency.code).")
+        }
+        let today = calendar.date(of: clock.now())
+        let draft = TransactionDraft(
+            kind: "transfer", bookingDate: today, valueDate: today,
+            lines: [
+                PostingLine(accountID: from.id, amount: request.amount.negated, counterparty: to.name, remittance: request.message),
+                PostingLine(accountID: to.id, amount: request.amount, counterparty: from.name, remittance: request.message),
+            ])
+        let claim = IdempotencyClaim(scope: principal.idempotencyScope, key: idempotencyKey, requestHash: requestHash)
+        do {
+            return try await accounts.ledger.commit(draft, claim: claim, now: clock.unixMillis)
+        } catch let error as LedgerError {
+            throw error.domainError
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// A typed identifier: an `ID<AccountTag>` cannot be passed where an `ID<CustomerTag>` is
+/// expected, although both are Int64 rows in the database.
+public struct ID<Tag>: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
+    public let rawValue: Int64
+    public init(_ rawValue: Int64) { self.rawValue = rawValue }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    public var description: String { String(rawValue) }
+
+    /// Parses the decimal text form used in URLs and JSON; nil for anything else.
+    public init?(text: some StringProtocol) {
+        guard text.count <= 19, let value = Int64(text), value > 0 else { return nil }
+        rawValue = value
+    }
+
+    /// why strings in JSON: clients must treat ids as opaque, so the server may change how it
+    /// makes them (e.g. per-shard prefixes) without breaking anyone.
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let id = Self(text: text) else {
+            throw DomainError(.invalidParameter, "\(text.prefix(20)) is not an id.")
+        }
+        self = id
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(String(rawValue))
+    }
+}
+
+public enum CustomerTag {}
+public enum AccountTag {}
+public enum TransactionTag {}
+public enum HoldTag {}
+
+public typealias CustomerID = ID<CustomerTag>
+public typealias AccountID = ID<AccountTag>
+public typealias TransactionID = ID<TransactionTag>
+public typealias HoldID = ID<HoldTag>

@@ -1,0 +1,68 @@
+import TresorDomain
+
+/// What an account is for. Customer kinds hold customers' money; the bank's own kinds are the
+/// other side of money entering or leaving the books, so every currency sums to zero.
+public enum AccountKind: String, Sendable, Codable, CaseIterable {
+    case current, savings, card
+    case clearing, cash, fees
+    case fxPosition = "fx_position"
+
+    public var isBankOwn: Bool {
+        switch self {
+        case .current, .savings, .card: false
+        case .clearing, .cash, .fees, .fxPosition: true
+        }
+    }
+}
+
+/// An account row with its balances. `held` is reserved by holds and not yet posted.
+public struct Account: Sendable, Hashable {
+    public let id: AccountID
+    public let customerID: CustomerID?
+    public let iban: IBAN
+    public let name: String
+    public let kind: AccountKind
+    public let currency: Currency
+    public let overdraftLimitMinor: Int64
+    public let bookedMinor: Int64
+    public let heldMinor: Int64
+
+    public var booked: Money { Money(minorUnits: bookedMinor, currency: currency) }
+    /// Booked balance less holds: what a new payment may still use before the overdraft limit.
+    public var available: Money { Money(minorUnits: bookedMinor - heldMinor, currency: currency) }
+    public var overdraftLimit: Money { Money(minorUnits: overdraftLimitMinor, currency: currency) }
+
+    public init(
+        id: AccountID, customerID: CustomerID?, iban: IBAN, name: String, kind: AccountKind, currency: Currency,
+        overdraftLimitMinor: Int64, bookedMinor: Int64, heldMinor: Int64
+    ) {
+        self.id = id
+        self.customerID = customerID
+        self.iban = iban
+        self.name = name
+        self.kind = kind
+        self.currency = currency
+        self.overdraftLimitMinor = overdraftLimitMinor
+        self.bookedMinor = bookedMinor
+        self.heldMinor = heldMinor
+    }
+}
+
+/// The data to open an account; the ledger assigns the id and derives the IBAN from it.
+public struct NewAccount: Sendable {
+    public var customerID: CustomerID?
+    public var name: String
+    public var kind: AccountKind
+    public var currency: Currency
+    public var overdraftLimitMinor: Int64
+
+    public init(customerID: CustomerID?, name: String, kind: AccountKind, currency: Currency, overdraftLimitMinor: Int64 = 0) {
+        precondition(overdraftLimitMinor >= 0, "an overdraft limit is a non-negative amount")
+        precondition(kind.isBankOwn == (customerID == nil), "bank-own accounts have no customer, customer accounts one")
+        self.customerID = customerID
+        self.name = name
+        self.kind = kind
+        self.currency = currency
+        self.overdraftLimitMinor = overdraftLimitMinor
+    }
+}

@@ -1,0 +1,141 @@
+import TresorDomain
+
+extension Ledger {
+    /// Books `draft` atomically. With a `claim`, a retry of the same request returns the first
+    /// booking (`.replayed`) and a different request under the same key throws
+    /// `LedgerError.idempotencyKeyReused`.
+    public func commit(_ draft: TransactionDraft, claim: IdempotencyClaim? = nil, now unixMillis: Int64) async throws -> CommitOutcome {
+        try draft.validate()
+        let outcome = try await database.transaction { session in
+            try await Self.commit(draft, claim: claim, now: unixMillis, in: session)
+        }
+        if case .created = outcome { observer?.transactionsCommitted(1) }
+        return outcome
+    }
+
+    /// The statements of one booking, inside an open transaction. Written so that the raw-SQL
+    /// benchmark can run exactly these statements.
+    static func commit(_ draft: TransactionDraft, claim: IdempotencyClaim?, now unixMillis: Int64, in session: any SQLSession) async throws -> CommitOutcome {
+        if let claim {
+            // why: claim the key first. On PostgreSQL a concurrent request with the same key
+            // blocks on the unique index until this transaction ends, then sees our row.
+            let claimed = try await session.queryOne(
+                SQL(
+                    """
+                    INSERT INTO idempotency_keys (scope, idem_key, request_hash, transaction_id, created_at_ms) \
+                    VALUES (?, ?, ?, NULL, ?) ON CONFLICT DO NOTHING RETURNING scope
+                    """,
+                    [.text(claim.scope), .text(claim.key), .text(claim.requestHash), .int(unixMillis)]))
+            if claimed == nil {
+                return .replayed(try await replay(claim, in: session))
+            }
+        }
+        if let holdID = draft.releasingHold {
+            try await releaseHold(holdID, status: .posted, in: session)
+        }
+        // why: update rows in id order so two transfers between the same accounts in opposite
+        // directions cannot deadlock on PostgreSQL.
+        let ordered = draft.lines.enumerated().sorted { ($0.element.accountID, $0.offset) < ($1.element.accountID, $1.offset) }
+        var balances = [Int64](repeating: 0, count: draft.lines.count)
+        for (offset, line) in ordered {
+            balances[offset] = try await apply(line, in: session)
+        }
+        let transactionRow = try await session.queryOne(
+            SQL(
+                "INSERT INTO transactions (kind, booking_date, value_date, created_at_ms) VALUES (?, ?, ?, ?) RETURNING id",
+                [.text(draft.kind), SQLValue(draft.bookingDate), SQLValue(draft.valueDate), .int(unixMillis)]))!
+        let transactionID = TransactionID(transactionRow.int(0))
+        var values: [SQLValue] = []
+        for (offset, line) in draft.lines.enumerated() {
+            values += [
+                .int(transactionID.rawValue), .int(line.accountID.rawValue), .text(line.amount.currency.code),
+                .int(line.amount.minorUnits), .int(balances[offset]), SQLValue(draft.bookingDate), SQLValue(draft.valueDate),
+                SQLValue(line.counterparty), SQLValue(line.remittance),
+            ]
+        }
+        let rows = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: draft.lines.count).joined(separator: ", ")
+        try await session.execute(
+            SQL(
+                """
+                INSERT INTO postings (transaction_id, account_id, currency, amount_minor, balance_after_minor, \
+                booking_date, value_date, counterparty, remittance) VALUES \(rows)
+                """, values))
+        if let claim {
+            try await session.execute(
+                SQL(
+                    "UPDATE idempotency_keys SET transaction_id = ? WHERE scope = ? AND idem_key = ?",
+                    [.int(transactionID.rawValue), .text(claim.scope), .text(claim.key)]))
+        }
+        let posted = PostedTransaction(
+            id: transactionID, kind: draft.kind, bookingDate: draft.bookingDate, valueDate: draft.valueDate,
+            postings: draft.lines.enumerated().map { offset, line in
+                PostedTransaction.PostedLine(
+                    accountID: line.accountID, amount: line.amount,
+                    balanceAfter: Money(minorUnits: balances[offset], currency: line.amount.currency),
+                    counterparty: line.counterparty, remittance: line.remittance)
+            })
+        return .created(posted)
+    }
+
+    /// Moves `line.amount` on its account if the currency matches and, for a debit on an
+    /// account with a limit, the available balance stays within the overdraft limit.
+    /// Returns the new booked balance.
+    private static func apply(_ line: PostingLine, in session: any SQLSession) async throws -> Int64 {
+        let amount = line.amount.minorUnits
+        let updated = try await session.queryOne(
+            SQL(
+                """
+                UPDATE accounts SET booked_minor = booked_minor + ? WHERE id = ? AND currency = ? \
+                AND (? > 0 OR enforce_limit = 0 OR booked_minor + ? - held_minor >= -overdraft_limit_minor) \
+                RETURNING booked_minor
+                """,
+                [.int(amount), .int(line.accountID.rawValue), .text(line.amount.currency.code), .int(amount), .int(amount)]))
+        if let updated { return updated.int(0) }
+        throw try await refusal(for: line.accountID, currency: line.amount.currency, in: session)
+    }
+
+    /// Says why a conditional UPDATE matched no row.
+    static func refusal(for accountID: AccountID, currency: Currency, in session: any SQLSession) async throws -> LedgerError {
+        guard let account = try await account(accountID, in: session) else { return .accountNotFound(accountID) }
+        guard account.currency == currency else { return .currencyMismatch(accountID) }
+        return .insufficientFunds(accountID)
+    }
+
+    private static func replay(_ claim: IdempotencyClaim, in session: any SQLSession) async throws -> PostedTransaction {
+        let row = try await session.queryOne(
+            SQL(
+                "SELECT request_hash, transaction_id FROM idempotency_keys WHERE scope = ? AND idem_key = ?",
+                [.text(claim.scope), .text(claim.key)]))!
+        guard row.text(0) == claim.requestHash else { throw LedgerError.idempotencyKeyReused }
+        // why: the key row and its booking commit together, so a visible key has its booking.
+        let id = TransactionID(row.optionalInt(1)!)
+        return try await transaction(id, in: session)!
+    }
+
+    public func transaction(_ id: TransactionID) async throws -> PostedTransaction? {
+        try await database.read { try await Self.transaction(id, in: $0) }
+    }
+
+    static func transaction(_ id: TransactionID, in session: any SQLSession) async throws -> PostedTransaction? {
+        guard
+            let header = try await session.queryOne(
+                SQL("SELECT kind, booking_date, value_date FROM transactions WHERE id = ?", [.int(id.rawValue)]))
+        else { return nil }
+        let lines = try await session.query(
+            SQL(
+                """
+                SELECT account_id, currency, amount_minor, balance_after_minor, counterparty, remittance \
+                FROM postings WHERE transaction_id = ? ORDER BY id
+                """, [.int(id.rawValue)]))
+        return PostedTransaction(
+            id: id, kind: header.text(0), bookingDate: try LocalDate(parsing: header.text(1)),
+            valueDate: try LocalDate(parsing: header.text(2)),
+            postings: lines.map { row in
+                let currency = Currency(code: row.text(1))!
+                return PostedTransaction.PostedLine(
+                    accountID: AccountID(row.int(0)), amount: Money(minorUnits: row.int(2), currency: currency),
+                    balanceAfter: Money(minorUnits: row.int(3), currency: currency), counterparty: row.optionalText(4),
+                    remittance: row.optionalText(5))
+            })
+    }
+}

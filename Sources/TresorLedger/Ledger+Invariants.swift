@@ -1,0 +1,81 @@
+import TresorDomain
+
+/// One broken rule of the books, in words an operator can act on.
+public struct InvariantViolation: Sendable, Hashable, CustomStringConvertible {
+    public let rule: String
+    public let detail: String
+    public var description: String { "\(rule): \(detail)" }
+}
+
+extension Ledger {
+    /// Checks every invariant of the books and returns what is broken (empty: all hold).
+    /// Run by `tresor ledger check` and after every concurrency and crash test.
+    public func invariantViolations() async throws -> [InvariantViolation] {
+        try await database.read { session in
+            var found: [InvariantViolation] = []
+            func check(_ rule: String, _ sql: String, _ describe: (SQLRow) -> String) async throws {
+                for row in try await session.query(SQL(sql)) {
+                    found.append(InvariantViolation(rule: rule, detail: describe(row)))
+                }
+            }
+            try await check(
+                "balanced postings",
+                """
+                SELECT transaction_id, currency, CAST(SUM(amount_minor) AS BIGINT) FROM postings \
+                GROUP BY transaction_id, currency HAVING SUM(amount_minor) <> 0
+                """
+            ) { "transaction \($0.int(0)) sums to \($0.int(2)) \($0.text(1))" }
+            try await check(
+                "two postings or more",
+                """
+                SELECT t.id, COUNT(p.id) FROM transactions t LEFT JOIN postings p ON p.transaction_id = t.id \
+                GROUP BY t.id HAVING COUNT(p.id) < 2
+                """
+            ) { "transaction \($0.int(0)) has \($0.int(1)) posting(s)" }
+            try await check(
+                "zero sum per currency",
+                "SELECT currency, CAST(SUM(booked_minor) AS BIGINT) FROM accounts GROUP BY currency HAVING SUM(booked_minor) <> 0"
+            ) { "accounts in \($0.text(0)) sum to \($0.int(1))" }
+            try await check(
+                "booked balance equals postings",
+                """
+                SELECT a.id, a.booked_minor, CAST(COALESCE(SUM(p.amount_minor), 0) AS BIGINT) FROM accounts a \
+                LEFT JOIN postings p ON p.account_id = a.id GROUP BY a.id, a.booked_minor \
+                HAVING a.booked_minor <> COALESCE(SUM(p.amount_minor), 0)
+                """
+            ) { "account \($0.int(0)) books \($0.int(1)) but its postings sum to \($0.int(2))" }
+            try await check(
+                "held balance equals active holds",
+                """
+                SELECT a.id, a.held_minor, CAST(COALESCE(SUM(h.amount_minor), 0) AS BIGINT) FROM accounts a \
+                LEFT JOIN holds h ON h.account_id = a.id AND h.status = 'active' GROUP BY a.id, a.held_minor \
+                HAVING a.held_minor <> COALESCE(SUM(h.amount_minor), 0)
+                """
+            ) { "account \($0.int(0)) holds \($0.int(1)) but its active holds sum to \($0.int(2))" }
+            try await check(
+                "overdraft limit",
+                """
+                SELECT id, booked_minor - held_minor, overdraft_limit_minor FROM accounts \
+                WHERE enforce_limit = 1 AND booked_minor - held_minor < -overdraft_limit_minor
+                """
+            ) { "account \($0.int(0)) has available \($0.int(1)) below its limit of -\($0.int(2))" }
+            try await check(
+                "posting currency is the account's",
+                "SELECT p.id, p.currency, a.currency FROM postings p JOIN accounts a ON a.id = p.account_id WHERE p.currency <> a.currency"
+            ) { "posting \($0.int(0)) in \($0.text(1)) on a \($0.text(2)) account" }
+            try await check(
+                "latest balance after equals booked",
+                """
+                SELECT a.id, a.booked_minor, p.balance_after_minor FROM accounts a JOIN postings p \
+                ON p.id = (SELECT MAX(id) FROM postings WHERE account_id = a.id) WHERE p.balance_after_minor <> a.booked_minor
+                """
+            ) { "account \($0.int(0)) books \($0.int(1)) but its last posting says \($0.int(2))" }
+            for row in try await session.query(SQL("SELECT id, iban FROM accounts")) {
+                if row.optionalText(1).flatMap({ try? IBAN($0) }) == nil {
+                    found.append(InvariantViolation(rule: "valid IBAN", detail: "account \(row.int(0)) has IBAN \(row.optionalText(1) ?? "none")"))
+                }
+            }
+            return found
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import TresorDomain
+
+/// The double-entry engine. Every booking is one database transaction of balanced postings;
+/// overdraft limits and holds are enforced by conditional UPDATEs inside that transaction, so
+/// concurrent writers (threads, processes, server instances) can neither overdraw an account
+/// nor lose an update.
+public struct Ledger: Sendable {
+    public let database: any SQLDatabase
+    let observer: (any LedgerObserver)?
+
+    public init(database: any SQLDatabase, observer: (any LedgerObserver)? = nil) {
+        self.database = database
+        self.observer = observer
+    }
+
+    static let accountColumns =
+        "id, customer_id, iban, name, kind, currency, overdraft_limit_minor, booked_minor, held_minor"
+
+    static func account(from row: SQLRow) -> Account {
+        // why: rows were validated on the way in; a bad one here is corruption, not input.
+        Account(
+            id: AccountID(row.int(0)), customerID: row.optionalInt(1).map(CustomerID.init),
+            iban: try! IBAN(row.text(2)), name: row.text(3), kind: AccountKind(rawValue: row.text(4))!,
+            currency: Currency(code: row.text(5))!, overdraftLimitMinor: row.int(6), bookedMinor: row.int(7),
+            heldMinor: row.int(8))
+    }
+
+    /// Opens an account. The IBAN is derived from the new row id by `iban`, in the same
+    /// transaction, so no two accounts can share one.
+    public func openAccount(_ new: NewAccount, iban: @escaping @Sendable (AccountID) -> IBAN) async throws -> Account {
+        try await database.transaction { session in
+            let row = try await session.queryOne(
+                SQL(
+                    """
+                    INSERT INTO accounts (customer_id, iban, name, kind, currency, overdraft_limit_minor, \
+                    enforce_limit, booked_minor, held_minor) VALUES (?, NULL, ?, ?, ?, ?, ?, 0, 0) RETURNING id
+                    """,
+                    [
+                        SQLValue(new.customerID?.rawValue), .text(new.name), .text(new.kind.rawValue),
+                        .text(new.currency.code), .int(new.overdraftLimitMinor), .int(new.kind.isBankOwn ? 0 : 1),
+                    ]))!
+            let id = AccountID(row.int(0))
+            try await session.execute(SQL("UPDATE accounts SET iban = ? WHERE id = ?", [.text(iban(id).electronic), .int(id.rawValue)]))
+            return try await Self.account(id, in: session)!
+        }
+    }
+
+    static func account(_ id: AccountID, in session: any SQLSession) async throws -> Account? {
+        try await session.queryOne(SQL("SELECT \(accountColumns) FROM accounts WHERE id = ?", [.int(id.rawValue)]))
+            .map(account(from:))
+    }
+
+    public func account(_ id: AccountID) async throws -> Account? {
+        try await database.read { try await Self.account(id, in: $0) }
+    }
+
+    /// The accounts with these ids, in one query (missing ids are left out).
+    public func accounts(_ ids: [AccountID]) async throws -> [Account] {
+        guard !ids.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        return try await database.read { session in
+            try await session.query(
+                SQL("SELECT \(Self.accountColumns) FROM accounts WHERE id IN (\(marks))", ids.map { .int($0.rawValue) })
+            ).map(Self.account(from:))
+        }
+    }
+
+    public func accounts(of customer: CustomerID) async throws -> [Account] {
+        try await database.read { session in
+            try await session.query(
+                SQL("SELECT \(Self.accountColumns) FROM accounts WHERE customer_id = ? ORDER BY id", [.int(customer.rawValue)])
+            ).map(Self.account(from:))
+        }
+    }
+
+    /// The bank's own account of `kind` in `currency` (the first opened), if any.
+    public func bankAccount(_ kind: AccountKind, currency: Currency) async throws -> Account? {
+        precondition(kind.isBankOwn)
+        return try await database.read { session in
+            try await session.queryOne(
+                SQL(
+                    "SELECT \(Self.accountColumns) FROM accounts WHERE customer_id IS NULL AND kind = ? AND currency = ? ORDER BY id LIMIT 1",
+                    [.text(kind.rawValue), .text(currency.code)])
+            ).map(Self.account(from:))
+        }
+    }
+
+    public func allAccounts() async throws -> [Account] {
+        try await database.read { session in
+            try await session.query(SQL("SELECT \(Self.accountColumns) FROM accounts ORDER BY id")).map(Self.account(from:))
+        }
+    }
+}
+
+/// Told about every committed booking (metrics).
+public protocol LedgerObserver: Sendable {
+    func transactionsCommitted(_ count: Int)
+}

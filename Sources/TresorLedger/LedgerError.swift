@@ -1,0 +1,27 @@
+import TresorDomain
+
+/// Why the ledger refused a booking. Each maps onto a stable `DomainError` code at the edge.
+public enum LedgerError: Error, Sendable, Equatable {
+    case accountNotFound(AccountID)
+    case currencyMismatch(AccountID)
+    case insufficientFunds(AccountID)
+    case holdNotActive(HoldID)
+    case idempotencyKeyReused
+
+    public var domainError: DomainError {
+        switch self {
+        case .accountNotFound(let id):
+            DomainError(.accountNotFound, field: "account", "Account \(id) does not exist.")
+        case .currencyMismatch(let id):
+            DomainError(.currencyMismatch, field: "amount", "The amount's currency is not that of account \(id).")
+        case .insufficientFunds:
+            DomainError(.insufficientFunds, field: "amount", "The account's available balance does not cover this amount.")
+        case .holdNotActive(let id):
+            DomainError(.holdNotActive, "Hold \(id) is not active.")
+        case .idempotencyKeyReused:
+            DomainError(
+                .idempotencyKeyReused, field: "Idempotency-Key",
+                "This Idempotency-Key was used for a different request.")
+        }
+    }
+}

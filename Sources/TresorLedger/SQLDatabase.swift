@@ -1,0 +1,86 @@
+import TresorDomain
+
+/// A value bound into or read out of a SQL statement. The ledger stores only integers and text
+/// (dates as `YYYY-MM-DD`, money as Int64 minor units), so both databases agree on every type.
+public enum SQLValue: Sendable, Hashable {
+    case int(Int64)
+    case text(String)
+    case null
+}
+
+/// A statement with `?` placeholders and its bindings. Adapters translate placeholders to their
+/// dialect (`$1`… for PostgreSQL); bindings are never spliced into the text.
+public struct SQL: Sendable, ExpressibleByStringLiteral {
+    public var text: String
+    public var binds: [SQLValue]
+
+    public init(_ text: String, _ binds: [SQLValue] = []) {
+        self.text = text
+        self.binds = binds
+    }
+    public init(stringLiteral value: String) { self.init(value) }
+}
+
+/// One result row, read by column position.
+public struct SQLRow: Sendable {
+    public let values: [SQLValue]
+    public init(_ values: [SQLValue]) { self.values = values }
+
+    public func int(_ column: Int) -> Int64 {
+        guard case .int(let value) = values[column] else {
+            preconditionFailure("column \(column) is \(values[column]), expected an integer")
+        }
+        return value
+    }
+    public func optionalInt(_ column: Int) -> Int64? {
+        if case .int(let value) = values[column] { return value }
+        return nil
+    }
+    public func text(_ column: Int) -> String {
+        guard case .text(let value) = values[column] else {
+            preconditionFailure("column \(column) is \(values[column]), expected text")
+        }
+        return value
+    }
+    public func optionalText(_ column: Int) -> String? {
+        if case .text(let value) = values[column] { return value }
+        return nil
+    }
+}
+
+/// A connection inside an open transaction (or a read snapshot).
+public protocol SQLSession: Sendable {
+    func query(_ sql: SQL) async throws -> [SQLRow]
+    func execute(_ sql: SQL) async throws
+}
+
+/// What the ledger and the services need of a database. `TresorSQLite` and `TresorPostgres`
+/// implement it; every query the ledger runs is written once, against this.
+public protocol SQLDatabase: Sendable {
+    var dialect: SQLDialect { get }
+    /// Runs `body` in one database transaction: committed if it returns, rolled back if it
+    /// throws. Writers see each other's committed rows only (no lost updates: the ledger's
+    /// conditional UPDATEs lock the rows they change).
+    func transaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T
+    /// Runs read-only `body` on a connection that may run concurrently with writers.
+    func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T
+    /// Applies the numbered migrations not yet applied.
+    func migrate() async throws
+    /// Releases connections.
+    func close() async throws
+}
+
+public enum SQLDialect: String, Sendable {
+    case sqlite
+    case postgres
+}
+
+extension SQLSession {
+    public func queryOne(_ sql: SQL) async throws -> SQLRow? { try await query(sql).first }
+}
+
+extension SQLValue {
+    public init(_ value: Int64?) { self = value.map { .int($0) } ?? .null }
+    public init(_ value: String?) { self = value.map { .text($0) } ?? .null }
+    public init(_ date: LocalDate) { self = .text(date.description) }
+}

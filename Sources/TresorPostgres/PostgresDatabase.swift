@@ -1,0 +1,129 @@
+import Foundation
+import Logging
+import PostgresNIO
+import TresorCore
+import TresorLedger
+
+/// The production store: a PostgreSQL database reached through a PostgresNIO connection pool.
+/// Several stateless Tresor instances can share it; the ledger's conditional UPDATEs take the
+/// row locks that keep concurrent bookings correct.
+public final class PostgresDatabase: SQLDatabase {
+    public let dialect = SQLDialect.postgres
+    let client: PostgresClient
+    private let runner: Task<Void, Never>
+    let logger: Logger
+
+    /// `url`: `postgres://user:password@host:port/database`.
+    public init(url: String, maximumConnections: Int = 20, logger: Logger = Logger(label: "tresor.postgres")) throws {
+        let configuration = try Self.configuration(url: url, maximumConnections: maximumConnections)
+        self.logger = logger
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        runner = Task { await client.run() }
+    }
+
+    static func configuration(url: String, maximumConnections: Int) throws -> PostgresClient.Configuration {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+            let host = components.host, let user = components.user
+        else {
+            throw PostgresURLError(url: url)
+        }
+        let database = components.path.split(separator: "/").first.map(String.init)
+        var configuration = PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: user, password: components.password, database: database, tls: .disable)
+        configuration.options.maximumConnections = maximumConnections
+        return configuration
+    }
+
+    public func transaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            let session = PostgresSession(connection: connection, logger: logger)
+            try await session.run("BEGIN")
+            do {
+                let result = try await body(session)
+                try await session.run("COMMIT")
+                return result
+            } catch {
+                try? await session.run("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    public func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            try await body(PostgresSession(connection: connection, logger: logger))
+        }
+    }
+
+    public func migrate() async throws {
+        // why: several instances may start at once; the advisory lock makes them take turns.
+        try await Migrator.migrate(self, lock: SQL("SELECT pg_advisory_xact_lock(7472657)"), now: Int64(Date().timeIntervalSince1970 * 1000))
+    }
+
+    public func close() async throws {
+        runner.cancel()
+    }
+}
+
+public struct PostgresURLError: Error, CustomStringConvertible {
+    public let url: String
+    public var description: String { "not a postgres://user[:password]@host[:port]/database URL" }
+}
+
+struct PostgresSession: SQLSession {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    func run(_ text: String) async throws {
+        _ = try await connection.query(PostgresQuery(unsafeSQL: text), logger: logger)
+    }
+
+    func execute(_ sql: SQL) async throws {
+        _ = try await query(sql)
+    }
+
+    func query(_ sql: SQL) async throws -> [SQLRow] {
+        var binds = PostgresBindings(capacity: sql.binds.count)
+        for value in sql.binds {
+            switch value {
+            case .int(let int): binds.append(int)
+            case .text(let text): binds.append(text)
+            case .null: binds.appendNull()
+            }
+        }
+        let rows = try await connection.query(PostgresQuery(unsafeSQL: Self.numbered(sql.text), binds: binds), logger: logger)
+        var result: [SQLRow] = []
+        for try await row in rows {
+            result.append(SQLRow(try row.map(Self.value(of:))))
+        }
+        return result
+    }
+
+    static func value(of cell: PostgresCell) throws -> SQLValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .int2, .int4, .int8: return .int(try cell.decode(Int64.self))
+        case .bool: return .int(try cell.decode(Bool.self) ? 1 : 0)
+        default: return .text(try cell.decode(String.self))
+        }
+    }
+
+    /// Turns `?` placeholders into `$1`, `$2`, … (outside quoted literals).
+    static func numbered(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.count + 16)
+        var index = 0
+        var quoted = false
+        for character in text {
+            if character == "'" { quoted.toggle() }
+            if character == "?" && !quoted {
+                index += 1
+                result += "$\(index)"
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import GRDB
+import TresorCore
+import TresorLedger
+
+/// The embedded store: one SQLite file in WAL mode with `synchronous = FULL`, so a commit that
+/// returned survives a crash of the process and of the machine.
+///
+/// Writes are serialised by an async lock around each transaction (SQLite has one writer);
+/// reads run on GRDB's reader connections beside them.
+public final class SQLiteDatabase: SQLDatabase {
+    public let dialect = SQLDialect.sqlite
+    let pool: DatabasePool
+    private let writer = AsyncMutex()
+    public let path: String
+
+    /// Opens (creating if needed) the database file at `path`.
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        // why: the ledger keeps a transaction open across several async statements.
+        configuration.allowsUnsafeTransactions = true
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        self.path = path
+        pool = try DatabasePool(path: path, configuration: configuration)
+    }
+
+    public func transaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+        try await writer.withLock {
+            let session = SQLiteWriteSession(pool: pool)
+            try await session.run("BEGIN IMMEDIATE")
+            do {
+                let result = try await body(session)
+                try await session.run("COMMIT")
+                return result
+            } catch {
+                try? await session.run("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    public func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+        try await body(SQLiteReadSession(pool: pool))
+    }
+
+    public func migrate() async throws {
+        try await Migrator.migrate(self, now: Int64(Date().timeIntervalSince1970 * 1000))
+    }
+
+    public func close() async throws {
+        try pool.close()
+    }
+
+    /// Runs `body` synchronously on the writer connection, outside the async lock: for the
+    /// raw-SQL benchmark baseline, which must not pay for the ledger's abstractions.
+    public func withWriterConnection<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.withLock { try await pool.writeWithoutTransaction(body) }
+    }
+}
+
+/// Statements of an open write transaction; the async lock guarantees no other transaction
+/// interleaves on the writer connection.
+struct SQLiteWriteSession: SQLSession {
+    let pool: DatabasePool
+
+    func run(_ text: String) async throws {
+        try await pool.writeWithoutTransaction { db in try db.execute(sql: text) }
+    }
+    func query(_ sql: TresorLedger.SQL) async throws -> [SQLRow] {
+        try await pool.writeWithoutTransaction { db in try SQLiteRows.fetch(db, sql) }
+    }
+    func execute(_ sql: TresorLedger.SQL) async throws {
+        try await pool.writeWithoutTransaction { db in try db.execute(sql: sql.text, arguments: SQLiteRows.arguments(sql)) }
+    }
+}
+
+struct SQLiteReadSession: SQLSession {
+    let pool: DatabasePool
+
+    func query(_ sql: TresorLedger.SQL) async throws -> [SQLRow] {
+        try await pool.read { db in try SQLiteRows.fetch(db, sql) }
+    }
+    func execute(_ sql: TresorLedger.SQL) async throws {
+        preconditionFailure("a read session does not write: \(sql.text)")
+    }
+}
+
+enum SQLiteRows {
+    static func arguments(_ sql: TresorLedger.SQL) -> StatementArguments {
+        StatementArguments(
+            sql.binds.map { value -> (any DatabaseValueConvertible)? in
+                switch value {
+                case .int(let int): int
+                case .text(let text): text
+                case .null: nil
+                }
+            })
+    }
+
+    static func fetch(_ db: Database, _ sql: TresorLedger.SQL) throws -> [SQLRow] {
+        let statement = try db.cachedStatement(sql: sql.text)
+        return try Row.fetchAll(statement, arguments: arguments(sql)).map { row in
+            SQLRow(
+                row.databaseValues.map { value in
+                    switch value.storage {
+                    case .int64(let int): .int(int)
+                    case .string(let text): .text(text)
+                    case .null: .null
+                    case .double(let double): .int(Int64(double))  // why: never stored; SUM of integers stays integer
+                    case .blob: .null
+                    }
+                })
+        }
+    }
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Tresor needs, only those missing. Groups: base, postgres, bench.
+# Usage: scripts/install-deps.sh [GROUP…]   (default: base)
+set -euo pipefail
+declare -A groups=(
+  [base]="libsqlite3-dev sqlite3 curl ca-certificates python3"
+  [postgres]="postgresql postgresql-contrib"
+  [bench]="postgresql postgresql-contrib"
+)
+wanted=()
+for group in "${@:-base}"; do
+  for package in ${groups[$group]:?unknown group $group}; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || wanted+=("$package")
+  done
+done
+[ ${#wanted[@]} -eq 0 ] && exit 0
+echo "Installing missing packages: ${wanted[*]}"
+sudo=()
+[ "$(id -u)" = 0 ] || sudo=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${wanted[@]}" >/dev/null
+# why: Debian's package starts a system cluster we do not use; tests start their own.
+if printf '%s\n' "${wanted[@]}" | grep -q '^postgresql$'; then
+  "${sudo[@]}" service postgresql stop >/dev/null 2>&1 || true
+fi
