@@ -31,5 +31,3 @@ public struct Services: Sendable {
     public var demo: DemoBank { DemoBank(bank: bank, auth: auth) }
     public var today: LocalDate { calendar.date(of: clock.now()) }
 }
-
-

@@ -59,7 +59,9 @@ public struct EntryQuery: Sendable, Hashable {
     /// Page size limit. why: bounds response size and query time (ARCHITECTURE rule 5).
     public static let limitMax = 200
 
-    public init(accountID: AccountID, from: LocalDate? = nil, to: LocalDate? = nil, direction: Direction = .all, limit: Int = 50, after: EntryCursor? = nil) {
+    public init(
+        accountID: AccountID, from: LocalDate? = nil, to: LocalDate? = nil, direction: Direction = .all, limit: Int = 50, after: EntryCursor? = nil
+    ) {
         precondition((1...Self.limitMax).contains(limit))
         self.accountID = accountID
         self.from = from

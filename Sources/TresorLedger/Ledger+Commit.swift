@@ -15,7 +15,9 @@ extension Ledger {
 
     /// The statements of one booking, inside an open transaction. Written so that the raw-SQL
     /// benchmark can run exactly these statements.
-    static func commit(_ draft: TransactionDraft, claim: IdempotencyClaim?, now unixMillis: Int64, in session: any SQLSession) async throws -> CommitOutcome {
+    static func commit(_ draft: TransactionDraft, claim: IdempotencyClaim?, now unixMillis: Int64, in session: any SQLSession) async throws
+        -> CommitOutcome
+    {
         if let claim {
             // why: claim the key first. On PostgreSQL a concurrent request with the same key
             // blocks on the unique index until this transaction ends, then sees our row.

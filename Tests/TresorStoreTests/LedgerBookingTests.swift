@@ -31,13 +31,20 @@ struct LedgerBookingTests {
         let date = LocalDate(year: 2026, month: 1, day: 1)!
         let unbalanced = TransactionDraft(
             kind: "x", bookingDate: date, valueDate: date,
-            lines: [PostingLine(accountID: a, amount: Money(minorUnits: -100, currency: .chf)), PostingLine(accountID: b, amount: Money(minorUnits: 99, currency: .chf))])
+            lines: [
+                PostingLine(accountID: a, amount: Money(minorUnits: -100, currency: .chf)),
+                PostingLine(accountID: b, amount: Money(minorUnits: 99, currency: .chf)),
+            ])
         #expect(throws: DomainError.self) { try unbalanced.validate() }
         let mixed = TransactionDraft(
             kind: "x", bookingDate: date, valueDate: date,
-            lines: [PostingLine(accountID: a, amount: Money(minorUnits: -100, currency: .chf)), PostingLine(accountID: b, amount: Money(minorUnits: 100, currency: .eur))])
+            lines: [
+                PostingLine(accountID: a, amount: Money(minorUnits: -100, currency: .chf)),
+                PostingLine(accountID: b, amount: Money(minorUnits: 100, currency: .eur)),
+            ])
         #expect(throws: DomainError.self) { try mixed.validate() }
-        let single = TransactionDraft(kind: "x", bookingDate: date, valueDate: date, lines: [PostingLine(accountID: a, amount: Money(minorUnits: 0, currency: .chf))])
+        let single = TransactionDraft(
+            kind: "x", bookingDate: date, valueDate: date, lines: [PostingLine(accountID: a, amount: Money(minorUnits: 0, currency: .chf))])
         #expect(throws: DomainError.self) { try single.validate() }
     }
 

@@ -8,7 +8,8 @@ struct LedgerHoldTests {
     func holdLifecycle(kind: StoreKind) async throws {
         let fixture = try await LedgerFixture.make(kind)
         let current = try await fixture.open(fundedMinor: 10_000)
-        let hold = try await fixture.ledger.placeHold(on: current.id, amount: Money(minorUnits: 7_000, currency: .chf), reason: "pending payment", now: 0)
+        let hold = try await fixture.ledger.placeHold(
+            on: current.id, amount: Money(minorUnits: 7_000, currency: .chf), reason: "pending payment", now: 0)
         var account = try await fixture.ledger.account(current.id)!
         #expect(account.bookedMinor == 10_000)
         #expect(account.available.minorUnits == 3_000)
@@ -31,7 +32,8 @@ struct LedgerHoldTests {
         // Executing a pending payment: release and post in one transaction.
         let second = try await fixture.ledger.placeHold(on: current.id, amount: Money(minorUnits: 9_000, currency: .chf), reason: "pending", now: 0)
         let base = fixture.draft(9_000, from: current.id, to: fixture.clearing.id)
-        let draft = TransactionDraft(kind: base.kind, bookingDate: base.bookingDate, valueDate: base.valueDate, lines: base.lines, releasingHold: second.id)
+        let draft = TransactionDraft(
+            kind: base.kind, bookingDate: base.bookingDate, valueDate: base.valueDate, lines: base.lines, releasingHold: second.id)
         _ = try await fixture.ledger.commit(draft, now: 0)
         account = try await fixture.ledger.account(current.id)!
         #expect(account.bookedMinor == 1_000)

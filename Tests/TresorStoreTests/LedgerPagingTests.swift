@@ -24,7 +24,8 @@ struct LedgerPagingTests {
             seen += page.map(\.postingID)
             cursor = page.count == 7 ? page.last?.cursor : nil
             // A booking arriving mid-way sorts before every handed-out cursor.
-            _ = try await fixture.ledger.commit(fixture.draft(1, from: current.id, to: savings.id, date: LocalDate(year: 2026, month: 11, day: 1)!), now: 0)
+            _ = try await fixture.ledger.commit(
+                fixture.draft(1, from: current.id, to: savings.id, date: LocalDate(year: 2026, month: 11, day: 1)!), now: 0)
         } while cursor != nil
         #expect(seen == before.map(\.postingID))
         #expect(Set(seen).count == seen.count)
@@ -32,7 +33,9 @@ struct LedgerPagingTests {
         #expect(dates == dates.sorted(by: >))
 
         let expenses = try await fixture.ledger.entries(
-            EntryQuery(accountID: current.id, from: LocalDate(year: 2026, month: 10, day: 3), to: LocalDate(year: 2026, month: 10, day: 5), direction: .expense))
+            EntryQuery(
+                accountID: current.id, from: LocalDate(year: 2026, month: 10, day: 3), to: LocalDate(year: 2026, month: 10, day: 5),
+                direction: .expense))
         #expect(expenses.count == 6)
         #expect(expenses.allSatisfy { $0.amount.minorUnits < 0 })
         let income = try await fixture.ledger.entries(EntryQuery(accountID: current.id, direction: .income))

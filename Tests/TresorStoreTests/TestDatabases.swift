@@ -78,7 +78,8 @@ struct LedgerFixture {
 
     func open(_ kind: AccountKind = .current, currency: Currency = .chf, limitMinor: Int64 = 0, fundedMinor: Int64 = 0) async throws -> Account {
         let account = try await services.bank.openAccount(
-            NewAccount(customerID: customer, name: "\(kind.rawValue) \(currency.code)", kind: kind, currency: currency, overdraftLimitMinor: limitMinor),
+            NewAccount(
+                customerID: customer, name: "\(kind.rawValue) \(currency.code)", kind: kind, currency: currency, overdraftLimitMinor: limitMinor),
             profile: profile)
         if fundedMinor > 0 {
             let source = try await ledger.bankAccount(.clearing, currency: currency)!
@@ -87,7 +88,9 @@ struct LedgerFixture {
         return try await ledger.account(account.id)!
     }
 
-    func draft(_ minor: Int64, currency: Currency = .chf, from: AccountID, to: AccountID, date: LocalDate = LocalDate(year: 2026, month: 11, day: 20)!)
+    func draft(
+        _ minor: Int64, currency: Currency = .chf, from: AccountID, to: AccountID, date: LocalDate = LocalDate(year: 2026, month: 11, day: 20)!
+    )
         -> TransactionDraft
     {
         let amount = Money(minorUnits: minor, currency: currency)
@@ -97,7 +100,8 @@ struct LedgerFixture {
     }
 
     @discardableResult
-    func move(_ minor: Int64, currency: Currency = .chf, from: AccountID, to: AccountID, claim: IdempotencyClaim? = nil) async throws -> CommitOutcome {
+    func move(_ minor: Int64, currency: Currency = .chf, from: AccountID, to: AccountID, claim: IdempotencyClaim? = nil) async throws -> CommitOutcome
+    {
         try await ledger.commit(draft(minor, currency: currency, from: from, to: to), claim: claim, now: 0)
     }
 }

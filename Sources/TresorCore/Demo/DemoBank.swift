@@ -35,7 +35,7 @@ public struct DemoBank: Sendable {
             contract: "10000003", name: "Claire Dubois",
             accounts: [
                 (.current, .chf, "Compte privé", 100_000), (.current, .eur, "Compte euro", 0), (.savings, .eur, "Épargne euro", 0),
-                (.card, .eur, "Visa Classic", 200_000),
+                (.card, .chf, "Visa Classic", 200_000),
             ],
             salaryMinor: 880_000, rentMinor: 245_000, employer: "Léman Pharma SA", landlord: "Régie du Rhône"),
     ]
@@ -61,7 +61,8 @@ public struct DemoBank: Sendable {
             for spec in customer.accounts {
                 opened.append(
                     try await bank.openAccount(
-                        NewAccount(customerID: id, name: spec.name, kind: spec.kind, currency: spec.currency, overdraftLimitMinor: spec.overdraftMinor),
+                        NewAccount(
+                            customerID: id, name: spec.name, kind: spec.kind, currency: spec.currency, overdraftLimitMinor: spec.overdraftMinor),
                         profile: profile))
             }
             var history = DemoHistory(customer: customer, accounts: opened, seed: UInt64(index + 1) * 0x9E37_79B9)

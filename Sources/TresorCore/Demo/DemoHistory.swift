@@ -28,8 +28,13 @@ struct DemoHistory {
             clearing[currency] = try await ledger.bankAccount(.clearing, currency: currency)
         }
         var drafts: [(LocalDate, TransactionDraft)] = []
-        func book(_ date: LocalDate, _ kind: String, from: Account, to: Account, _ minor: Int64, _ counterpartyOut: String, _ counterpartyIn: String, _ text: String?) {
-            guard date <= today, minor > 0 else { return }
+        let start = today.adding(months: -12)
+        @discardableResult
+        func book(
+            _ date: LocalDate, _ kind: String, from: Account, to: Account, _ minor: Int64, _ counterpartyOut: String, _ counterpartyIn: String,
+            _ text: String?
+        ) -> Bool {
+            guard date >= start, date <= today, minor > 0 else { return false }
             let amount = Money(minorUnits: minor, currency: from.currency)
             drafts.append(
                 (
@@ -41,16 +46,20 @@ struct DemoHistory {
                             PostingLine(accountID: to.id, amount: amount, counterparty: counterpartyIn, remittance: text),
                         ])
                 ))
+            return true
         }
-        let start = today.adding(months: -12)
         let current = first(.current, .chf) ?? first(.current, .eur)!
         let bank = clearing[current.currency]!
         // An opening balance a year ago, so the first rent never dips into the overdraft.
         book(start, "opening", from: bank, to: current, customer.salaryMinor, "Tresor Demo Bank", customer.name, "Opening balance")
         for monthOffset in 0...12 {
             let month = start.adding(months: monthOffset).startOfMonth
-            book(month, "standing_order", from: current, to: bank, customer.rentMinor, customer.landlord, customer.name, "Rent \(month.month)/\(month.year)")
-            book(month.adding(days: 24), "salary", from: bank, to: current, customer.salaryMinor + random.next(upTo: 20_000), customer.employer, customer.name, "Salary")
+            book(
+                month, "standing_order", from: current, to: bank, customer.rentMinor, customer.landlord, customer.name,
+                "Rent \(month.month)/\(month.year)")
+            book(
+                month.adding(days: 24), "salary", from: bank, to: current, customer.salaryMinor + random.next(upTo: 20_000), customer.employer,
+                customer.name, "Salary")
             for week in 0..<4 {
                 let day = month.adding(days: week * 7 + Int(random.next(upTo: 6)))
                 let shop = Self.groceries[Int(random.next(upTo: Int64(Self.groceries.count)))]
@@ -62,8 +71,9 @@ struct DemoHistory {
                     let day = month.adding(days: Int(random.next(upTo: 27)))
                     let amount = 1_500 + random.next(upTo: 25_000)
                     let merchant = Self.cardMerchants[Int(random.next(upTo: Int64(Self.cardMerchants.count)))]
-                    book(day, "card_payment", from: card, to: cardClearing, amount, merchant, customer.name, "Card purchase")
-                    billMinor += amount
+                    if book(day, "card_payment", from: card, to: cardClearing, amount, merchant, customer.name, "Card purchase") {
+                        billMinor += amount
+                    }
                 }
                 if let payer = accounts.first(where: { $0.kind == .current && $0.currency == card.currency }) {
                     book(month.adding(days: 27), "card_bill", from: payer, to: card, billMinor, card.name, payer.name, "Card statement")
@@ -73,9 +83,13 @@ struct DemoHistory {
                 book(month.adding(days: 25), "transfer", from: current, to: savings, 50_000, savings.name, current.name, "Savings")
             }
             if let euro = first(.current, .eur), euro.id != current.id, let euroBank = clearing[.eur] {
-                book(month.adding(days: 10), "incoming", from: euroBank, to: euro, 60_000 + random.next(upTo: 40_000), "Family Dubois", customer.name, "Virement")
+                book(
+                    month.adding(days: 10), "incoming", from: euroBank, to: euro, 60_000 + random.next(upTo: 40_000), "Family Dubois", customer.name,
+                    "Virement")
                 let shop = Self.euroMerchants[Int(random.next(upTo: Int64(Self.euroMerchants.count)))]
-                book(month.adding(days: 15), "card_payment", from: euro, to: euroBank, 2_000 + random.next(upTo: 20_000), shop, customer.name, "Card purchase")
+                book(
+                    month.adding(days: 15), "card_payment", from: euro, to: euroBank, 2_000 + random.next(upTo: 20_000), shop, customer.name,
+                    "Card purchase")
                 if let euroSavings = accounts.first(where: { $0.kind == .savings && $0.currency == .eur }) {
                     book(month.adding(days: 20), "transfer", from: euro, to: euroSavings, 20_000, euroSavings.name, euro.name, "Épargne")
                 }

@@ -1,0 +1,43 @@
+# Tresor: what a person does with the project. See README.md.
+SHELL := /bin/bash
+PORT ?= 8080
+DB ?= ./tresor.sqlite
+SWIFT_FORMAT := swift format
+
+.PHONY: run deps build test test-unit crash-test lint format bench db-up clean
+
+## Install what is missing, build, and serve the demo bank on http://127.0.0.1:$(PORT) with SQLite.
+run: deps build
+	.build/debug/tresor serve --host 127.0.0.1 --port $(PORT) --db $(DB) --demo
+
+deps:
+	@scripts/install-deps.sh base
+
+build:
+	swift build --product tresor
+
+## Install what is missing and run every test: unit, API, the store contract suite on SQLite and a
+## real PostgreSQL started on loopback in a temp dir, and the kill -9 crash test on both.
+test: deps lint
+	swift build --build-tests
+	scripts/postgres-test-cluster.sh scripts/run-all-tests.sh
+
+## Check formatting with the one .swift-format at the root.
+lint:
+	$(SWIFT_FORMAT) lint --strict --recursive Sources Tests Package.swift
+
+format:
+	$(SWIFT_FORMAT) --in-place --recursive Sources Tests Package.swift
+
+## Ledger throughput against raw SQL on SQLite and PostgreSQL; writes bench/results/ledger.json.
+bench:
+	@scripts/install-deps.sh base bench
+	swift build -c release --product tresor
+	scripts/postgres-test-cluster.sh scripts/bench.sh
+
+## A PostgreSQL on loopback for manual work; prints its URL, stops on Ctrl-C.
+db-up:
+	scripts/postgres-test-cluster.sh bash -c 'echo "TRESOR_DATABASE_URL=$$TRESOR_TEST_POSTGRES_URL"; sleep infinity'
+
+clean:
+	rm -rf .build tresor.sqlite*

@@ -1,0 +1,107 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import TresorDomain
+import TresorLedger
+
+/// Turns every error into the one error shape
+/// `{"error": {"code", "field", "message", "suggested"}}` with a fitting status. An error we
+/// did not foresee is logged and answered 500 `internal_error` without details.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = TresorRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as DomainError {
+            return Self.response(for: error)
+        } catch let error as LedgerError {
+            return Self.response(for: error.domainError)
+        } catch let error as DecodingError {
+            return Self.response(for: Self.domainError(for: error))
+        } catch is NIOTooManyBytesError {
+            return Self.response(for: DomainError(.payloadTooLarge, "The body is larger than \(TresorRequestContext.bodyBytesMax) bytes."))
+        } catch let error as HTTPError {
+            let code =
+                switch error.status {
+                case .contentTooLarge: DomainError.Code.payloadTooLarge
+                case .notFound: DomainError.Code.notFound
+                default: DomainError.Code.invalidParameter
+                }
+            return Self.response(for: DomainError(code, error.body ?? error.status.reasonPhrase), status: error.status)
+        } catch {
+            context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))"])
+            return Self.body(
+                status: .internalServerError, code: "internal_error", field: nil, message: "Something went wrong on our side.", suggested: nil)
+        }
+    }
+
+    static func status(for code: DomainError.Code) -> HTTPResponse.Status {
+        switch code {
+        case .invalidCredentials, .unauthorized: .unauthorized
+        case .accountNotFound, .notFound: .notFound
+        case .idempotencyKeyReused: .conflict
+        case .payloadTooLarge: .contentTooLarge
+        case .insufficientFunds, .currencyMismatch, .sameAccount, .holdNotActive, .unbalancedTransaction: .unprocessableContent
+        default: .badRequest
+        }
+    }
+
+    static func response(for error: DomainError, status: HTTPResponse.Status? = nil) -> Response {
+        body(
+            status: status ?? Self.status(for: error.code), code: error.code.rawValue, field: error.field, message: error.message,
+            suggested: error.suggested)
+    }
+
+    static func body(status: HTTPResponse.Status, code: String, field: String?, message: String, suggested: String?) -> Response {
+        struct Envelope: Encodable {
+            struct Body: Encodable {
+                let code: String
+                let field: String?
+                let message: String
+                let suggested: String?
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encode(code, forKey: .code)
+                    try container.encode(field, forKey: .field)  // why: always present, null when none
+                    try container.encode(message, forKey: .message)
+                    try container.encode(suggested, forKey: .suggested)
+                }
+                enum CodingKeys: String, CodingKey { case code, field, message, suggested }
+            }
+            let error: Body
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(Envelope(error: .init(code: code, field: field, message: message, suggested: suggested)))) ?? Data()
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// Names the JSON field at fault in snake_case path form (`amount.currency`).
+    static func domainError(for error: DecodingError) -> DomainError {
+        func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String? {
+            let keys = (codingPath + (last.map { [$0] } ?? [])).map { $0.intValue.map(String.init) ?? $0.stringValue }
+            return keys.isEmpty ? nil : keys.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return DomainError(.missingField, field: path(context.codingPath, key), "\(key.stringValue) is required.")
+        case .valueNotFound(_, let context):
+            return DomainError(.missingField, field: path(context.codingPath), "A value is required.")
+        case .typeMismatch(let type, let context):
+            return DomainError(
+                .invalidParameter, field: path(context.codingPath), "Expected \(type == String.self ? "a string" : "another type") here.")
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty {
+                return DomainError(.invalidJSON, "The body is not valid JSON.")
+            }
+            return DomainError(.invalidParameter, field: path(context.codingPath), context.debugDescription)
+        @unknown default:
+            return DomainError(.invalidJSON, "The body could not be read.")
+        }
+    }
+}

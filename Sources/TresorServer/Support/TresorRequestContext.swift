@@ -1,0 +1,27 @@
+import Hummingbird
+import TresorCore
+import TresorDomain
+
+/// The request context of every route: Hummingbird's storage plus the authenticated caller.
+public struct TresorRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// Set by `BearerAuthMiddleware` on `/v1` routes that need a login.
+    public var principal: Principal?
+
+    public init(source: Source) {
+        coreContext = .init(source: source)
+        principal = nil
+    }
+
+    /// The caller, or 401 when the route was reached without a valid session.
+    public func requirePrincipal() throws -> Principal {
+        guard let principal else {
+            throw DomainError(.unauthorized, "Log in first.")
+        }
+        return principal
+    }
+
+    /// Request bodies larger than this are refused with 413. why: JSON requests of this API
+    /// are a few hundred bytes; 64 KiB leaves room and bounds memory per request.
+    public static let bodyBytesMax = 64 * 1024
+}

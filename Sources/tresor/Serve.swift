@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import TresorCore
+import TresorServer
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the Tresor server.")
+
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on (0 picks a free one).") var port = 8080
+    @OptionGroup var database: DatabaseOptions
+    @Flag(help: "Seed the demo bank into an empty database.") var demo = false
+
+    func run() async throws {
+        var logger = Logger(label: "tresor")
+        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let db = try await database.open()
+        let metrics = ServerMetrics()
+        let services = Services(database: db, observer: metrics)
+        if demo {
+            if try await services.demo.seed(today: services.today) {
+                logger.info("seeded the demo bank")
+            }
+            FileHandle.standardOutput.write(Data((DemoBank.loginsText + "\n").utf8))
+        }
+        let host = self.host
+        let app = buildApplication(services: services, metrics: metrics, host: host, port: port, logger: logger) { port in
+            // why: unbuffered, so scripts waiting for this line see it at once.
+            FileHandle.standardOutput.write(Data("Tresor is serving \(database.redacted) on http://\(host):\(port)\n".utf8))
+        }
+        try await app.runService()
+    }
+}
+
+extension DemoBank {
+    static var loginsText: String {
+        "Demo logins (password \(password)): " + customers.map { "\($0.contract) \($0.name)" }.joined(separator: ", ")
+    }
+}

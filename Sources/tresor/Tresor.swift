@@ -1,0 +1,9 @@
+import ArgumentParser
+
+/// The `tresor` command: the server and the operators' tools.
+@main
+struct Tresor: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Tresor: a mobile banking platform.",
+        subcommands: [Serve.self, Migrate.self, Demo.self, LedgerCommand.self, Bench.self])
+}

@@ -1,0 +1,31 @@
+import Testing
+import TresorDomain
+
+@Suite("IBAN")
+struct IBANTests {
+    @Test(
+        "published example IBANs validate",
+        arguments: [
+            "CH9300762011623852957", "CH93 0076 2011 6238 5295 7", "DE89370400440532013000", "GB82WEST12345698765432",
+            "fr1420041010050500013m02606", "LI21088100002324013AA", "NL91ABNA0417164300",
+        ])
+    func valid(text: String) throws {
+        #expect(try IBAN(text).electronic == text.uppercased().filter { $0 != " " })
+    }
+
+    @Test(
+        "typos are caught",
+        arguments: ["CH9300762011623852958", "CH930076201162385295", "DE89370400440532013001", "XX", "CH93-0076", "1234567890123456"])
+    func invalid(text: String) {
+        #expect(throws: DomainError.self) { try IBAN(text) }
+    }
+
+    @Test("generated Swiss IBANs are valid and distinct")
+    func generated() throws {
+        let ibans = (1...500).map { IBAN.swiss(clearing: 9_999, accountNumber: Int64($0)) }
+        #expect(Set(ibans).count == 500)
+        for iban in ibans { #expect(try IBAN(iban.electronic) == iban) }
+        #expect(IBAN.swiss(clearing: 762, accountNumber: 11_623_852_957).electronic == "CH9300762011623852957")
+        #expect(try IBAN("CH9300762011623852957").formatted == "CH93 0076 2011 6238 5295 7")
+    }
+}

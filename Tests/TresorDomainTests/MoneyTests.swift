@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+import TresorDomain
+
+@Suite("Money")
+struct MoneyTests {
+    @Test(
+        "decimal strings parse exactly into minor units",
+        arguments: [
+            ("12.30", Int64(1_230)), ("-12.3", -1_230), ("0.05", 5), ("1234567", 123_456_700), ("999999999999.99", 99_999_999_999_999),
+        ])
+    func parses(text: String, minor: Int64) throws {
+        #expect(try Money(parsing: text, currency: .chf).minorUnits == minor)
+    }
+
+    @Test(
+        "malformed amounts are refused with a stable code",
+        arguments: [
+            ("", "invalid_amount"), ("1e3", "invalid_amount"), ("1,50", "invalid_amount"), ("12.", "invalid_amount"), (".5", "invalid_amount"),
+            ("--1", "invalid_amount"), (" 1", "invalid_amount"), ("1.234", "too_many_decimals"), ("1000000000000.00", "amount_too_large"),
+            ("9999999999999999999999", "amount_too_large"),
+        ])
+    func refuses(text: String, code: String) {
+        #expect {
+            try Money(parsing: text, currency: .chf)
+        } throws: { ($0 as? DomainError)?.code.rawValue == code }
+    }
+
+    @Test("JSON uses the Berlin Group shape and round-trips")
+    func json() throws {
+        let money = Money(minorUnits: -1_230, currency: .chf)
+        let data = try JSONEncoder().encode(money)
+        #expect(String(decoding: data, as: UTF8.self).contains(#""amount":"-12.30""#))
+        #expect(try JSONDecoder().decode(Money.self, from: data) == money)
+        #expect(Money(minorUnits: 5, currency: Currency(code: "JPY")!).decimalString == "5")
+        #expect(Money(minorUnits: -5, currency: .eur).decimalString == "-0.05")
+    }
+
+    @Test("too many decimals suggests the half-up rounded amount")
+    func suggestion() {
+        #expect {
+            try Money(parsing: "10.005", currency: .chf)
+        } throws: { ($0 as? DomainError)?.suggested == "10.01" }
+        #expect {
+            try Money(parsing: "10.004", currency: .chf)
+        } throws: { ($0 as? DomainError)?.suggested == "10.00" }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TresorCore
+import TresorDomain
+import TresorSQLite
+import TresorServer
+
+/// A demo bank on a fresh SQLite file behind the real router, driven without a socket.
+/// why unchecked: the router is built once and only read afterwards.
+struct APIHarness: @unchecked Sendable {
+    let services: Services
+    let metrics: ServerMetrics
+    let router: Router<TresorRequestContext>
+
+    static func make() async throws -> APIHarness {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-api-\(UUID().uuidString).sqlite").path
+        let database = try SQLiteDatabase(path: path)
+        try await database.migrate()
+        var auth = AuthConfig()
+        auth.bcryptCost = 4  // why: same code path, quicker logins in tests
+        let metrics = ServerMetrics()
+        // why: a fixed "today" (2026-11-22) makes the demo history, and so every date asserted, the same on every run.
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_795_348_800))
+        let services = Services(database: database, clock: clock, auth: auth, observer: metrics)
+        try await services.demo.seed(today: services.today)
+        return APIHarness(services: services, metrics: metrics, router: buildRouter(services: services, metrics: metrics))
+    }
+
+    struct Reply: Sendable {
+        let status: HTTPResponse.Status
+        let headers: HTTPFields
+        let text: String
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:] }
+        var error: [String: Any] { json["error"] as? [String: Any] ?? [:] }
+        var errorCode: String? { error["code"] as? String }
+        var errorField: String? { error["field"] as? String }
+    }
+
+    /// Runs `body` with a client for this harness's application.
+    func run<T: Sendable>(_ body: @Sendable (Client) async throws -> T) async throws -> T {
+        let app = Application(router: router)
+        return try await app.test(.router) { client in try await body(Client(client: client)) }
+    }
+
+    struct Client: Sendable {
+        let client: any TestClientProtocol
+
+        func call(_ method: HTTPRequest.Method, _ uri: String, token: String? = nil, json: String? = nil, headers extra: [String: String] = [:])
+            async throws
+            -> Reply
+        {
+            var headers = HTTPFields()
+            if let token { headers[.authorization] = "Bearer \(token)" }
+            if json != nil { headers[.contentType] = "application/json" }
+            for (name, value) in extra { headers[HTTPField.Name(name)!] = value }
+            return try await client.execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) }) { response in
+                Reply(status: response.status, headers: response.headers, text: String(buffer: response.body))
+            }
+        }
+
+        func login(_ contract: String) async throws -> String {
+            let reply = try await call(.post, "/v1/sessions", json: #"{"contract": "\#(contract)", "password": "tresor-demo"}"#)
+            #expect(reply.status == .created)
+            return try #require(reply.json["token"] as? String)
+        }
+
+        func accounts(_ token: String) async throws -> [[String: Any]] {
+            try await call(.get, "/v1/accounts", token: token).json["accounts"] as? [[String: Any]] ?? []
+        }
+    }
+}
+
+extension [String: Any] {
+    func money(_ key: String) -> String? { (self[key] as? [String: Any])?["amount"] as? String }
+}

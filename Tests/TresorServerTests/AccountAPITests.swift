@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import TresorDomain
+
+@Suite("Accounts API")
+struct AccountAPITests {
+    @Test("a customer sees only their own accounts, with valid IBANs and balances")
+    func ownAccountsOnly() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let anna = try await client.accounts(try await client.login("10000001"))
+            let luca = try await client.accounts(try await client.login("10000002"))
+            #expect(anna.count == 4)
+            #expect(luca.count == 3)
+            #expect(Set(anna.compactMap { $0["id"] as? String }).isDisjoint(with: luca.compactMap { $0["id"] as? String }))
+            for account in anna + luca {
+                #expect((try? IBAN(account["iban"] as? String ?? "")) != nil)
+                #expect(account.money("booked") != nil)
+                #expect(account.money("available") != nil)
+            }
+            #expect(Set(anna.compactMap { $0["kind"] as? String }) == ["current", "savings", "card"])
+            #expect(Set(anna.compactMap { $0["currency"] as? String }) == ["CHF", "EUR"])
+        }
+    }
+
+    @Test("another customer's account is 404 everywhere, never data")
+    func otherCustomersAccount() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let lucaToken = try await client.login("10000002")
+            let annaToken = try await client.login("10000001")
+            let annaAccount = try #require(try await client.accounts(annaToken).first?["id"] as? String)
+            let lucaAccount = try #require(try await client.accounts(lucaToken).first?["id"] as? String)
+            for path in ["", "/transactions", "/balance-history"] {
+                let reply = try await client.call(.get, "/v1/accounts/\(annaAccount)\(path)", token: lucaToken)
+                #expect(reply.status == .notFound, "\(path)")
+                #expect(reply.errorCode == "account_not_found")
+                #expect(!reply.text.contains("Anna"))
+            }
+            #expect(try await client.call(.get, "/v1/accounts/999999/transactions", token: lucaToken).status == .notFound)
+            #expect(try await client.call(.get, "/v1/accounts/abc", token: lucaToken).status == .notFound)
+            let steal = try await client.call(
+                .post, "/v1/transfers", token: lucaToken,
+                json: #"{"from_account": "\#(annaAccount)", "to_account": "\#(lucaAccount)", "amount": {"amount": "1.00", "currency": "CHF"}}"#,
+                headers: ["Idempotency-Key": "steal-1"])
+            #expect(steal.status == .notFound)
+            #expect(steal.errorField == "from_account")
+        }
+    }
+
+    @Test("transactions page newest first without gaps or repeats, and filter by type and date")
+    func transactionPaging() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let token = try await client.login("10000001")
+            let account = try #require(try await client.accounts(token).first { $0["kind"] as? String == "current" }?["id"] as? String)
+            var ids: [String] = []
+            var dates: [String] = []
+            var cursor: String?
+            var pages = 0
+            repeat {
+                let query = "limit=10" + (cursor.map { "&cursor=\($0)" } ?? "")
+                let reply = try await client.call(.get, "/v1/accounts/\(account)/transactions?\(query)", token: token)
+                #expect(reply.status == .ok)
+                let page = reply.json["transactions"] as? [[String: Any]] ?? []
+                ids += page.compactMap { $0["id"] as? String }
+                dates += page.compactMap { $0["booking_date"] as? String }
+                cursor = reply.json["next_cursor"] as? String
+                pages += 1
+            } while cursor != nil && pages < 100
+            let all = try await client.call(.get, "/v1/accounts/\(account)/transactions?limit=200", token: token)
+            let allIDs = (all.json["transactions"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            #expect(ids.count > 50)
+            #expect(ids == allIDs)
+            #expect(dates == dates.sorted(by: >))
+
+            let income = try await client.call(.get, "/v1/accounts/\(account)/transactions?type=income&limit=200", token: token)
+            let incomeAmounts = (income.json["transactions"] as? [[String: Any]] ?? []).compactMap { $0.money("amount") }
+            #expect(!incomeAmounts.isEmpty)
+            #expect(incomeAmounts.allSatisfy { !$0.hasPrefix("-") })
+
+            let march = try await client.call(.get, "/v1/accounts/\(account)/transactions?from=2026-03-01&to=2026-03-31&limit=200", token: token)
+            let marchDates = (march.json["transactions"] as? [[String: Any]] ?? []).compactMap { $0["booking_date"] as? String }
+            #expect(marchDates.allSatisfy { $0.hasPrefix("2026-03") })
+
+            let badType = try await client.call(.get, "/v1/accounts/\(account)/transactions?type=gifts", token: token)
+            #expect(badType.status == .badRequest)
+            #expect(badType.errorField == "type")
+            let badDate = try await client.call(.get, "/v1/accounts/\(account)/transactions?from=2026-02-30", token: token)
+            #expect(badDate.errorCode == "invalid_date")
+            #expect(badDate.errorField == "from")
+            let badCursor = try await client.call(.get, "/v1/accounts/\(account)/transactions?cursor=zzz", token: token)
+            #expect(badCursor.errorCode == "invalid_cursor")
+            let badLimit = try await client.call(.get, "/v1/accounts/\(account)/transactions?limit=5000", token: token)
+            #expect(badLimit.errorField == "limit")
+        }
+    }
+
+    @Test("balance history ends at the booked balance and agrees with the entries")
+    func balanceHistory() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let token = try await client.login("10000003")
+            let account = try #require(try await client.accounts(token).first { $0["kind"] as? String == "current" })
+            let id = try #require(account["id"] as? String)
+            let monthly = try await client.call(.get, "/v1/accounts/\(id)/balance-history", token: token)
+            let points = monthly.json["points"] as? [[String: Any]] ?? []
+            #expect(points.count == 13)
+            #expect(points.last?.money("balance") == account.money("booked"))
+            let weekly = try await client.call(
+                .get, "/v1/accounts/\(id)/balance-history?granularity=week&from=2026-10-01&to=2026-10-31", token: token)
+            let weeks = weekly.json["points"] as? [[String: Any]] ?? []
+            #expect(weeks.compactMap { $0["date"] as? String } == ["2026-10-04", "2026-10-11", "2026-10-18", "2026-10-25", "2026-10-31"])
+            // The balance at the end of Oct 31 is the balance_after of the newest entry up to that day.
+            let entries = try await client.call(.get, "/v1/accounts/\(id)/transactions?to=2026-10-31&limit=1", token: token)
+            let newest = (entries.json["transactions"] as? [[String: Any]])?.first
+            #expect(weeks.last?.money("balance") == newest?.money("balance_after"))
+            let tooMany = try await client.call(
+                .get, "/v1/accounts/\(id)/balance-history?granularity=day&from=2020-01-01&to=2026-01-01", token: token)
+            #expect(tooMany.errorCode == "invalid_date_range")
+        }
+    }
+}

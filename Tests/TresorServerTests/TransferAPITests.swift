@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+@Suite("Transfers API")
+struct TransferAPITests {
+    struct Setup {
+        let token: String
+        let current: String
+        let savings: String
+        let euro: String
+    }
+
+    func setUp(_ client: APIHarness.Client) async throws -> Setup {
+        let token = try await client.login("10000001")
+        let accounts = try await client.accounts(token)
+        func id(_ kind: String, _ currency: String) throws -> String {
+            try #require(accounts.first { $0["kind"] as? String == kind && $0["currency"] as? String == currency }?["id"] as? String)
+        }
+        return Setup(token: token, current: try id("current", "CHF"), savings: try id("savings", "CHF"), euro: try id("current", "EUR"))
+    }
+
+    func body(_ from: String, _ to: String, _ amount: String, currency: String = "CHF", message: String = "Ferien") -> String {
+        #"{"from_account": "\#(from)", "to_account": "\#(to)", "amount": {"amount": "\#(amount)", "currency": "\#(currency)"}, "message": "\#(message)"}"#
+    }
+
+    @Test("a transfer books both sides; a retry replays it; another body under the key is 409")
+    func transferAndReplay() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let setup = try await setUp(client)
+            let before = try await client.accounts(setup.token)
+            let first = try await client.call(
+                .post, "/v1/transfers", token: setup.token, json: body(setup.current, setup.savings, "125.40"), headers: ["Idempotency-Key": "t-1"])
+            #expect(first.status == .created)
+            let postings = (first.json["transaction"] as? [String: Any])?["postings"] as? [[String: Any]] ?? []
+            #expect(postings.compactMap { $0.money("amount") } == ["-125.40", "125.40"])
+
+            let retry = try await client.call(
+                .post, "/v1/transfers", token: setup.token, json: body(setup.current, setup.savings, "125.40"), headers: ["Idempotency-Key": "t-1"])
+            #expect(retry.status == .created)
+            #expect(retry.text == first.text)
+            #expect(retry.headers[.init("Idempotent-Replayed")!] == "true")
+
+            let reused = try await client.call(
+                .post, "/v1/transfers", token: setup.token, json: body(setup.current, setup.savings, "99.00"), headers: ["Idempotency-Key": "t-1"])
+            #expect(reused.status == .conflict)
+            #expect(reused.errorCode == "idempotency_key_reused")
+
+            let after = try await client.accounts(setup.token)
+            func booked(_ accounts: [[String: Any]], _ id: String) -> Decimal {
+                Decimal(string: accounts.first { $0["id"] as? String == id }?.money("booked") ?? "") ?? -1
+            }
+            #expect(booked(after, setup.current) == booked(before, setup.current) - Decimal(string: "125.40")!)
+            #expect(booked(after, setup.savings) == booked(before, setup.savings) + Decimal(string: "125.40")!)
+            #expect(try await harness.services.ledger.invariantViolations() == [])
+        }
+    }
+
+    @Test("bad transfers are refused with a stable code and field, and book nothing")
+    func refusals() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let setup = try await setUp(client)
+            let cases: [(json: String, key: String?, status: Int, code: String, field: String?)] = [
+                (body(setup.current, setup.savings, "10.00"), nil, 400, "idempotency_key_required", "Idempotency-Key"),
+                (body(setup.current, setup.savings, "99999999.00"), "k2", 422, "insufficient_funds", "amount"),
+                (body(setup.current, setup.savings, "10.005"), "k3", 400, "too_many_decimals", "amount"),
+                (body(setup.current, setup.savings, "-5.00"), "k4", 400, "amount_not_positive", "amount"),
+                (body(setup.current, setup.savings, "1e3"), "k5", 400, "invalid_amount", "amount"),
+                (body(setup.current, setup.savings, "10.00", currency: "XXX"), "k6", 400, "unsupported_currency", "currency"),
+                (body(setup.current, setup.euro, "10.00"), "k7", 422, "currency_mismatch", "to_account"),
+                (body(setup.current, setup.current, "10.00"), "k8", 422, "same_account", "to_account"),
+                (body(setup.current, setup.savings, "10.00", message: String(repeating: "x", count: 141)), "k9", 400, "field_too_long", "message"),
+                (
+                    #"{"from_account": "\#(setup.current)", "amount": {"amount": "1.00", "currency": "CHF"}}"#, "k10", 400, "missing_field",
+                    "to_account"
+                ),
+                (body(setup.current, setup.savings, "10.00"), String(repeating: "k", count: 300), 400, "invalid_idempotency_key", "Idempotency-Key"),
+            ]
+            for item in cases {
+                let reply = try await client.call(
+                    .post, "/v1/transfers", token: setup.token, json: item.json, headers: item.key.map { ["Idempotency-Key": $0] } ?? [:])
+                #expect(reply.status.code == item.status, "\(item.code)")
+                #expect(reply.errorCode == item.code)
+                #expect(reply.errorField == item.field, "\(item.code)")
+            }
+            let rounding = try await client.call(
+                .post, "/v1/transfers", token: setup.token, json: body(setup.current, setup.savings, "10.005"), headers: ["Idempotency-Key": "r"])
+            #expect(rounding.error["suggested"] as? String == "10.01")
+            let transfers = try await harness.services.database.read {
+                try await $0.query("SELECT COUNT(*) FROM transactions WHERE kind = 'transfer' AND booking_date = '2026-11-22'")
+            }
+            #expect(transfers.first?.int(0) == 0)
+        }
+    }
+
+    @Test("metrics count requests and committed ledger transactions")
+    func metrics() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let setup = try await setUp(client)
+            _ = try await client.call(
+                .post, "/v1/transfers", token: setup.token, json: body(setup.current, setup.savings, "1.00"), headers: ["Idempotency-Key": "m-1"])
+            let metrics = try await client.call(.get, "/metrics")
+            #expect(metrics.status == .ok)
+            let committed = metrics.text.split(separator: "\n").first { $0.hasPrefix("tresor_ledger_transactions_committed_total") }
+            // The demo seeding and this transfer went through the same observed ledger.
+            let count = committed.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+            #expect(count > 100)
+            #expect(metrics.text.contains(#"http_requests_total{method="POST",route="/v1/transfers",status="201"} 1"#))
+            #expect(metrics.text.contains("http_request_duration_seconds_bucket"))
+            #expect(try await client.call(.get, "/healthz").status == .ok)
+        }
+    }
+}

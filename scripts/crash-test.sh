@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Crash safety: kill -9 the server in the middle of a load of transfers, restart it, and check
+# that every acknowledged transfer is still booked exactly once and the books balance.
+# Usage: scripts/crash-test.sh [sqlite|postgres]   (postgres needs TRESOR_TEST_POSTGRES_URL)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kind="${1:-sqlite}"
+tresor="${TRESOR_BIN:-.build/debug/tresor}"
+work="$(mktemp -d /tmp/tresor-crash.XXXXXX)"
+port=$(( 30000 + RANDOM % 20000 ))
+server=""
+trap '[ -n "$server" ] && kill -9 "$server" 2>/dev/null; rm -rf "$work"' EXIT
+
+if [ "$kind" = postgres ]; then
+  name="crash_$RANDOM$RANDOM"
+  psql "${TRESOR_TEST_POSTGRES_URL:?run under scripts/postgres-test-cluster.sh}" -qc "CREATE DATABASE $name"
+  db="${TRESOR_TEST_POSTGRES_URL%/*}/$name"
+else
+  db="$work/crash.sqlite"
+fi
+
+start_server() {
+  "$tresor" serve --db "$db" --port "$port" "$@" >>"$work/server.log" 2>&1 &
+  server=$!
+  for _ in $(seq 1 100); do
+    grep -q "Tresor is serving" "$work/server.log" 2>/dev/null && curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && return 0
+    sleep 0.1
+  done
+  cat "$work/server.log"; echo "server did not start"; exit 1
+}
+
+start_server --demo
+python3 scripts/crash_load.py "$port" "$work/acks.tsv" 8 &
+load=$!
+sleep "${TRESOR_CRASH_AFTER_S:-2}"
+kill -9 "$server"
+wait "$server" 2>/dev/null || true
+wait "$load" || true
+: >"$work/server.log"
+start_server
+python3 scripts/crash_verify.py "$port" "$work/acks.tsv"
+kill "$server"; wait "$server" 2>/dev/null || true; server=""
+"$tresor" ledger check --db "$db"
+echo "crash test ($kind): passed"
