@@ -63,6 +63,7 @@ let package = Package(
             dependencies: [
                 "TresorServer", "TresorCore", "TresorLedger", "TresorSQLite", "TresorPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import TresorCore
+import TresorDomain
+import TresorLedger
+import TresorSQLite
+
+/// `tresor bench …`: the pieces `make bench` (scripts/bench.sh) puts together.
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure ledger throughput (see `make bench`).", subcommands: [Setup.self, LedgerPath.self, RawSQLite.self])
+
+    /// The bench customer's login and the size of its book.
+    static let contract = "bench"
+    static let password = "bench-password"
+    static let transferMinor: Int64 = 100
+
+    struct Setup: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a bank with one customer and many funded CHF accounts.")
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "Accounts to open.") var accounts = 200
+
+        func run() async throws {
+            let services = Services(database: try await database.open())
+            let profile = try await services.bank.found(name: "Bench Bank", clearing: 9_998, currencies: [.chf])
+            let customer = try await services.bank.createCustomer(name: "Bench Customer")
+            try await services.auth.createContract(Bench.contract, for: customer, password: Bench.password)
+            let clearing = try await services.ledger.bankAccount(.clearing, currency: .chf)!
+            var ids: [Int64] = []
+            for index in 0..<accounts {
+                let account = try await services.bank.openAccount(
+                    NewAccount(customerID: customer, name: "Bench \(index)", kind: .current, currency: .chf), profile: profile)
+                let amount = Money(minorUnits: 10_000_000_000_000, currency: .chf)
+                let today = services.today
+                _ = try await services.ledger.commit(
+                    TransactionDraft(
+                        kind: "funding", bookingDate: today, valueDate: today,
+                        lines: [PostingLine(accountID: clearing.id, amount: amount.negated), PostingLine(accountID: account.id, amount: amount)]),
+                    now: services.clock.unixMillis)
+                ids.append(account.id.rawValue)
+            }
+            print("{\"first_account\": \(ids.first!), \"last_account\": \(ids.last!)}")
+            try await services.database.close()
+        }
+    }
+
+    /// Options every measured run shares.
+    struct RunOptions: ParsableArguments {
+        @Option(help: "Concurrent clients.") var clients = 1
+        @Option(help: "Seconds to measure.") var seconds = 5.0
+        @Option(help: "First bench account id.") var firstAccount: Int64
+        @Option(help: "Last bench account id.") var lastAccount: Int64
+    }
+
+    struct LedgerPath: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "ledger", abstract: "(a) transfers through TresorLedger.")
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var options: RunOptions
+
+        func run() async throws {
+            let db = try await database.open()
+            let ledger = Ledger(database: db)
+            let today = BankCalendar().date(of: Date())
+            let result = try await Measurement.run(clients: options.clients, seconds: options.seconds) { client, sequence in
+                let (from, to) = Bench.pair(options, client: client, sequence: sequence)
+                let amount = Money(minorUnits: Bench.transferMinor, currency: .chf)
+                let draft = TransactionDraft(
+                    kind: "transfer", bookingDate: today, valueDate: today,
+                    lines: [
+                        PostingLine(accountID: AccountID(from), amount: amount.negated, counterparty: "Bench", remittance: "bench"),
+                        PostingLine(accountID: AccountID(to), amount: amount, counterparty: "Bench", remittance: "bench"),
+                    ])
+                let claim = IdempotencyClaim(scope: "bench", key: "l-\(client)-\(sequence)-\(UUID().uuidString)", requestHash: "h")
+                _ = try await ledger.commit(draft, claim: claim, now: Int64(Date().timeIntervalSince1970 * 1000))
+            }
+            try await db.close()
+            print(result.json)
+        }
+    }
+
+    /// Two distinct bench accounts, lower id first (the order the ledger locks rows in).
+    static func pair(_ options: RunOptions, client: Int, sequence: Int) -> (Int64, Int64) {
+        var generator = SystemRandomNumberGenerator()
+        let a = Int64.random(in: options.firstAccount...options.lastAccount, using: &generator)
+        var b = Int64.random(in: options.firstAccount...options.lastAccount, using: &generator)
+        if a == b { b = a == options.lastAccount ? options.firstAccount : a + 1 }
+        return (min(a, b), max(a, b))
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import TresorSQLite
+
+extension Bench {
+    /// (b) for SQLite: the ledger's statements for one transfer, as plain GRDB calls in a loop on
+    /// the writer connection (no async hops per statement, no Swift model types).
+    struct RawSQLite: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "raw-sqlite", abstract: "(b) the same statements as raw SQL on SQLite.")
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var options: RunOptions
+
+        func run() async throws {
+            let db = try SQLiteDatabase(path: database.location)
+            let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+            let options = self.options
+            let result = try await Measurement.run(clients: options.clients, seconds: options.seconds) { client, sequence in
+                let (from, to) = Bench.pair(options, client: client, sequence: sequence)
+                let key = "r-\(client)-\(sequence)-\(UUID().uuidString)"
+                try await db.withWriterConnection { db in
+                    try Self.transfer(db, from: from, to: to, key: key, today: today)
+                }
+            }
+            try await db.close()
+            print(result.json)
+        }
+
+        static func transfer(_ db: Database, from: Int64, to: Int64, key: String, today: String) throws {
+            let amount = Bench.transferMinor
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            do {
+                try db.execute(
+                    sql:
+                        "INSERT INTO idempotency_keys (scope, idem_key, request_hash, transaction_id, created_at_ms) VALUES (?, ?, ?, NULL, ?) ON CONFLICT DO NOTHING RETURNING scope",
+                    arguments: ["bench", key, "h", now])
+                let update = """
+                    UPDATE accounts SET booked_minor = booked_minor + ? WHERE id = ? AND currency = ? \
+                    AND (? > 0 OR enforce_limit = 0 OR booked_minor + ? - held_minor >= -overdraft_limit_minor) RETURNING booked_minor
+                    """
+                let fromBalance = try Int64.fetchOne(db, sql: update, arguments: [-amount, from, "CHF", -amount, -amount])!
+                let toBalance = try Int64.fetchOne(db, sql: update, arguments: [amount, to, "CHF", amount, amount])!
+                let transactionID = try Int64.fetchOne(
+                    db, sql: "INSERT INTO transactions (kind, booking_date, value_date, created_at_ms) VALUES (?, ?, ?, ?) RETURNING id",
+                    arguments: ["transfer", today, today, now])!
+                try db.execute(
+                    sql: """
+                        INSERT INTO postings (transaction_id, account_id, currency, amount_minor, balance_after_minor, booking_date, value_date, \
+                        counterparty, remittance) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        transactionID, from, "CHF", -amount, fromBalance, today, today, "Bench", "bench",
+                        transactionID, to, "CHF", amount, toBalance, today, today, "Bench", "bench",
+                    ])
+                try db.execute(
+                    sql: "UPDATE idempotency_keys SET transaction_id = ? WHERE scope = ? AND idem_key = ?", arguments: [transactionID, "bench", key])
+                try db.execute(sql: "COMMIT")
+            } catch {
+                try? db.execute(sql: "ROLLBACK")
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+-- (c) POST /v1/transfers through HTTP: random pairs of the bench customer's accounts, a unique
+-- Idempotency-Key per request. Needs TOKEN, FIRST, LAST in the environment.
+local token = os.getenv("TOKEN")
+local first = tonumber(os.getenv("FIRST"))
+local last = tonumber(os.getenv("LAST"))
+local counter = 0
+local thread_id = 0
+local threads = {}
+
+function setup(thread)
+  thread:set("thread_id", #threads + 1)
+  table.insert(threads, thread)
+end
+
+function init(args)
+  math.randomseed(os.time() * 1000 + thread_id)
+end
+
+function request()
+  counter = counter + 1
+  local a = math.random(first, last)
+  local b = math.random(first, last)
+  if a == b then b = (a == last) and first or a + 1 end
+  local body = string.format('{"from_account": "%d", "to_account": "%d", "amount": {"amount": "1.00", "currency": "CHF"}, "message": "bench"}', a, b)
+  local headers = {
+    ["Authorization"] = "Bearer " .. token,
+    ["Content-Type"] = "application/json",
+    ["Idempotency-Key"] = string.format("w-%d-%d-%d-%d", os.time(), thread_id, counter, math.random(1, 2000000000)),
+  }
+  return wrk.format("POST", "/v1/transfers", headers, body)
+end
+
+function done(summary, latency, requests)
+  io.write(string.format("non2xx=%d\n", summary.errors.status))
+end

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""make bench: committed transfers per second and p50/p99 latency on SQLite and PostgreSQL with 1
+and 16 clients, (a) through TresorLedger, (b) as the same statements in raw SQL (a bare GRDB loop;
+pgbench with the same script), (c) through HTTP POST /v1/transfers (wrk). Writes
+bench/results/ledger.json with every figure and the ratio (a)/(b)."""
+import datetime
+import glob
+import json
+import os
+import platform
+import re
+import subprocess
+import tempfile
+import time
+import urllib.request
+
+TRESOR = os.environ.get("TRESOR_BIN", ".build/release/tresor")
+SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
+CLIENTS = [int(c) for c in os.environ.get("BENCH_CLIENTS", "1,16").split(",")]
+PG_URL = os.environ["TRESOR_TEST_POSTGRES_URL"]
+PG_BIN = os.environ["TRESOR_PG_BINDIR"]
+work = tempfile.mkdtemp(prefix="tresor-bench.")
+today = datetime.date.today().isoformat()
+
+
+def run(*args, **kw):
+    return subprocess.run(args, check=True, capture_output=True, text=True, **kw).stdout
+
+
+def fresh_db(store, clients):
+    if store == "sqlite":
+        return f"{work}/bench-{clients}.sqlite"
+    name = f"bench_{clients}_{int(time.time())}"
+    run(f"{PG_BIN}/psql", PG_URL, "-qc", f"CREATE DATABASE {name}")
+    return PG_URL.rsplit("/", 1)[0] + "/" + name
+
+
+def percentile(sorted_values, p):
+    return sorted_values[min(len(sorted_values) - 1, int(len(sorted_values) * p))] if sorted_values else 0
+
+
+def pgbench(db, clients, first, last):
+    prefix = f"{work}/pgb{clients}"
+    out = run(f"{PG_BIN}/pgbench", "-n", "-M", "prepared", "-c", str(clients), "-j", str(min(clients, 2)),
+              "-T", str(int(SECONDS)), "-f", "bench/pgbench-transfer.sql", "-D", f"first={first}", "-D", f"last={last}",
+              "-D", f"today={today}", "-l", f"--log-prefix={prefix}", db)
+    tps = float(re.search(r"tps = ([\d.]+)", out).group(1))
+    latencies = []
+    for path in glob.glob(prefix + "*"):
+        for line in open(path):
+            latencies.append(int(line.split()[2]) / 1000.0)
+    latencies.sort()
+    return {"tps": tps, "p50_ms": percentile(latencies, 0.5), "p99_ms": percentile(latencies, 0.99), "count": len(latencies),
+            "seconds": SECONDS, "tool": "pgbench -M prepared"}
+
+
+def http(db, clients, first, last):
+    port = 41000 + clients
+    log = open(f"{work}/serve-{clients}.log", "w")
+    server = subprocess.Popen([TRESOR, "serve", "--db", db, "--port", str(port)], stdout=log, stderr=subprocess.STDOUT,
+                              env={**os.environ, "LOG_LEVEL": "warning"})
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
+                break
+            except Exception:
+                time.sleep(0.1)
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/sessions", method="POST",
+                                         data=json.dumps({"contract": "bench", "password": "bench-password"}).encode(),
+                                         headers={"Content-Type": "application/json"})
+        token = json.load(urllib.request.urlopen(request))["token"]
+        out = run("wrk", "-t", str(min(clients, 2)), "-c", str(clients), "-d", f"{int(SECONDS)}s", "--latency",
+                  "-s", "bench/wrk-transfer.lua", f"http://127.0.0.1:{port}",
+                  env={**os.environ, "TOKEN": token, "FIRST": str(first), "LAST": str(last)})
+    finally:
+        server.terminate()
+        server.wait()
+
+    def ms(text):
+        value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
+        return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+
+    return {"tps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+            "p50_ms": ms(re.search(r"50%\s+(\S+)", out).group(1)), "p99_ms": ms(re.search(r"99%\s+(\S+)", out).group(1)),
+            "non_2xx": int(re.search(r"non2xx=(\d+)", out).group(1)), "seconds": SECONDS, "tool": "wrk"}
+
+
+results = []
+for store in ["sqlite", "postgres"]:
+    for clients in CLIENTS:
+        db = fresh_db(store, clients)
+        ids = json.loads(run(TRESOR, "bench", "setup", "--db", db, "--accounts", "200").strip().splitlines()[-1])
+        span = ["--first-account", str(ids["first_account"]), "--last-account", str(ids["last_account"])]
+        common = ["--db", db, "--clients", str(clients), "--seconds", str(SECONDS)] + span
+        ledger = json.loads(run(TRESOR, "bench", "ledger", *common))
+        if store == "sqlite":
+            raw = json.loads(run(TRESOR, "bench", "raw-sqlite", *common))
+            raw["tool"] = "GRDB loop, same statements"
+        else:
+            raw = pgbench(db, clients, ids["first_account"], ids["last_account"])
+        over_http = http(db, clients, ids["first_account"], ids["last_account"])
+        check = subprocess.run([TRESOR, "ledger", "check", "--db", db], capture_output=True, text=True)
+        row = {"store": store, "clients": clients, "ledger": ledger, "raw_sql": raw, "http": over_http,
+               "ratio_ledger_to_raw": round(ledger["tps"] / raw["tps"], 3), "ledger_check": check.returncode == 0}
+        print(json.dumps(row), flush=True)
+        results.append(row)
+
+os.makedirs("bench/results", exist_ok=True)
+document = {"generated_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "machine": {"cores": os.cpu_count(), "platform": platform.platform()},
+            "seconds_per_run": SECONDS, "transfer": "CHF 1.00 between random pairs of 200 accounts, with an idempotency key",
+            "results": results}
+with open("bench/results/ledger.json", "w") as f:
+    json.dump(document, f, indent=2)
+print("wrote bench/results/ledger.json")
