@@ -6,8 +6,13 @@ extension Ledger {
     /// `LedgerError.idempotencyKeyReused`.
     public func commit(_ draft: TransactionDraft, claim: IdempotencyClaim? = nil, now unixMillis: Int64) async throws -> CommitOutcome {
         try draft.validate()
-        let outcome = try await database.transaction { session in
-            try await Self.commit(draft, claim: claim, now: unixMillis, in: session)
+        let outcome: CommitOutcome
+        if let committer {
+            outcome = try await committer.commit(draft, claim: claim, now: unixMillis)
+        } else {
+            outcome = try await database.transaction { session in
+                try await Self.commit(draft, claim: claim, now: unixMillis, in: session)
+            }
         }
         if case .created = outcome { observer?.transactionsCommitted(1) }
         return outcome

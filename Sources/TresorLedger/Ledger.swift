@@ -7,10 +7,30 @@ import TresorDomain
 public struct Ledger: Sendable {
     public let database: any SQLDatabase
     let observer: (any LedgerObserver)?
+    let committer: GroupCommitter?
 
-    public init(database: any SQLDatabase, observer: (any LedgerObserver)? = nil) {
+    /// How bookings reach the database.
+    public enum Batching: Sendable {
+        /// One database transaction per booking.
+        case none
+        /// Group commit of up to `batchMax` concurrent bookings per transaction.
+        case group(batchMax: Int)
+
+        /// Group commit on SQLite, whose single writer makes every commit an fsync in line;
+        /// none on PostgreSQL, which commits concurrent connections in parallel and groups
+        /// their WAL flushes itself (and where batching across rows could deadlock two batches).
+        public static func automatic(for dialect: SQLDialect) -> Batching {
+            dialect == .sqlite ? .group(batchMax: 64) : .none
+        }
+    }
+
+    public init(database: any SQLDatabase, observer: (any LedgerObserver)? = nil, batching: Batching? = nil) {
         self.database = database
         self.observer = observer
+        switch batching ?? .automatic(for: database.dialect) {
+        case .none: committer = nil
+        case .group(let batchMax): committer = GroupCommitter(database: database, batchMax: batchMax)
+        }
     }
 
     static let accountColumns =
