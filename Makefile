@@ -19,6 +19,7 @@ build:
 ## Install what is missing and run every test: unit, API, the store contract suite on SQLite and a
 ## real PostgreSQL started on loopback in a temp dir, and the kill -9 crash test on both.
 test: deps lint
+	@scripts/install-deps.sh test
 	swift build --build-tests
 	scripts/postgres-test-cluster.sh scripts/run-all-tests.sh
 

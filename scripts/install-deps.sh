@@ -5,6 +5,7 @@ set -euo pipefail
 declare -A groups=(
   [base]="libsqlite3-dev sqlite3 curl ca-certificates python3"
   [postgres]="postgresql postgresql-contrib"
+  [test]="libxml2-utils"
   [bench]="postgresql postgresql-contrib wrk"
 )
 wanted=()
