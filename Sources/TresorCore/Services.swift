@@ -11,6 +11,13 @@ public struct Services: Sendable {
     public let auth: AuthService
     public let accounts: AccountService
     public let transfers: TransferService
+    public let payments: PaymentService
+    public let scheduler: PaymentScheduler
+    public let templates: TemplateService
+    public let favorites: FavoriteService
+    public let beneficiaries: BeneficiaryService
+    public let messages: MessageService
+    public let pain001: Pain001Exporter
     public let clock: any Clock
     public let calendar: BankCalendar
 
@@ -26,6 +33,13 @@ public struct Services: Sendable {
         auth = AuthService(database: database, clock: clock, random: random, config: authConfig)
         accounts = AccountService(ledger: ledger, calendar: calendar, clock: clock)
         transfers = TransferService(accounts: accounts, calendar: calendar, clock: clock)
+        payments = PaymentService(ledger: ledger, bank: bank, calendar: calendar, clock: clock)
+        scheduler = PaymentScheduler(payments: payments)
+        templates = TemplateService(database: database, clock: clock)
+        favorites = FavoriteService(database: database, clock: clock)
+        beneficiaries = BeneficiaryService(database: database, clock: clock)
+        messages = MessageService(database: database)
+        pain001 = Pain001Exporter(database: database, bank: bank, clock: clock)
     }
 
     public var demo: DemoBank { DemoBank(bank: bank, auth: auth) }

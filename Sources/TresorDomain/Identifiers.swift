@@ -36,3 +36,12 @@ public typealias CustomerID = ID<CustomerTag>
 public typealias AccountID = ID<AccountTag>
 public typealias TransactionID = ID<TransactionTag>
 public typealias HoldID = ID<HoldTag>
+
+public enum PaymentTag {}
+public enum TemplateTag {}
+public enum FolderTag {}
+public enum BeneficiaryTag {}
+public typealias PaymentID = ID<PaymentTag>
+public typealias TemplateID = ID<TemplateTag>
+public typealias FolderID = ID<FolderTag>
+public typealias BeneficiaryID = ID<BeneficiaryTag>

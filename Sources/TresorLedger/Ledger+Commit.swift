@@ -18,6 +18,22 @@ extension Ledger {
         return outcome
     }
 
+    /// Books `draft` inside a transaction the caller holds, for services that write their own
+    /// rows (a payment's status) atomically with the booking. Refusals throw `LedgerError`;
+    /// the caller decides whether to roll back. Call `didCommit` after the transaction committed.
+    public static func book(_ draft: TransactionDraft, now unixMillis: Int64, in session: any SQLSession) async throws -> PostedTransaction {
+        try draft.validate()
+        guard case .created(let posted) = try await commit(draft, claim: nil, now: unixMillis, in: session) else {
+            preconditionFailure("a booking without a claim is never a replay")
+        }
+        return posted
+    }
+
+    /// Tells the observer (metrics) about bookings made with `book(_:now:in:)`.
+    public func didCommit(_ count: Int) {
+        if count > 0 { observer?.transactionsCommitted(count) }
+    }
+
     /// The statements of one booking, inside an open transaction. Written so that the raw-SQL
     /// benchmark can run exactly these statements.
     static func commit(_ draft: TransactionDraft, claim: IdempotencyClaim?, now unixMillis: Int64, in session: any SQLSession) async throws

@@ -105,6 +105,14 @@ public struct Ledger: Sendable {
         }
     }
 
+    /// The account with this IBAN at this bank, if any.
+    public func account(iban: IBAN) async throws -> Account? {
+        try await database.read { session in
+            try await session.queryOne(SQL("SELECT \(Self.accountColumns) FROM accounts WHERE iban = ?", [.text(iban.electronic)]))
+                .map(Self.account(from:))
+        }
+    }
+
     public func allAccounts() async throws -> [Account] {
         try await database.read { session in
             try await session.query(SQL("SELECT \(Self.accountColumns) FROM accounts ORDER BY id")).map(Self.account(from:))

@@ -83,4 +83,5 @@ extension SQLValue {
     public init(_ value: Int64?) { self = value.map { .int($0) } ?? .null }
     public init(_ value: String?) { self = value.map { .text($0) } ?? .null }
     public init(_ date: LocalDate) { self = .text(date.description) }
+    public init(_ date: LocalDate?) { self = date.map { .text($0.description) } ?? .null }
 }

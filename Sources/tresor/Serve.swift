@@ -12,6 +12,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port to listen on (0 picks a free one).") var port = 8080
     @OptionGroup var database: DatabaseOptions
     @Flag(help: "Seed the demo bank into an empty database.") var demo = false
+    @Option(help: "Seconds between runs of the payment scheduler (0: off, e.g. when another instance runs it).")
+    var schedulerIntervalSeconds = 30
 
     func run() async throws {
         var logger = Logger(label: "tresor")
@@ -26,11 +28,29 @@ struct Serve: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data((DemoBank.loginsText + "\n").utf8))
         }
         let host = self.host
+        let scheduler = schedulerIntervalSeconds > 0 ? Self.startScheduler(services, every: schedulerIntervalSeconds, logger: logger) : nil
+        defer { scheduler?.cancel() }
         let app = buildApplication(services: services, metrics: metrics, host: host, port: port, logger: logger) { port in
             // why: unbuffered, so scripts waiting for this line see it at once.
             FileHandle.standardOutput.write(Data("Tresor is serving \(database.redacted) on http://\(host):\(port)\n".utf8))
         }
         try await app.runService()
+    }
+
+    /// Executes due payments now and then every `seconds`. why safe with many instances: the
+    /// scheduler claims each payment with FOR UPDATE SKIP LOCKED.
+    static func startScheduler(_ services: Services, every seconds: Int, logger: Logger) -> Task<Void, Never> {
+        Task {
+            while !Task.isCancelled {
+                do {
+                    let run = try await services.scheduler.runDue()
+                    if run.executed + run.rejected > 0 { logger.info("scheduler executed \(run.executed), rejected \(run.rejected)") }
+                } catch {
+                    logger.error("scheduler run failed: \(error)")
+                }
+                try? await Task.sleep(for: .seconds(seconds))
+            }
+        }
     }
 }
 

@@ -5,5 +5,7 @@ import ArgumentParser
 struct Tresor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Tresor: a mobile banking platform.",
-        subcommands: [Serve.self, Migrate.self, Demo.self, LedgerCommand.self, Bench.self])
+        subcommands: [
+            Serve.self, Migrate.self, Demo.self, LedgerCommand.self, PaymentsCommand.self, ExportCommand.self, WhitelistCommand.self, Bench.self,
+        ])
 }

@@ -14,6 +14,7 @@ struct APIHarness: @unchecked Sendable {
     let services: Services
     let metrics: ServerMetrics
     let router: Router<TresorRequestContext>
+    var clock: ManualClock { services.clock as! ManualClock }
 
     static func make() async throws -> APIHarness {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-api-\(UUID().uuidString).sqlite").path

@@ -10,6 +10,14 @@ public enum PaymentType: String, Sendable, Codable, CaseIterable {
     case esr
     /// Prepaid phone top-up.
     case topup
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let type = PaymentType(rawValue: text) else {
+            throw DomainError(.invalidPaymentType, field: "type", "Use one of: \(Self.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        self = type
+    }
 }
 
 /// The payee of a payment as the customer enters it. Which parts are needed depends on the type.

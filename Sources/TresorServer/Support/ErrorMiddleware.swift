@@ -41,10 +41,14 @@ struct ErrorMiddleware: RouterMiddleware {
         switch code {
         case .invalidCredentials, .unauthorized: .unauthorized
         case .accountNotFound, .notFound: .notFound
-        case .idempotencyKeyReused: .conflict
+        case .idempotencyKeyReused, .paymentNotPending, .nameTaken: .conflict
         case .payloadTooLarge: .contentTooLarge
         case .insufficientFunds, .currencyMismatch, .sameAccount, .holdNotActive, .unbalancedTransaction: .unprocessableContent
-        default: .badRequest
+        // Well-formed input that breaks a payment rule (a check digit, a QR-bill element, a limit).
+        case .invalidIBAN, .invalidBIC, .invalidQRReference, .invalidCreditorReference, .invalidCountry, .invalidPhoneNumber,
+            .unknownOperator, .invalidDenomination, .savingsPayoutRestricted, .invalidPaymentType:
+            .unprocessableContent
+        default: code.rawValue.hasPrefix("qrbill_") || code.rawValue.hasPrefix("slip_") ? .unprocessableContent : .badRequest
         }
     }
 

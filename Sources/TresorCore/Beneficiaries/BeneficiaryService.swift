@@ -1,0 +1,71 @@
+import TresorDomain
+import TresorLedger
+
+/// A trusted payee: payments to it may go without a signature (the security policy decides).
+public struct Beneficiary: Sendable, Hashable {
+    public let id: BeneficiaryID
+    public let name: String
+    public let iban: IBAN
+    /// True on the bank-wide list kept by staff.
+    public let bankWide: Bool
+}
+
+/// The bank-wide whitelist (kept by staff) and each customer's own.
+public struct BeneficiaryService: Sendable {
+    let database: any SQLDatabase
+    let clock: any Clock
+
+    /// `owner` 0 is the bank-wide list. why not NULL: both databases then enforce one row per IBAN.
+    static let bankWideOwner: Int64 = 0
+    public static let perListMax = 1_000
+
+    public func add(name: String, iban: IBAN, customer: CustomerID?) async throws -> Beneficiary {
+        let name = try TemplateService.validName(name)
+        let owner = customer?.rawValue ?? Self.bankWideOwner
+        let now = clock.unixMillis
+        return try await database.transaction { session in
+            let count = try await session.queryOne(SQL("SELECT COUNT(*) FROM beneficiaries WHERE owner = ?", [.int(owner)]))!
+            guard count.int(0) < Self.perListMax else {
+                throw DomainError(.invalidParameter, field: "iban", "A whitelist holds at most \(Self.perListMax) payees.")
+            }
+            let row = try await session.queryOne(
+                SQL(
+                    """
+                    INSERT INTO beneficiaries (owner, name, iban, created_at_ms) VALUES (?, ?, ?, ?) \
+                    ON CONFLICT (owner, iban) DO UPDATE SET name = excluded.name RETURNING id
+                    """, [.int(owner), .text(name), .text(iban.electronic), .int(now)]))!
+            return Beneficiary(id: BeneficiaryID(row.int(0)), name: name, iban: iban, bankWide: customer == nil)
+        }
+    }
+
+    /// Removes `iban` from a list; false if it was not on it.
+    public func remove(iban: IBAN, customer: CustomerID?) async throws -> Bool {
+        let owner = customer?.rawValue ?? Self.bankWideOwner
+        return try await database.transaction { session in
+            try await session.queryOne(
+                SQL("DELETE FROM beneficiaries WHERE owner = ? AND iban = ? RETURNING id", [.int(owner), .text(iban.electronic)])) != nil
+        }
+    }
+
+    /// The bank-wide list, or with a customer the bank-wide list and the customer's own.
+    public func list(for customer: CustomerID?) async throws -> [Beneficiary] {
+        let owners: [Int64] = [Self.bankWideOwner] + (customer.map { [$0.rawValue] } ?? [])
+        let marks = Array(repeating: "?", count: owners.count).joined(separator: ", ")
+        return try await database.read { session in
+            try await session.query(
+                SQL("SELECT id, name, iban, owner FROM beneficiaries WHERE owner IN (\(marks)) ORDER BY owner, name", owners.map { .int($0) }))
+        }.map { row in
+            Beneficiary(id: BeneficiaryID(row.int(0)), name: row.text(1), iban: try IBAN(row.text(2)), bankWide: row.int(3) == Self.bankWideOwner)
+        }
+    }
+
+    /// Whether payments to `iban` count as whitelisted for `customer`.
+    public func isWhitelisted(_ iban: IBAN, for customer: CustomerID) async throws -> Bool {
+        try await database.read { session in
+            try await session.queryOne(
+                SQL(
+                    "SELECT id FROM beneficiaries WHERE iban = ? AND owner IN (?, ?) LIMIT 1",
+                    [.text(iban.electronic), .int(Self.bankWideOwner), .int(customer.rawValue)])) != nil
+        }
+    }
+}

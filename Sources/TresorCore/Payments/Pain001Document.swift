@@ -1,0 +1,125 @@
+import Foundation
+import TresorDomain
+
+/// Writes an ISO 20022 `pain.001.001.09` customer credit transfer initiation: one `PmtInf`
+/// per debtor account, one `CdtTrfTxInf` per payment. QR references go into `CdtrRefInf` as
+/// proprietary `QRR`, creditor references as code `SCOR`.
+struct Pain001Document {
+    struct Debtor {
+        let name: String
+        let iban: IBAN
+    }
+
+    struct Entry {
+        let payment: Payment
+        let debtor: Debtor
+    }
+
+    let messageID: String
+    let createdAt: Date
+    let executionDate: LocalDate
+    let initiatingParty: String
+    /// The bank's clearing number (IID), as the debtor agent's clearing system member id.
+    let clearing: Int
+    let entries: [Entry]
+
+    var xml: String {
+        var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        out += #"<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.001.001.09">"#
+        out += "<CstmrCdtTrfInitn><GrpHdr>"
+        out += element("MsgId", messageID) + element("CreDtTm", Self.timestamp(createdAt))
+        out += element("NbOfTxs", String(entries.count)) + element("CtrlSum", Self.controlSum(entries.map(\.payment)))
+        out += "<InitgPty>" + element("Nm", initiatingParty) + "</InitgPty></GrpHdr>"
+        let groups = Dictionary(grouping: entries, by: { $0.debtor.iban.electronic }).sorted { $0.key < $1.key }
+        for (index, group) in groups.enumerated() {
+            out += paymentInformation(index: index + 1, entries: group.value.sorted { $0.payment.id < $1.payment.id })
+        }
+        out += "</CstmrCdtTrfInitn></Document>\n"
+        return out
+    }
+
+    private func paymentInformation(index: Int, entries: [Entry]) -> String {
+        let debtor = entries[0].debtor
+        var out = "<PmtInf>" + element("PmtInfId", "\(messageID)-\(index)") + element("PmtMtd", "TRF")
+        out += element("NbOfTxs", String(entries.count)) + element("CtrlSum", Self.controlSum(entries.map(\.payment)))
+        out += "<ReqdExctnDt>" + element("Dt", executionDate.description) + "</ReqdExctnDt>"
+        out += "<Dbtr>" + element("Nm", debtor.name) + "</Dbtr>"
+        out += "<DbtrAcct><Id>" + element("IBAN", debtor.iban.electronic) + "</Id></DbtrAcct>"
+        out += "<DbtrAgt><FinInstnId><ClrSysMmbId><ClrSysId><Cd>CHBCC</Cd></ClrSysId>"
+        out += element("MmbId", String(repeating: "0", count: max(0, 5 - String(clearing).count)) + String(clearing))
+        out += "</ClrSysMmbId></FinInstnId></DbtrAgt>"
+        for entry in entries { out += transaction(entry.payment) }
+        return out + "</PmtInf>"
+    }
+
+    private func transaction(_ payment: Payment) -> String {
+        let instruction = payment.instruction
+        var out = "<CdtTrfTxInf><PmtId>" + element("InstrId", "TRESOR-\(payment.id)") + element("EndToEndId", "TRESOR-\(payment.id)")
+        out += "</PmtId>"
+        if instruction.type == .esr {
+            out += "<PmtTpInf><LclInstrm>" + element("Prtry", "CH01") + "</LclInstrm></PmtTpInf>"
+        }
+        out += #"<Amt><InstdAmt Ccy="\#(instruction.amount.currency.code)">\#(instruction.amount.decimalString)</InstdAmt></Amt>"#
+        if let bic = instruction.creditorBIC {
+            out += "<CdtrAgt><FinInstnId>" + element("BICFI", bic.code) + "</FinInstnId></CdtrAgt>"
+        }
+        if let creditor = instruction.creditor {
+            out += "<Cdtr>" + element("Nm", creditor.name) + "<PstlAdr>"
+            if let street = creditor.street { out += element("StrtNm", street) }
+            if let number = creditor.buildingNumber { out += element("BldgNb", number) }
+            out += element("PstCd", creditor.postalCode) + element("TwnNm", creditor.town) + element("Ctry", creditor.country)
+            out += "</PstlAdr></Cdtr>"
+        } else {
+            out += "<Cdtr>" + element("Nm", instruction.participant.map { "ESR participant \($0)" } ?? "Unknown") + "</Cdtr>"
+        }
+        if let iban = instruction.creditorIBAN {
+            out += "<CdtrAcct><Id>" + element("IBAN", iban.electronic) + "</Id></CdtrAcct>"
+        } else if let participant = instruction.participant {
+            out += "<CdtrAcct><Id><Othr>" + element("Id", participant) + "</Othr></Id></CdtrAcct>"
+        }
+        if instruction.message != nil || instruction.reference != nil {
+            out += "<RmtInf>"
+            if let message = instruction.message { out += element("Ustrd", message) }
+            if let reference = instruction.reference {
+                let type =
+                    switch reference {
+                    case .qrr: element("Prtry", "QRR")
+                    case .scor: element("Cd", "SCOR")
+                    }
+                out += "<Strd><CdtrRefInf><Tp><CdOrPrtry>" + type + "</CdOrPrtry></Tp>" + element("Ref", reference.value) + "</CdtrRefInf></Strd>"
+            }
+            out += "</RmtInf>"
+        }
+        return out + "</CdtTrfTxInf>"
+    }
+
+    private func element(_ name: String, _ text: String) -> String { "<\(name)>\(Self.escaped(text))</\(name)>" }
+
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    static func controlSum(_ payments: [Payment]) -> String {
+        // why minor units: the sum stays exact; every exported payment has two decimals (CHF/EUR).
+        Money(minorUnits: payments.reduce(0) { $0 + $1.instruction.amount.minorUnits }, currency: .chf).decimalString
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+}

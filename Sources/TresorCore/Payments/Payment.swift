@@ -1,0 +1,57 @@
+import Foundation
+import TresorDomain
+
+/// A payment as the bank keeps it: the validated instruction and where it is in its life.
+public struct Payment: Sendable, Hashable {
+    public enum Status: String, Sendable, Codable, CaseIterable {
+        /// Waiting for the customer's signature (the security policy decides when).
+        case needsSignature = "needs_signature"
+        /// Execution date in the future; a hold reserves the amount.
+        case pending
+        case executed
+        /// Could not be executed (e.g. funds short on the execution date); `reason` says why.
+        case rejected
+        case cancelled
+
+        /// Whether the customer may still edit or delete it.
+        public var isOpen: Bool { self == .needsSignature || self == .pending }
+    }
+
+    public let id: PaymentID
+    public let customerID: CustomerID
+    public var status: Status
+    public var instruction: PaymentInstruction
+    /// The date the customer asked for; nil for "now".
+    public var requestedDate: LocalDate?
+    /// The business day it executes (or executed) on.
+    public var executionDate: LocalDate
+    /// Leaves the bank through the clearing account (and so appears in pain.001 exports).
+    public var outgoing: Bool
+    public var holdID: HoldID?
+    public var transactionID: TransactionID?
+    public var reason: String?
+    public var createdAtMillis: Int64
+    public var updatedAtMillis: Int64
+    public var executedAtMillis: Int64?
+
+    /// True when a weekend or bank holiday moved the requested date.
+    public var dateAdjusted: Bool {
+        guard let requestedDate else { return false }
+        return requestedDate < executionDate
+    }
+}
+
+/// How the instruction is kept in its text column: canonical JSON, so equal instructions are
+/// equal text.
+enum InstructionCoding {
+    static func encode(_ instruction: PaymentInstruction) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        // why: a value type of our own with only strings and integers always encodes.
+        return String(decoding: try! encoder.encode(instruction), as: UTF8.self)
+    }
+
+    static func decode(_ text: String) throws -> PaymentInstruction {
+        try JSONDecoder().decode(PaymentInstruction.self, from: Data(text.utf8))
+    }
+}

@@ -1,0 +1,78 @@
+import TresorDomain
+import TresorLedger
+
+/// Executes pending payments whose date has come. Safe with many instances on one PostgreSQL:
+/// each payment is claimed with `FOR UPDATE SKIP LOCKED` and changed only while still
+/// `pending`, inside the transaction that books it, so it executes exactly once.
+public struct PaymentScheduler: Sendable {
+    let ledger: Ledger
+    let planner: PaymentPlanner
+    let calendar: BankCalendar
+    let clock: any Clock
+
+    init(payments: PaymentService) {
+        ledger = payments.ledger
+        planner = payments.planner
+        calendar = payments.calendar
+        clock = payments.clock
+    }
+
+    public struct Run: Sendable, Hashable {
+        public var executed = 0
+        public var rejected = 0
+    }
+
+    /// Runs until no due payment is left or `limit` were handled.
+    public func runDue(limit: Int = 1_000) async throws -> Run {
+        var run = Run()
+        while run.executed + run.rejected < limit {
+            guard let outcome = try await executeNext() else { break }
+            if outcome == .executed { run.executed += 1 } else { run.rejected += 1 }
+        }
+        if run.executed > 0 { ledger.didCommit(run.executed) }
+        return run
+    }
+
+    /// Claims and executes one due payment; nil when none is due.
+    func executeNext() async throws -> Payment.Status? {
+        let today = calendar.date(of: clock.now())
+        let now = clock.unixMillis
+        let database = ledger.database
+        let skipLocked = database.dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+        let planner = planner
+        return try await database.transaction { session in
+            guard
+                let row = try await session.queryOne(
+                    SQL(
+                        """
+                        SELECT \(PaymentStore.columns) FROM payments WHERE status = 'pending' AND execution_date <= ? \
+                        ORDER BY execution_date, id LIMIT 1\(skipLocked)
+                        """, [SQLValue(today)]))
+            else { return nil }
+            var payment = try PaymentStore.payment(from: row)
+            payment.updatedAtMillis = now
+            try await session.execute("SAVEPOINT execute_payment")
+            do {
+                let plan = try await planner.plan(payment.instruction, for: payment.customerID)
+                let posted = try await Ledger.book(plan.draft(on: today, releasing: payment.holdID), now: now, in: session)
+                try await session.execute("RELEASE SAVEPOINT execute_payment")
+                payment.status = .executed
+                payment.transactionID = posted.id
+                payment.executedAtMillis = now
+            } catch let error where error is LedgerError || error is DomainError {
+                // Funds short (or the account gone): reject, give the hold back, tell the customer.
+                try await session.execute("ROLLBACK TO SAVEPOINT execute_payment")
+                if let hold = payment.holdID { try await Ledger.releaseHold(hold, status: .released, in: session) }
+                let reason = (error as? LedgerError)?.domainError.code.rawValue ?? (error as! DomainError).code.rawValue
+                payment.status = .rejected
+                payment.reason = reason
+                try await MessageService.post(
+                    to: payment.customerID, subject: "Payment not executed",
+                    body: "Your payment of \(payment.instruction.amount) to \(payment.instruction.payeeDisplay) due on \(payment.executionDate) "
+                        + "was not executed (\(reason)).", now: now, in: session)
+            }
+            try await PaymentStore.update(payment, in: session)
+            return payment.status
+        }
+    }
+}

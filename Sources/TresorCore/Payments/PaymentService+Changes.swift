@@ -1,0 +1,65 @@
+import TresorDomain
+import TresorLedger
+
+extension PaymentService {
+    /// Edits a pending payment: amount, date, message. A new amount moves the hold (refused if
+    /// the available balance does not cover it). The row is locked so the scheduler cannot
+    /// execute it halfway through the edit.
+    public func update(_ id: PaymentID, with change: PaymentChange, by principal: Principal) async throws -> Payment {
+        let current = try await payment(id, of: principal.customerID)
+        let instruction = try change.applied(to: current.instruction)
+        let today = calendar.date(of: clock.now())
+        var requested = current.requestedDate
+        var execution = current.executionDate
+        if let date = change.executionDate {
+            (requested, execution) = try Self.executionDate(date, today: today)
+        }
+        let now = clock.unixMillis
+        let dialect = database.dialect
+        do {
+            return try await database.transaction { [requested, execution] session in
+                guard var payment = try await PaymentStore.load(id, in: session, forUpdate: true, dialect: dialect), payment.status.isOpen else {
+                    throw DomainError(.paymentNotPending, field: "status", "Only a pending payment can be changed.")
+                }
+                if instruction.amount != payment.instruction.amount, let hold = payment.holdID {
+                    try await Ledger.releaseHold(hold, status: .released, in: session)
+                    payment.holdID = try await Ledger.placeHold(
+                        on: instruction.debtorAccount, amount: instruction.amount, reason: "payment \(id)", now: now, in: session
+                    ).id
+                }
+                payment.instruction = instruction
+                payment.requestedDate = requested
+                payment.executionDate = execution
+                payment.updatedAtMillis = now
+                try await PaymentStore.update(payment, in: session)
+                return payment
+            }
+        } catch let error as LedgerError {
+            throw error.domainError
+        }
+    }
+
+    /// Cancels a pending payment and gives its hold back.
+    public func cancel(_ id: PaymentID, by principal: Principal) async throws -> Payment {
+        _ = try await payment(id, of: principal.customerID)
+        let now = clock.unixMillis
+        let dialect = database.dialect
+        return try await database.transaction { session in
+            guard var payment = try await PaymentStore.load(id, in: session, forUpdate: true, dialect: dialect), payment.status.isOpen else {
+                throw DomainError(.paymentNotPending, field: "status", "Only a pending payment can be deleted.")
+            }
+            if let hold = payment.holdID {
+                try await Ledger.releaseHold(hold, status: .released, in: session)
+            }
+            payment.status = .cancelled
+            payment.updatedAtMillis = now
+            try await PaymentStore.update(payment, in: session)
+            return payment
+        }
+    }
+
+    /// A new draft with everything of `id` but its date, to pay the same again.
+    public func repeatDraft(_ id: PaymentID, by principal: Principal) async throws -> PaymentRequest {
+        PaymentRequest(draftOf: try await payment(id, of: principal.customerID).instruction)
+    }
+}

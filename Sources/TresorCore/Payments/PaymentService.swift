@@ -1,0 +1,143 @@
+import TresorDomain
+import TresorLedger
+
+/// Creates, lists and reads payments. Every money movement and its payment row commit in one
+/// database transaction; an `Idempotency-Key` makes a retry return the first payment.
+public struct PaymentService: Sendable {
+    let ledger: Ledger
+    let planner: PaymentPlanner
+    let calendar: BankCalendar
+    let clock: any Clock
+
+    init(ledger: Ledger, bank: BankService, calendar: BankCalendar, clock: any Clock) {
+        self.ledger = ledger
+        self.planner = PaymentPlanner(ledger: ledger, bank: bank)
+        self.calendar = calendar
+        self.clock = clock
+    }
+
+    var database: any SQLDatabase { ledger.database }
+
+    /// How far ahead a payment may be scheduled. why: a bound on holds and on what the scheduler scans.
+    public static let scheduleDaysMax = 366
+    public static let pageSizeMax = 100
+
+    public struct Created: Sendable {
+        public let payment: Payment
+        public let replayed: Bool
+    }
+
+    /// Validates, plans and either executes the payment now or schedules it with a hold.
+    /// `templateID` records that a template was used (for favourites).
+    public func create(
+        _ request: PaymentRequest, by principal: Principal, idempotencyKey: String, requestHash: String, templateID: TemplateID? = nil
+    ) async throws -> Created {
+        let scope = principal.idempotencyScope
+        if let existing = try await replay(scope: scope, key: idempotencyKey, requestHash: requestHash) {
+            return Created(payment: existing, replayed: true)
+        }
+        let plan = try await planner.plan(try request.validated(), for: principal.customerID)
+        let today = calendar.date(of: clock.now())
+        let (requested, execution) = try Self.executionDate(request.executionDate, today: today)
+        let now = clock.unixMillis
+        var payment = Payment(
+            id: PaymentID(0), customerID: principal.customerID, status: execution > today ? .pending : .executed,
+            instruction: plan.instruction, requestedDate: requested, executionDate: execution, outgoing: plan.outgoing, holdID: nil,
+            transactionID: nil, reason: nil, createdAtMillis: now, updatedAtMillis: now, executedAtMillis: nil)
+        let outcome: Created
+        do {
+            outcome = try await database.transaction { [payment] session in
+                var payment = payment
+                guard let id = try await PaymentStore.insert(payment, scope: scope, key: idempotencyKey, requestHash: requestHash, in: session)
+                else {
+                    // A concurrent request with the same key committed first.
+                    return Created(
+                        payment: try await Self.replay(scope: scope, key: idempotencyKey, requestHash: requestHash, in: session)!, replayed: true)
+                }
+                payment = Payment(
+                    id: id, customerID: payment.customerID, status: payment.status, instruction: payment.instruction,
+                    requestedDate: payment.requestedDate, executionDate: payment.executionDate, outgoing: payment.outgoing, holdID: nil,
+                    transactionID: nil, reason: nil, createdAtMillis: now, updatedAtMillis: now, executedAtMillis: nil)
+                if payment.status == .executed {
+                    let posted = try await Ledger.book(plan.draft(on: today, releasing: nil), now: now, in: session)
+                    payment.transactionID = posted.id
+                    payment.executedAtMillis = now
+                } else {
+                    let hold = try await Ledger.placeHold(
+                        on: plan.debtor.id, amount: plan.instruction.amount, reason: "payment \(id)", now: now, in: session)
+                    payment.holdID = hold.id
+                }
+                try await PaymentStore.update(payment, in: session)
+                try await FavoriteService.recordUse(of: request.type, template: templateID, by: principal.customerID, now: now, in: session)
+                return Created(payment: payment, replayed: false)
+            }
+        } catch let error as LedgerError {
+            throw error.domainError
+        }
+        if !outcome.replayed && outcome.payment.status == .executed { ledger.didCommit(1) }
+        return outcome
+    }
+
+    /// "Now" for today or a past date; otherwise the requested date moved to a business day.
+    static func executionDate(_ requested: LocalDate?, today: LocalDate) throws -> (requested: LocalDate?, execution: LocalDate) {
+        guard let requested, requested > today else { return (nil, today) }
+        guard requested <= today.adding(days: scheduleDaysMax) else {
+            throw DomainError(.invalidDate, field: "execution_date", "Schedule at most \(scheduleDaysMax) days ahead.")
+        }
+        return (requested, SwissBusinessDays.onOrAfter(requested))
+    }
+
+    func replay(scope: String, key: String, requestHash: String) async throws -> Payment? {
+        try await database.read { session in try await Self.replay(scope: scope, key: key, requestHash: requestHash, in: session) }
+    }
+
+    static func replay(scope: String, key: String, requestHash: String, in session: any SQLSession) async throws -> Payment? {
+        guard
+            let row = try await session.queryOne(
+                SQL("SELECT id, request_hash FROM payments WHERE idem_scope = ? AND idem_key = ?", [.text(scope), .text(key)]))
+        else { return nil }
+        guard row.text(1) == requestHash else { throw LedgerError.idempotencyKeyReused.domainError }
+        return try await session.queryOne(SQL("SELECT \(PaymentStore.columns) FROM payments WHERE id = ?", [.int(row.int(0))]))
+            .map(PaymentStore.payment(from:))
+    }
+
+    /// The caller's payment, or `not_found` (also for another customer's).
+    public func payment(_ id: PaymentID, of customer: CustomerID) async throws -> Payment {
+        let dialect = database.dialect
+        let payment = try await database.read { session in try await PaymentStore.load(id, in: session, dialect: dialect) }
+        guard let payment, payment.customerID == customer else {
+            throw DomainError(.notFound, field: "id", "No such payment.")
+        }
+        return payment
+    }
+
+    public enum ListFilter: String, Sendable {
+        /// Waiting: needs a signature or scheduled.
+        case pending
+        /// Done: executed, rejected or cancelled.
+        case processed
+        case all
+    }
+
+    /// Newest first; `before` is the id of the last payment of the previous page.
+    public func payments(of customer: CustomerID, filter: ListFilter, limit: Int, before: PaymentID?) async throws -> [Payment] {
+        let statuses: [Payment.Status] =
+            switch filter {
+            case .pending: [.needsSignature, .pending]
+            case .processed: [.executed, .rejected, .cancelled]
+            case .all: Payment.Status.allCases
+            }
+        let marks = Array(repeating: "?", count: statuses.count).joined(separator: ", ")
+        let limit = min(max(limit, 1), Self.pageSizeMax)
+        return try await database.read { session in
+            try await session.query(
+                SQL(
+                    """
+                    SELECT \(PaymentStore.columns) FROM payments WHERE customer_id = ? AND status IN (\(marks)) AND id < ? \
+                    ORDER BY id DESC LIMIT ?
+                    """,
+                    [.int(customer.rawValue)] + statuses.map { .text($0.rawValue) } + [.int(before?.rawValue ?? Int64.max), .int(Int64(limit))])
+            ).map(PaymentStore.payment(from:))
+        }
+    }
+}
