@@ -71,7 +71,8 @@ let package = Package(
         .testTarget(name: "TresorDomainTests", dependencies: ["TresorDomain"]),
         .testTarget(
             name: "TresorStoreTests",
-            dependencies: ["TresorLedger", "TresorCore", "TresorSQLite", "TresorPostgres", "TresorDomain"]
+            dependencies: ["TresorLedger", "TresorCore", "TresorSQLite", "TresorPostgres", "TresorDomain"],
+            exclude: ["Resources"]
         ),
         .testTarget(
             name: "TresorServerTests",

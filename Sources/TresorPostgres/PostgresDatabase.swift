@@ -12,11 +12,14 @@ public final class PostgresDatabase: SQLDatabase {
     let client: PostgresClient
     private let runner: Task<Void, Never>
     let logger: Logger
+    /// Where this pool connects; another instance (a test's second server) can open the same.
+    public let url: String
 
     /// `url`: `postgres://user:password@host:port/database`.
     public init(url: String, maximumConnections: Int = 20, logger: Logger = Logger(label: "tresor.postgres")) throws {
         let configuration = try Self.configuration(url: url, maximumConnections: maximumConnections)
         self.logger = logger
+        self.url = url
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         runner = Task { await client.run() }

@@ -1,4 +1,5 @@
 import Testing
+import TresorCore
 import TresorDomain
 import TresorLedger
 
@@ -89,6 +90,6 @@ struct LedgerBookingTests {
         let database = try await kind.makeDatabase()
         try await database.migrate()
         let versions = try await database.read { try await $0.query(SQL("SELECT version FROM schema_migrations ORDER BY version")) }
-        #expect(versions.map { $0.int(0) } == [1, 2])
+        #expect(versions.map { Int($0.int(0)) } == Migration.all.map(\.version))
     }
 }

@@ -45,6 +45,14 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         return database
     }
 
+    /// A second, independent handle on the same database: what another server instance sees.
+    func openAgain(_ database: any SQLDatabase) throws -> any SQLDatabase {
+        switch self {
+        case .sqlite: try SQLiteDatabase(path: (database as! SQLiteDatabase).path)
+        case .postgres: try PostgresDatabase(url: (database as! PostgresDatabase).url, maximumConnections: 20)
+        }
+    }
+
     /// why: a test suite that creates databases must never be pointed at a real server.
     static func refuseNonLocal(_ url: String) throws {
         guard let host = URLComponents(string: url)?.host, ["127.0.0.1", "localhost", "::1"].contains(host) else {

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TresorCore
+import TresorDomain
+import TresorLedger
+
+@Suite("pain.001.001.09 export")
+struct Pain001ExportTests {
+    /// The official schema, copied from ../shared/standards into the test resources.
+    static var schemaPath: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources/pain.001.001.09.xsd").path
+    }
+
+    @Test("the day's outgoing payments validate against the XSD and are exported exactly once", arguments: StoreKind.available)
+    func export(kind: StoreKind) async throws {
+        let fixture = try await PaymentFixture.make(kind)
+        try await fixture.pay(fixture.ibanRequest(12_345, reference: "RF18539007547034"))
+        try await fixture.pay(fixture.ibanRequest(500, iban: "DE89370400440532013000"))
+        let bill = QRBill(
+            account: try IBAN("CH4431999123000889012"),
+            creditor: PostalAddress(
+                name: "Robert Schneider AG", street: "Rue du Lac", buildingNumber: "1268", postalCode: "2501", town: "Biel", country: "CH"),
+            amount: Money(minorUnits: 194_975, currency: .chf), currency: .chf, reference: .qrr("210000000003139471430009017"))
+        try await fixture.pay(PaymentRequest(type: .qrbill, debtorAccount: fixture.current.id, qrbillPayload: bill.payload))
+        try await fixture.pay(
+            PaymentRequest(
+                type: .esr, debtorAccount: fixture.current.id,
+                codeLine: SlipCodeLine.make(
+                    documentType: "01", amount: Money(minorUnits: 3_950, currency: .chf), reference: "120000000000234478943216899",
+                    participant: "010001628")))
+        // Not exported: scheduled for later, and a booking inside the bank.
+        try await fixture.pay(fixture.ibanRequest(999, date: LocalDate(year: 2026, month: 12, day: 1)!))
+
+        let export = try #require(try await fixture.services.pain001.export(date: fixture.services.today))
+        #expect(export.paymentCount == 4)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pain001-\(UUID().uuidString).xml")
+        try Data(export.document.utf8).write(to: file)
+        let (status, output) = try Self.xmllint(file.path)
+        #expect(status == 0, "xmllint: \(output)")
+        #expect(export.document.contains("<Prtry>QRR</Prtry></CdOrPrtry></Tp><Ref>210000000003139471430009017</Ref>"))
+        #expect(export.document.contains("<Cd>SCOR</Cd></CdOrPrtry></Tp><Ref>RF18539007547034</Ref>"))
+        #expect(export.document.contains("<CtrlSum>2117.70</CtrlSum>"))
+        #expect(export.document.contains("Gärtnerei &lt;Rosen&gt; &amp; Co"))
+
+        #expect(try await fixture.services.pain001.export(date: fixture.services.today) == nil, "nothing is exported twice")
+        try await fixture.pay(fixture.ibanRequest(100))
+        let next = try #require(try await fixture.services.pain001.export(date: fixture.services.today))
+        #expect(next.paymentCount == 1 && next.messageID != export.messageID)
+        #expect(try await fixture.services.pain001.export(id: export.id)?.document == export.document)
+    }
+
+    @Test("a document that breaks the schema is caught by the same check")
+    func schemaCatchesErrors() throws {
+        let broken = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.001.001.09"><CstmrCdtTrfInitn><GrpHdr><MsgId>X</MsgId></GrpHdr></CstmrCdtTrfInitn></Document>
+            """
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString).xml")
+        try Data(broken.utf8).write(to: file)
+        #expect(try Self.xmllint(file.path).status != 0)
+    }
+
+    static func xmllint(_ path: String) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xmllint")
+        process.arguments = ["--noout", "--nonet", "--schema", schemaPath, path]
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = pipe
+        try process.run()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+}
