@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """make bench: committed transfers per second and p50/p99 latency on SQLite and PostgreSQL with 1
 and 16 clients, (a) through TresorLedger, (b) as the same statements in raw SQL (a bare GRDB loop;
-pgbench with the same script), (c) through HTTP POST /v1/transfers (wrk). Writes
-bench/results/ledger.json with every figure and the ratio (a)/(b)."""
+pgbench with the same script), (c) through HTTP POST /v1/transfers (wrk), and (d) payments per second through HTTP
+POST /v1/payments, internal and to an IBAN at another bank (wrk). Writes bench/results/ledger.json
+with every figure and the ratio (a)/(b)."""
 import datetime
 import glob
 import json
@@ -54,7 +55,8 @@ def pgbench(db, clients, first, last):
             "seconds": SECONDS, "tool": "pgbench -M prepared"}
 
 
-def http(db, clients, first, last):
+def http(db, clients, first, last, scripts):
+    """Starts `tresor serve` on db and runs wrk once per (name, script, extra env) in scripts."""
     port = 41000 + clients
     log = open(f"{work}/serve-{clients}.log", "w")
     server = subprocess.Popen([TRESOR, "serve", "--db", db, "--port", str(port)], stdout=log, stderr=subprocess.STDOUT,
@@ -70,13 +72,19 @@ def http(db, clients, first, last):
                                          data=json.dumps({"contract": "bench", "password": "bench-password"}).encode(),
                                          headers={"Content-Type": "application/json"})
         token = json.load(urllib.request.urlopen(request))["token"]
-        out = run("wrk", "-t", str(min(clients, 2)), "-c", str(clients), "-d", f"{int(SECONDS)}s", "--latency",
-                  "-s", "bench/wrk-transfer.lua", f"http://127.0.0.1:{port}",
-                  env={**os.environ, "TOKEN": token, "FIRST": str(first), "LAST": str(last)})
+        figures = {}
+        for name, script, extra in scripts:
+            out = run("wrk", "-t", str(min(clients, 2)), "-c", str(clients), "-d", f"{int(SECONDS)}s", "--latency",
+                      "-s", script, f"http://127.0.0.1:{port}",
+                      env={**os.environ, "TOKEN": token, "FIRST": str(first), "LAST": str(last), **extra})
+            figures[name] = wrk_figures(out)
+        return figures
     finally:
         server.terminate()
         server.wait()
 
+
+def wrk_figures(out):
     def ms(text):
         value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
         return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
@@ -99,9 +107,14 @@ for store in ["sqlite", "postgres"]:
             raw["tool"] = "GRDB loop, same statements"
         else:
             raw = pgbench(db, clients, ids["first_account"], ids["last_account"])
-        over_http = http(db, clients, ids["first_account"], ids["last_account"])
+        over_http = http(db, clients, ids["first_account"], ids["last_account"], [
+            ("transfers", "bench/wrk-transfer.lua", {}),
+            ("payments_internal", "bench/wrk-payment.lua", {"PAYMENT_TYPE": "internal"}),
+            ("payments_iban", "bench/wrk-payment.lua", {"PAYMENT_TYPE": "iban"}),
+        ])
         check = subprocess.run([TRESOR, "ledger", "check", "--db", db], capture_output=True, text=True)
-        row = {"store": store, "clients": clients, "ledger": ledger, "raw_sql": raw, "http": over_http,
+        row = {"store": store, "clients": clients, "ledger": ledger, "raw_sql": raw, "http": over_http.pop("transfers"),
+               "http_payments": over_http,
                "ratio_ledger_to_raw": round(ledger["tps"] / raw["tps"], 3), "ledger_check": check.returncode == 0}
         print(json.dumps(row), flush=True)
         results.append(row)

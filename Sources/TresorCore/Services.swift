@@ -18,6 +18,8 @@ public struct Services: Sendable {
     public let beneficiaries: BeneficiaryService
     public let messages: MessageService
     public let pain001: Pain001Exporter
+    public let signing: SigningService
+    public let audit: AuditLog
     public let clock: any Clock
     public let calendar: BankCalendar
 
@@ -33,11 +35,14 @@ public struct Services: Sendable {
         auth = AuthService(database: database, clock: clock, random: random, config: authConfig)
         accounts = AccountService(ledger: ledger, calendar: calendar, clock: clock)
         transfers = TransferService(accounts: accounts, calendar: calendar, clock: clock)
-        payments = PaymentService(ledger: ledger, bank: bank, calendar: calendar, clock: clock)
+        beneficiaries = BeneficiaryService(database: database, clock: clock)
+        signing = SigningService(database: database, clock: clock, random: random, policy: SigningPolicy())
+        audit = AuditLog(database: database)
+        payments = PaymentService(
+            ledger: ledger, bank: bank, calendar: calendar, clock: clock, signing: signing, beneficiaries: beneficiaries)
         scheduler = PaymentScheduler(payments: payments)
         templates = TemplateService(database: database, clock: clock)
         favorites = FavoriteService(database: database, clock: clock)
-        beneficiaries = BeneficiaryService(database: database, clock: clock)
         messages = MessageService(database: database)
         pain001 = Pain001Exporter(database: database, bank: bank, clock: clock)
     }

@@ -82,5 +82,10 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case paymentNotPending = "payment_not_pending"
         case needsConfirmation = "needs_confirmation"
         case nameTaken = "name_taken"
+        case signingUnavailable = "signing_unavailable"
+        case invalidSignature = "invalid_signature"
+        case signatureInvalidated = "signature_invalidated"
+        case signingAttemptsExceeded = "signing_attempts_exceeded"
+        case paymentNotAwaitingSignature = "payment_not_awaiting_signature"
     }
 }

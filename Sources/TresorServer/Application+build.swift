@@ -42,6 +42,7 @@ public func buildRouter(services: Services, metrics: ServerMetrics) -> Router<Tr
     v1.patch("/payments/{id}", use: payments.update)
     v1.delete("/payments/{id}", use: payments.delete)
     v1.post("/payments/{id}/repeat", use: payments.repeatPayment)
+    v1.post("/payments/{id}/signature", use: payments.sign)
     v1.post("/qrbill/parse", use: payments.parseSlip)
     let templates = TemplateRoutes(templates: services.templates, payments: services.payments)
     v1.get("/template-folders", use: templates.folders)

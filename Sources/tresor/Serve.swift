@@ -24,8 +24,10 @@ struct Serve: AsyncParsableCommand {
         if demo {
             if try await services.demo.seed(today: services.today) {
                 logger.info("seeded the demo bank")
+                try await Self.writeDemoTANLists(services)
             }
             FileHandle.standardOutput.write(Data((DemoBank.loginsText + "\n").utf8))
+            FileHandle.standardOutput.write(Data("Demo TAN lists for signing payments: \(Self.demoTANFile)\n".utf8))
         }
         let host = self.host
         let scheduler = schedulerIntervalSeconds > 0 ? Self.startScheduler(services, every: schedulerIntervalSeconds, logger: logger) : nil
@@ -35,6 +37,23 @@ struct Serve: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data("Tresor is serving \(database.redacted) on http://\(host):\(port)\n".utf8))
         }
         try await app.runService()
+    }
+
+    static let demoTANFile = "./tresor-demo-tans.txt"
+
+    /// Gives every demo customer a printed TAN list and writes them to a file, as a branch would
+    /// hand them out: the demo's payments to new payees are signed with these codes.
+    static func writeDemoTANLists(_ services: Services) async throws {
+        var text = "Tresor demo TAN lists: enter the code at the position the app asks for. Each code works once.\n"
+        for customer in DemoBank.customers {
+            guard let id = try await services.auth.customer(ofContract: customer.contract) else { continue }
+            let codes = try await services.signing.issueTANList(for: id, actor: "system:demo")
+            text += "\n\(customer.contract) \(customer.name)\n"
+            for row in stride(from: 0, to: codes.count, by: 5) {
+                text += codes[row..<min(row + 5, codes.count)].map { String(format: "%2d: %@", $0.position, $0.code) }.joined(separator: "   ") + "\n"
+            }
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: demoTANFile))
     }
 
     /// Executes due payments now and then every `seconds`. why safe with many instances: the

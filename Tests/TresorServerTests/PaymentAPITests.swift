@@ -25,7 +25,7 @@ struct PaymentAPITests {
     func ibanTransfers() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { client in
-            let anna = try await PayingCustomer.annaMeier(client)
+            let anna = try await PayingCustomer.annaMeier(client, harness: harness)
             let before = try await anna.balances(anna.current)
             let external = try await anna.pay(anna.ibanPayment(iban: ForeignIBANs.swiss, amount: "80.10"))
             #expect(external.status == .created)
@@ -37,8 +37,8 @@ struct PaymentAPITests {
             let lucaAccounts = try await client.accounts(luca)
             let lucaCurrent = try #require(lucaAccounts.first { $0["kind"] as? String == "current" && $0["currency"] as? String == "CHF" })
             let lucaBefore = try #require(lucaCurrent.money("booked"))
-            let own = try await anna.pay(anna.ibanPayment(iban: lucaCurrent["iban"] as! String, amount: "19.90"))
-            #expect(own.status == .created)
+            let own = try await anna.payAndSign(anna.ibanPayment(iban: lucaCurrent["iban"] as! String, amount: "19.90"))
+            #expect(own.status == .ok && own.paymentStatus == "executed")
             #expect(own.payment["outgoing"] as? Bool == false)
             let lucaAfter =
                 (try await client.call(.get, "/v1/accounts/\(lucaCurrent["id"] as! String)", token: luca).json["account"] as? [String: Any])?.money(
@@ -85,13 +85,14 @@ struct PaymentAPITests {
 
     @Test("an orange slip code line pays its amount and reference; a wrong check digit is 422")
     func slip() async throws {
-        try await APIHarness.make().run { client in
-            let anna = try await PayingCustomer.annaMeier(client)
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let anna = try await PayingCustomer.annaMeier(client, harness: harness)
             let line = SlipCodeLine.make(
                 documentType: "01", amount: Money(minorUnits: 3_950, currency: .chf), reference: "120000000000234478943216899",
                 participant: "010001628")
-            let reply = try await anna.pay(#"{"type": "esr", "debtor_account": "\#(anna.current)", "code_line": "\#(line)"}"#)
-            #expect(reply.status == .created)
+            let reply = try await anna.payAndSign(#"{"type": "esr", "debtor_account": "\#(anna.current)", "code_line": "\#(line)"}"#)
+            #expect(reply.status == .ok && reply.paymentStatus == "executed")
             #expect(reply.payment.money("amount") == "39.50")
             #expect((reply.payment["creditor"] as? [String: Any])?["participant"] as? String == "010001628")
             #expect(reply.payment["outgoing"] as? Bool == true)

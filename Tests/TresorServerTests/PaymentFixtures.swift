@@ -10,6 +10,25 @@ struct PayingCustomer {
     let savings: String
     let euro: String
     let currentIBAN: String
+    /// Anna's printed TAN list, issued for the test: codes by position.
+    var tans: [Int: String] = [:]
+
+    /// Anna with a fresh TAN list, to sign payments that need it.
+    static func annaMeier(_ client: APIHarness.Client, harness: APIHarness) async throws -> PayingCustomer {
+        var anna = try await annaMeier(client)
+        let codes = try await harness.services.signing.issueTANList(for: CustomerID(1), actor: "staff:test")
+        anna.tans = Dictionary(uniqueKeysWithValues: codes.map { ($0.position, $0.code) })
+        return anna
+    }
+
+    /// Pays and, when the payment asks for a signature, answers with the TAN at the position asked.
+    func payAndSign(_ json: String, key: String = UUID().uuidString) async throws -> APIHarness.Reply {
+        let reply = try await pay(json, key: key)
+        guard reply.paymentStatus == "needs_signature", let id = reply.paymentID else { return reply }
+        let position = try #require((reply.payment["signature"] as? [String: Any])?["position"] as? Int)
+        let code = try #require(tans[position])
+        return try await client.call(.post, "/v1/payments/\(id)/signature", token: token, json: #"{"code": "\#(code)"}"#)
+    }
 
     static func annaMeier(_ client: APIHarness.Client) async throws -> PayingCustomer {
         let token = try await client.login("10000001")

@@ -31,6 +31,12 @@ struct PaymentFixture {
                     PostingLine(accountID: clearing.id, amount: Money(minorUnits: -fundedMinor, currency: .chf)),
                     PostingLine(accountID: account.id, amount: Money(minorUnits: fundedMinor, currency: .chf)),
                 ]), now: 0)
+        // why: the booking tests pay these payees; whitelisted and under the limit they need no
+        // signature. Slips (no IBAN) are signed with the authenticator enrolled here.
+        for iban in ["CH5604835012345678009", "DE89370400440532013000", "CH4431999123000889012"] {
+            _ = try await services.beneficiaries.add(name: "Test payee", iban: try IBAN(iban), customer: nil)
+        }
+        _ = try await services.signing.enrolAuthenticator(for: customer, label: "20000001", actor: "staff:test")
         return PaymentFixture(
             services: services, clock: clock, principal: Principal(customerID: customer, contract: "20000001", level: 2),
             current: try await services.ledger.account(account.id)!, kind: kind)
@@ -44,8 +50,28 @@ struct PaymentFixture {
             reference: reference, message: "Rechnung 17")
     }
 
+    /// Creates the payment and, when it needs a signature, signs it as the authenticator app would.
     @discardableResult
     func pay(_ request: PaymentRequest, key: String = UUID().uuidString) async throws -> Payment {
-        try await services.payments.create(request, by: principal, idempotencyKey: key, requestHash: key).payment
+        let created = try await services.payments.create(request, by: principal, idempotencyKey: key, requestHash: key)
+        guard let question = created.challenge?.question else { return created.payment }
+        return try await services.payments.sign(
+            created.payment.id, response: try await authenticatorCode(for: question), trustPayee: false, by: principal)
+    }
+
+    /// What the customer's authenticator app shows for `question`.
+    func authenticatorCode(for question: String) async throws -> String {
+        let secret = try await services.database.read { session in
+            try await session.queryOne(
+                SQL("SELECT authenticator_secret FROM signing_settings WHERE customer_id = ?", [.int(principal.customerID.rawValue)]))!.text(0)
+        }
+        var key: [UInt8] = []
+        var index = secret.startIndex
+        while index < secret.endIndex {
+            let next = secret.index(index, offsetBy: 2)
+            key.append(UInt8(secret[index..<next], radix: 16)!)
+            index = next
+        }
+        return OCRA(suite: "OCRA-1:HOTP-SHA256-8:QN08")!.response(key: key, question: question)!
     }
 }

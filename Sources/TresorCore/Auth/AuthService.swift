@@ -48,6 +48,13 @@ public struct AuthService: Sendable {
         return try await openSession(customer: CustomerID(row.int(0)), contract: contract, level: 2)
     }
 
+    /// The customer behind a contract number, if it exists.
+    public func customer(ofContract contract: String) async throws -> CustomerID? {
+        try await database.read { session in
+            try await session.queryOne(SQL("SELECT customer_id FROM contracts WHERE number = ?", [.text(contract)]))
+        }.map { CustomerID($0.int(0)) }
+    }
+
     static let invalidCredentials = DomainError(.invalidCredentials, "Contract number or password is wrong.")
 
     func openSession(customer: CustomerID, contract: String, level: Int) async throws -> SessionGrant {

@@ -24,18 +24,24 @@ public struct BeneficiaryService: Sendable {
         let owner = customer?.rawValue ?? Self.bankWideOwner
         let now = clock.unixMillis
         return try await database.transaction { session in
-            let count = try await session.queryOne(SQL("SELECT COUNT(*) FROM beneficiaries WHERE owner = ?", [.int(owner)]))!
-            guard count.int(0) < Self.perListMax else {
-                throw DomainError(.invalidParameter, field: "iban", "A whitelist holds at most \(Self.perListMax) payees.")
-            }
-            let row = try await session.queryOne(
-                SQL(
-                    """
-                    INSERT INTO beneficiaries (owner, name, iban, created_at_ms) VALUES (?, ?, ?, ?) \
-                    ON CONFLICT (owner, iban) DO UPDATE SET name = excluded.name RETURNING id
-                    """, [.int(owner), .text(name), .text(iban.electronic), .int(now)]))!
-            return Beneficiary(id: BeneficiaryID(row.int(0)), name: name, iban: iban, bankWide: customer == nil)
+            let id = try await Self.add(name: name, iban: iban, owner: owner, now: now, in: session)
+            return Beneficiary(id: id, name: name, iban: iban, bankWide: customer == nil)
         }
+    }
+
+    /// Adds to a list inside the caller's transaction (e.g. when a signed payment trusts its payee).
+    static func add(name: String, iban: IBAN, owner: Int64, now: Int64, in session: any SQLSession) async throws -> BeneficiaryID {
+        let count = try await session.queryOne(SQL("SELECT COUNT(*) FROM beneficiaries WHERE owner = ?", [.int(owner)]))!
+        guard count.int(0) < Self.perListMax else {
+            throw DomainError(.invalidParameter, field: "iban", "A whitelist holds at most \(Self.perListMax) payees.")
+        }
+        let row = try await session.queryOne(
+            SQL(
+                """
+                INSERT INTO beneficiaries (owner, name, iban, created_at_ms) VALUES (?, ?, ?, ?) \
+                ON CONFLICT (owner, iban) DO UPDATE SET name = excluded.name RETURNING id
+                """, [.int(owner), .text(String(name.prefix(TemplateService.nameLengthMax))), .text(iban.electronic), .int(now)]))!
+        return BeneficiaryID(row.int(0))
     }
 
     /// Removes `iban` from a list; false if it was not on it.

@@ -47,7 +47,7 @@ public struct Pain001Exporter: Sendable {
                 let entries = try rows.map { row in
                     Pain001Document.Entry(
                         payment: try PaymentStore.payment(from: row),
-                        debtor: Pain001Document.Debtor(name: row.text(13), iban: try IBAN(row.text(14))))
+                        debtor: Pain001Document.Debtor(name: row.text(14), iban: try IBAN(row.text(15))))
                 }
                 let messageID = "TRESOR-\(date.description.replacingOccurrences(of: "-", with: ""))-\(exportID)"
                 let document = Pain001Document(

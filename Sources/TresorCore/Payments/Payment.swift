@@ -17,8 +17,8 @@ public struct Payment: Sendable, Hashable {
         public var isOpen: Bool { self == .needsSignature || self == .pending }
     }
 
-    public let id: PaymentID
-    public let customerID: CustomerID
+    public internal(set) var id: PaymentID
+    public internal(set) var customerID: CustomerID
     public var status: Status
     public var instruction: PaymentInstruction
     /// The date the customer asked for; nil for "now".
@@ -33,6 +33,8 @@ public struct Payment: Sendable, Hashable {
     public var createdAtMillis: Int64
     public var updatedAtMillis: Int64
     public var executedAtMillis: Int64?
+    /// Whether a signature is required and why (nil for payments made before signing existed).
+    public var signing: SigningDecision? = nil
 
     /// True when a weekend or bank holiday moved the requested date.
     public var dateAdjusted: Bool {
@@ -53,5 +55,16 @@ enum InstructionCoding {
 
     static func decode(_ text: String) throws -> PaymentInstruction {
         try JSONDecoder().decode(PaymentInstruction.self, from: Data(text.utf8))
+    }
+
+    static func encode(_ decision: SigningDecision?) -> String? {
+        guard let decision else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try! encoder.encode(decision), as: UTF8.self)
+    }
+
+    static func decodeDecision(_ text: String?) -> SigningDecision? {
+        text.flatMap { try? JSONDecoder().decode(SigningDecision.self, from: Data($0.utf8)) }
     }
 }

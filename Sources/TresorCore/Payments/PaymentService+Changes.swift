@@ -16,6 +16,9 @@ extension PaymentService {
         }
         let now = clock.unixMillis
         let dialect = database.dialect
+        let signing = signing
+        let amountChanged = instruction.amount != current.instruction.amount
+        let decision = amountChanged ? try await signingDecision(for: instruction, customer: principal.customerID) : current.signing
         do {
             return try await database.transaction { [requested, execution] session in
                 guard var payment = try await PaymentStore.load(id, in: session, forUpdate: true, dialect: dialect), payment.status.isOpen else {
@@ -31,7 +34,23 @@ extension PaymentService {
                 payment.requestedDate = requested
                 payment.executionDate = execution
                 payment.updatedAtMillis = now
+                // A new amount is a new payment to sign: the old challenge or signature no longer covers it.
+                if amountChanged, let decision {
+                    payment.signing = decision
+                    if decision.required {
+                        payment.status = .needsSignature
+                        _ = try await signing.openChallenge(for: payment, now: now, in: session)
+                    } else if payment.status == .needsSignature {
+                        // No longer needs one: it waits for its date like any pending payment.
+                        payment.status = .pending
+                    }
+                }
                 try await PaymentStore.update(payment, in: session)
+                try await AuditLog.append(
+                    AuditEntry(
+                        atMillis: now, actor: "customer:\(principal.customerID)", contract: principal.contract, action: "payment.update",
+                        subject: "payment:\(id)", details: "\(payment.status.rawValue) \(payment.instruction.amount)"),
+                    dialect: dialect, in: session)
                 return payment
             }
         } catch let error as LedgerError {
@@ -54,6 +73,10 @@ extension PaymentService {
             payment.status = .cancelled
             payment.updatedAtMillis = now
             try await PaymentStore.update(payment, in: session)
+            try await AuditLog.append(
+                AuditEntry(
+                    atMillis: now, actor: "customer:\(principal.customerID)", contract: principal.contract, action: "payment.cancel",
+                    subject: "payment:\(id)"), dialect: dialect, in: session)
             return payment
         }
     }

@@ -8,12 +8,16 @@ public struct PaymentService: Sendable {
     let planner: PaymentPlanner
     let calendar: BankCalendar
     let clock: any Clock
+    let signing: SigningService
+    let beneficiaries: BeneficiaryService
 
-    init(ledger: Ledger, bank: BankService, calendar: BankCalendar, clock: any Clock) {
+    init(ledger: Ledger, bank: BankService, calendar: BankCalendar, clock: any Clock, signing: SigningService, beneficiaries: BeneficiaryService) {
         self.ledger = ledger
         self.planner = PaymentPlanner(ledger: ledger, bank: bank)
         self.calendar = calendar
         self.clock = clock
+        self.signing = signing
+        self.beneficiaries = beneficiaries
     }
 
     var database: any SQLDatabase { ledger.database }
@@ -25,6 +29,8 @@ public struct PaymentService: Sendable {
     public struct Created: Sendable {
         public let payment: Payment
         public let replayed: Bool
+        /// What the customer must answer when the payment needs a signature.
+        public var challenge: ChallengePrompt? = nil
     }
 
     /// Validates, plans and either executes the payment now or schedules it with a hold.
@@ -37,45 +43,73 @@ public struct PaymentService: Sendable {
             return Created(payment: existing, replayed: true)
         }
         let plan = try await planner.plan(try request.validated(), for: principal.customerID)
+        let decision = try await signingDecision(for: plan.instruction, customer: principal.customerID)
         let today = calendar.date(of: clock.now())
         let (requested, execution) = try Self.executionDate(request.executionDate, today: today)
         let now = clock.unixMillis
-        var payment = Payment(
-            id: PaymentID(0), customerID: principal.customerID, status: execution > today ? .pending : .executed,
-            instruction: plan.instruction, requestedDate: requested, executionDate: execution, outgoing: plan.outgoing, holdID: nil,
-            transactionID: nil, reason: nil, createdAtMillis: now, updatedAtMillis: now, executedAtMillis: nil)
+        let status: Payment.Status = decision.required ? .needsSignature : execution > today ? .pending : .executed
+        let draft = Payment(
+            id: PaymentID(0), customerID: principal.customerID, status: status, instruction: plan.instruction, requestedDate: requested,
+            executionDate: execution, outgoing: plan.outgoing, holdID: nil, transactionID: nil, reason: nil, createdAtMillis: now,
+            updatedAtMillis: now, executedAtMillis: nil, signing: decision)
+        let dialect = database.dialect
+        let signing = signing
         let outcome: Created
         do {
-            outcome = try await database.transaction { [payment] session in
-                var payment = payment
+            outcome = try await database.transaction { session in
+                var payment = draft
                 guard let id = try await PaymentStore.insert(payment, scope: scope, key: idempotencyKey, requestHash: requestHash, in: session)
                 else {
                     // A concurrent request with the same key committed first.
-                    return Created(
-                        payment: try await Self.replay(scope: scope, key: idempotencyKey, requestHash: requestHash, in: session)!, replayed: true)
+                    let first = try await Self.replay(scope: scope, key: idempotencyKey, requestHash: requestHash, in: session)!
+                    return Created(payment: first, replayed: true)
                 }
-                payment = Payment(
-                    id: id, customerID: payment.customerID, status: payment.status, instruction: payment.instruction,
-                    requestedDate: payment.requestedDate, executionDate: payment.executionDate, outgoing: payment.outgoing, holdID: nil,
-                    transactionID: nil, reason: nil, createdAtMillis: now, updatedAtMillis: now, executedAtMillis: nil)
+                payment.id = id
+                var challenge: ChallengePrompt?
                 if payment.status == .executed {
                     let posted = try await Ledger.book(plan.draft(on: today, releasing: nil), now: now, in: session)
                     payment.transactionID = posted.id
                     payment.executedAtMillis = now
                 } else {
+                    // why a hold also while awaiting a signature: the money the customer sees as
+                    // committed is not spent twice before the signature arrives.
                     let hold = try await Ledger.placeHold(
                         on: plan.debtor.id, amount: plan.instruction.amount, reason: "payment \(id)", now: now, in: session)
                     payment.holdID = hold.id
+                    if payment.status == .needsSignature {
+                        challenge = try await signing.openChallenge(for: payment, now: now, in: session)
+                    }
                 }
                 try await PaymentStore.update(payment, in: session)
                 try await FavoriteService.recordUse(of: request.type, template: templateID, by: principal.customerID, now: now, in: session)
-                return Created(payment: payment, replayed: false)
+                try await AuditLog.append(
+                    AuditEntry(
+                        atMillis: now, actor: "customer:\(principal.customerID)", contract: principal.contract, action: "payment.create",
+                        subject: "payment:\(id)",
+                        details: "\(payment.status.rawValue) \(plan.instruction.amount) \(plan.instruction.payeeIdentity) \(decision.reason)"),
+                    dialect: dialect, in: session)
+                return Created(payment: payment, replayed: false, challenge: challenge)
             }
         } catch let error as LedgerError {
             throw error.domainError
         }
         if !outcome.replayed && outcome.payment.status == .executed { ledger.didCommit(1) }
         return outcome
+    }
+
+    /// The signing policy's decision for `instruction`, with the customer's limit and whitelist.
+    func signingDecision(for instruction: PaymentInstruction, customer: CustomerID) async throws -> SigningDecision {
+        let settings = try await signing.settings(of: customer)
+        // why top-ups count as whitelisted: the payee is one of the bank's own operator accounts.
+        let whitelisted: Bool =
+            if instruction.type == .topup {
+                true
+            } else if let iban = instruction.creditorIBAN {
+                try await beneficiaries.isWhitelisted(iban, for: customer)
+            } else {
+                false
+            }
+        return signing.policy.decide(instruction, whitelisted: whitelisted, limitMinor: settings.limitMinor, deviceIsNew: false)
     }
 
     /// "Now" for today or a past date; otherwise the requested date moved to a business day.

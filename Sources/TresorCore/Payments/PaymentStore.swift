@@ -5,7 +5,7 @@ import TresorLedger
 enum PaymentStore {
     static let columns = """
         id, customer_id, status, instruction, requested_date, execution_date, outgoing, hold_id, transaction_id, reason, \
-        created_at_ms, updated_at_ms, executed_at_ms
+        created_at_ms, updated_at_ms, executed_at_ms, signing
         """
 
     static func payment(from row: SQLRow) throws -> Payment {
@@ -14,7 +14,7 @@ enum PaymentStore {
             instruction: try InstructionCoding.decode(row.text(3)), requestedDate: try row.optionalText(4).map { try LocalDate(parsing: $0) },
             executionDate: try LocalDate(parsing: row.text(5)), outgoing: row.int(6) != 0, holdID: row.optionalInt(7).map(HoldID.init),
             transactionID: row.optionalInt(8).map(TransactionID.init), reason: row.optionalText(9), createdAtMillis: row.int(10),
-            updatedAtMillis: row.int(11), executedAtMillis: row.optionalInt(12))
+            updatedAtMillis: row.int(11), executedAtMillis: row.optionalInt(12), signing: InstructionCoding.decodeDecision(row.optionalText(13)))
     }
 
     static func load(_ id: PaymentID, in session: any SQLSession, forUpdate: Bool = false, dialect: SQLDialect) async throws -> Payment? {
@@ -51,14 +51,14 @@ enum PaymentStore {
             SQL(
                 """
                 UPDATE payments SET status = ?, amount_minor = ?, currency = ?, requested_date = ?, execution_date = ?, \
-                instruction = ?, hold_id = ?, transaction_id = ?, reason = ?, updated_at_ms = ?, executed_at_ms = ? WHERE id = ?
+                instruction = ?, hold_id = ?, transaction_id = ?, reason = ?, updated_at_ms = ?, executed_at_ms = ?, signing = ? WHERE id = ?
                 """,
                 [
                     .text(payment.status.rawValue), .int(payment.instruction.amount.minorUnits), .text(payment.instruction.amount.currency.code),
                     SQLValue(payment.requestedDate), SQLValue(payment.executionDate), .text(InstructionCoding.encode(payment.instruction)),
                     payment.holdID.map { .int($0.rawValue) } ?? .null, payment.transactionID.map { .int($0.rawValue) } ?? .null,
                     SQLValue(payment.reason), .int(payment.updatedAtMillis), payment.executedAtMillis.map { .int($0) } ?? .null,
-                    .int(payment.id.rawValue),
+                    SQLValue(InstructionCoding.encode(payment.signing)), .int(payment.id.rawValue),
                 ]))
     }
 }

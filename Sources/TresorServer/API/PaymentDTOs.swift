@@ -23,6 +23,17 @@ struct PaymentDTO: Encodable {
     let createdAt: String
     let updatedAt: String
     let executedAt: String?
+    let signing: SigningDecision?
+    let signature: ChallengeDTO?
+
+    /// What the customer must answer to sign: a TAN list position or an authenticator question.
+    struct ChallengeDTO: Encodable {
+        let provider: String
+        let position: Int?
+        let question: String?
+        /// The transaction the signature covers, to show next to the prompt (dynamic linking).
+        let summary: String
+    }
 
     struct CreditorDTO: Encodable {
         let account: AccountID?
@@ -49,9 +60,10 @@ struct PaymentDTO: Encodable {
         case createdAt = "created_at"
         case updatedAt = "updated_at"
         case executedAt = "executed_at"
+        case signing, signature
     }
 
-    init(_ payment: Payment) {
+    init(_ payment: Payment, challenge: ChallengePrompt? = nil) {
         let instruction = payment.instruction
         id = payment.id
         type = instruction.type
@@ -75,6 +87,12 @@ struct PaymentDTO: Encodable {
         createdAt = Timestamp.iso(payment.createdAtMillis)
         updatedAt = Timestamp.iso(payment.updatedAtMillis)
         executedAt = payment.executedAtMillis.map(Timestamp.iso)
+        signing = payment.signing
+        signature = challenge.map {
+            ChallengeDTO(
+                provider: $0.provider.rawValue, position: $0.position, question: $0.question,
+                summary: "\(instruction.amount) to \(instruction.payeeDisplay)")
+        }
     }
 }
 

@@ -16,7 +16,7 @@ struct PaymentRoutes {
         let paymentRequest = try JSON.decode(PaymentRequest.self, from: body)
         let hash = IdempotencyKey.requestHash(method: "POST", path: "/v1/payments", body: body.readableBytesView)
         let created = try await payments.create(paymentRequest, by: principal, idempotencyKey: key, requestHash: hash)
-        var response = try JSON.response(PaymentBody(payment: PaymentDTO(created.payment)), status: .created)
+        var response = try JSON.response(PaymentBody(payment: PaymentDTO(created.payment, challenge: created.challenge)), status: .created)
         if created.replayed { response.headers[.idempotentReplayed] = "true" }
         return response
     }
@@ -54,12 +54,29 @@ struct PaymentRoutes {
             }
         }
         let next = page.count == limit ? page.last.map { String($0.id.rawValue) } : nil
-        return try JSON.response(Body(payments: page.map(PaymentDTO.init), nextCursor: next))
+        return try JSON.response(Body(payments: page.map { PaymentDTO($0) }, nextCursor: next))
     }
 
     func show(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
         let payment = try await payments.payment(try context.parameters.paymentID(), of: principal.customerID)
+        return try JSON.response(PaymentBody(payment: PaymentDTO(payment, challenge: try await payments.openChallenge(of: payment))))
+    }
+
+    /// `{"code": "…", "trust_payee": false}`: signs a payment awaiting signature.
+    func sign(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        struct Input: Decodable {
+            let code: String
+            let trustPayee: Bool?
+            enum CodingKeys: String, CodingKey {
+                case code
+                case trustPayee = "trust_payee"
+            }
+        }
+        let input = try JSON.decode(Input.self, from: try await JSON.body(request))
+        let payment = try await payments.sign(
+            try context.parameters.paymentID(), response: input.code, trustPayee: input.trustPayee ?? false, by: principal)
         return try JSON.response(PaymentBody(payment: PaymentDTO(payment)))
     }
 
@@ -68,7 +85,7 @@ struct PaymentRoutes {
         let id = try context.parameters.paymentID()
         let change = try JSON.decode(PaymentChange.self, from: try await JSON.body(request))
         let payment = try await payments.update(id, with: change, by: principal)
-        return try JSON.response(PaymentBody(payment: PaymentDTO(payment)))
+        return try JSON.response(PaymentBody(payment: PaymentDTO(payment, challenge: try await payments.openChallenge(of: payment))))
     }
 
     func delete(_ request: Request, context: TresorRequestContext) async throws -> Response {

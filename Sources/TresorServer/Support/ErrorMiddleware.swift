@@ -41,7 +41,8 @@ struct ErrorMiddleware: RouterMiddleware {
         switch code {
         case .invalidCredentials, .unauthorized: .unauthorized
         case .accountNotFound, .notFound: .notFound
-        case .idempotencyKeyReused, .paymentNotPending, .nameTaken: .conflict
+        case .idempotencyKeyReused, .paymentNotPending, .nameTaken, .paymentNotAwaitingSignature: .conflict
+        case .invalidSignature, .signatureInvalidated, .signingAttemptsExceeded, .signingUnavailable: .unprocessableContent
         case .payloadTooLarge: .contentTooLarge
         case .insufficientFunds, .currencyMismatch, .sameAccount, .holdNotActive, .unbalancedTransaction: .unprocessableContent
         // Well-formed input that breaks a payment rule (a check digit, a QR-bill element, a limit).

@@ -1,0 +1,142 @@
+import Foundation
+import TresorDomain
+import TresorLedger
+
+/// One line of the audit trail: who did what to which subject, from where, and how it ended.
+public struct AuditEntry: Sendable, Hashable {
+    public var id: Int64 = 0
+    public var atMillis: Int64
+    /// `customer:12`, `staff:anna.k`, `system`.
+    public var actor: String
+    public var contract: String?
+    /// A stable verb: `payment.create`, `payment.sign`, `device.lock`, `login`, …
+    public var action: String
+    /// What it acted on: `payment:41`, `device:7`.
+    public var subject: String?
+    public var device: String?
+    public var address: String?
+    /// `ok`, or the error code that refused it.
+    public var result: String
+    public var details: String?
+    public var previousHash: String = ""
+    public var hash: String = ""
+
+    public init(
+        atMillis: Int64, actor: String, contract: String? = nil, action: String, subject: String? = nil, device: String? = nil,
+        address: String? = nil, result: String = "ok", details: String? = nil
+    ) {
+        self.atMillis = atMillis
+        self.actor = actor
+        self.contract = contract
+        self.action = action
+        self.subject = subject
+        self.device = device
+        self.address = address
+        self.result = result
+        self.details = details
+    }
+
+    /// SHA-256 over the previous hash and every field, each length-prefixed so no two
+    /// different entries serialise alike.
+    func computedHash(previous: String) -> String {
+        var bytes: [UInt8] = []
+        for field in [
+            previous, String(atMillis), actor, contract ?? "\u{0}", action, subject ?? "\u{0}", device ?? "\u{0}", address ?? "\u{0}", result,
+            details ?? "\u{0}",
+        ] {
+            let utf8 = Array(field.utf8)
+            bytes += Array(String(utf8.count).utf8) + [58] + utf8
+        }
+        return Hashing.sha256Hex(bytes)
+    }
+}
+
+/// Appends to and verifies the hash-chained audit log. Entries are appended inside the
+/// transaction of the action they record, so an action and its entry commit together.
+public struct AuditLog: Sendable {
+    let database: any SQLDatabase
+
+    /// The hash the first entry chains to.
+    static let genesis = String(repeating: "0", count: 64)
+
+    /// Appends `entry` in the caller's transaction.
+    /// why the lock on PostgreSQL: two instances appending at once must not both chain to the
+    /// same predecessor; the advisory lock orders appenders until commit (SQLite has one writer).
+    public static func append(_ entry: AuditEntry, dialect: SQLDialect, in session: any SQLSession) async throws {
+        if dialect == .postgres { try await session.execute(SQL("SELECT pg_advisory_xact_lock(7472658)")) }
+        let previous = try await session.queryOne(SQL("SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1"))?.text(0) ?? genesis
+        let hash = entry.computedHash(previous: previous)
+        try await session.execute(
+            SQL(
+                """
+                INSERT INTO audit_log (at_ms, actor, contract, action, subject, device, address, result, details, prev_hash, hash) \
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .int(entry.atMillis), .text(entry.actor), SQLValue(entry.contract), .text(entry.action), SQLValue(entry.subject),
+                    SQLValue(entry.device), SQLValue(entry.address), .text(entry.result), SQLValue(entry.details), .text(previous), .text(hash),
+                ]))
+    }
+
+    /// Appends `entry` in a transaction of its own (for actions that wrote nothing else, such
+    /// as a refused login).
+    public func append(_ entry: AuditEntry) async throws {
+        let dialect = database.dialect
+        try await database.transaction { session in try await Self.append(entry, dialect: dialect, in: session) }
+    }
+
+    static let columns = "id, at_ms, actor, contract, action, subject, device, address, result, details, prev_hash, hash"
+
+    static func entry(from row: SQLRow) -> AuditEntry {
+        var entry = AuditEntry(
+            atMillis: row.int(1), actor: row.text(2), contract: row.optionalText(3), action: row.text(4), subject: row.optionalText(5),
+            device: row.optionalText(6), address: row.optionalText(7), result: row.text(8), details: row.optionalText(9))
+        entry.id = row.int(0)
+        entry.previousHash = row.text(10)
+        entry.hash = row.text(11)
+        return entry
+    }
+
+    public struct Break: Sendable, Hashable, CustomStringConvertible {
+        public let entryID: Int64
+        public let reason: String
+        public var description: String { "entry \(entryID): \(reason)" }
+    }
+
+    /// Walks the chain in pages; returns the first entry that was edited, deleted or inserted
+    /// out of order, or nil when the whole log is intact.
+    public func verify(pageSize: Int = 1_000) async throws -> Break? {
+        var previous = Self.genesis
+        var after: Int64 = 0
+        while true {
+            let start = after
+            let rows = try await database.read { session in
+                try await session.query(
+                    SQL("SELECT \(Self.columns) FROM audit_log WHERE id > ? ORDER BY id LIMIT ?", [.int(start), .int(Int64(pageSize))]))
+            }
+            if rows.isEmpty { return nil }
+            for row in rows {
+                let entry = Self.entry(from: row)
+                guard entry.previousHash == previous else {
+                    return Break(entryID: entry.id, reason: "does not follow the entry before it (one was deleted or inserted)")
+                }
+                guard entry.computedHash(previous: previous) == entry.hash else {
+                    return Break(entryID: entry.id, reason: "its content does not match its hash (edited)")
+                }
+                previous = entry.hash
+                after = entry.id
+            }
+        }
+    }
+
+    /// The trail of one contract between two instants, oldest first, at most `limit`.
+    public func trail(contract: String, fromMillis: Int64, toMillis: Int64, limit: Int = 10_000) async throws -> [AuditEntry] {
+        try await database.read { session in
+            try await session.query(
+                SQL(
+                    "SELECT \(Self.columns) FROM audit_log WHERE contract = ? AND at_ms >= ? AND at_ms < ? ORDER BY id LIMIT ?",
+                    [.text(contract), .int(fromMillis), .int(toMillis), .int(Int64(limit))])
+            ).map(Self.entry(from:))
+        }
+    }
+}

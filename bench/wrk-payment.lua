@@ -1,0 +1,44 @@
+-- POST /v1/payments through HTTP: PAYMENT_TYPE "internal" (between random pairs of the bench
+-- customer's accounts) or "iban" (from a random account to an IBAN at another bank, booked to
+-- clearing). A unique Idempotency-Key per request. Needs TOKEN, FIRST, LAST, PAYMENT_TYPE.
+local token = os.getenv("TOKEN")
+local first = tonumber(os.getenv("FIRST"))
+local last = tonumber(os.getenv("LAST"))
+local kind = os.getenv("PAYMENT_TYPE")
+local counter = 0
+local thread_id = 0
+local threads = {}
+
+function setup(thread)
+  thread:set("thread_id", #threads + 1)
+  table.insert(threads, thread)
+end
+
+function init(args)
+  math.randomseed(os.time() * 1000 + thread_id)
+end
+
+function request()
+  counter = counter + 1
+  local a = math.random(first, last)
+  local body
+  if kind == "internal" then
+    local b = math.random(first, last)
+    if a == b then b = (a == last) and first or a + 1 end
+    body = string.format('{"type": "internal", "debtor_account": "%d", "amount": {"amount": "1.00", "currency": "CHF"}, "creditor": {"account": "%d"}}', a, b)
+  else
+    body = string.format('{"type": "iban", "debtor_account": "%d", "amount": {"amount": "1.00", "currency": "CHF"}, ' ..
+      '"creditor": {"name": "Stadtwerke Bern", "iban": "CH5604835012345678009", "street": "Monbijoustrasse", "building_number": "11", ' ..
+      '"postal_code": "3011", "town": "Bern", "country": "CH"}, "message": "bench"}', a)
+  end
+  local headers = {
+    ["Authorization"] = "Bearer " .. token,
+    ["Content-Type"] = "application/json",
+    ["Idempotency-Key"] = string.format("p-%d-%d-%d-%d", os.time(), thread_id, counter, math.random(1, 2000000000)),
+  }
+  return wrk.format("POST", "/v1/payments", headers, body)
+end
+
+function done(summary, latency, requests)
+  io.write(string.format("non2xx=%d\n", summary.errors.status))
+end
