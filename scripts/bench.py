@@ -86,8 +86,11 @@ def http(db, clients, first, last, scripts):
 
 def wrk_figures(out):
     def ms(text):
-        value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
-        return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+        match = re.match(r"([\d.]+)(us|ms|s|m)$", text)
+        if not match:
+            raise SystemExit(f"unreadable wrk latency {text!r} in:\n{out}")
+        value, unit = match.groups()
+        return float(value) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60000}[unit]
 
     return {"tps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
             "p50_ms": ms(re.search(r"50%\s+(\S+)", out).group(1)), "p99_ms": ms(re.search(r"99%\s+(\S+)", out).group(1)),
