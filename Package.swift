@@ -79,6 +79,7 @@ let package = Package(
             dependencies: [
                 "TresorServer", "TresorCore", "TresorSQLite", "TresorDomain",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
     ],

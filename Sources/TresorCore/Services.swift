@@ -20,6 +20,8 @@ public struct Services: Sendable {
     public let pain001: Pain001Exporter
     public let signing: SigningService
     public let audit: AuditLog
+    public let devices: DeviceService
+    public let staff: StaffService
     public let clock: any Clock
     public let calendar: BankCalendar
 
@@ -38,6 +40,8 @@ public struct Services: Sendable {
         beneficiaries = BeneficiaryService(database: database, clock: clock)
         signing = SigningService(database: database, clock: clock, random: random, policy: SigningPolicy())
         audit = AuditLog(database: database)
+        devices = DeviceService(database: database, clock: clock, random: random, auth: auth)
+        staff = StaffService(database: database, clock: clock, random: random, auth: auth)
         payments = PaymentService(
             ledger: ledger, bank: bank, calendar: calendar, clock: clock, signing: signing, beneficiaries: beneficiaries)
         scheduler = PaymentScheduler(payments: payments)

@@ -87,5 +87,12 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case signatureInvalidated = "signature_invalidated"
         case signingAttemptsExceeded = "signing_attempts_exceeded"
         case paymentNotAwaitingSignature = "payment_not_awaiting_signature"
+        case loginLocked = "login_locked"
+        case stepUpRequired = "step_up_required"
+        case forbidden = "forbidden"
+        case invalidActivationCode = "invalid_activation_code"
+        case invalidDeviceSignature = "invalid_device_signature"
+        case deviceLocked = "device_locked"
+        case invalidPIN = "invalid_pin"
     }
 }

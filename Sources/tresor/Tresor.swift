@@ -6,6 +6,9 @@ struct Tresor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Tresor: a mobile banking platform.",
         subcommands: [
-            Serve.self, Migrate.self, Demo.self, LedgerCommand.self, PaymentsCommand.self, ExportCommand.self, WhitelistCommand.self, Bench.self,
+            Serve.self, Migrate.self, Demo.self, LedgerCommand.self, PaymentsCommand.self, ExportCommand.self, WhitelistCommand.self,
+            AuditCommand.self, SigningCommand.self,
+            StaffCommand.self, DevicesCommand.self,
+            Bench.self,
         ])
 }

@@ -152,7 +152,7 @@ struct SigningAPITests {
             _ = try await anna.pay(anna.ibanPayment(iban: ForeignIBANs.swiss, amount: "3.00", date: "2026-12-01"))
         }
         let trail = try await harness.services.audit.trail(contract: "10000001", fromMillis: 0, toMillis: Int64.max)
-        #expect(trail.map(\.action) == ["payment.create", "payment.sign", "payment.create"])
+        #expect(trail.map(\.action) == ["login", "payment.create", "payment.sign", "payment.create"])
         #expect(trail.allSatisfy { $0.actor == "customer:1" })
         #expect(try await harness.services.audit.verify() == nil)
         let target = trail[1].id

@@ -20,7 +20,7 @@ public struct AuthService: Sendable {
 
     /// why: comparing against a real hash when the contract does not exist keeps the response
     /// time the same, so timing does not reveal which contracts exist.
-    private static let decoyHash = Bcrypt.hash("tresor-decoy-password", cost: 10)
+    static let decoyHash = Bcrypt.hash("tresor-decoy-password", cost: 10)
 
     /// Registers a login for `customer` (used by onboarding and the demo bank).
     public func createContract(_ number: String, for customer: CustomerID, password: String) async throws {
@@ -35,17 +35,106 @@ public struct AuthService: Sendable {
     }
 
     /// Checks contract and password and opens a level-2 session.
-    /// Throws `invalid_credentials` without saying which of the two was wrong.
-    public func login(contract: String, password: String) async throws -> SessionGrant {
+    /// Throws `invalid_credentials` without saying which of the two was wrong, and
+    /// `login_locked` after `failuresBeforeLock` failures in a row, for a growing delay.
+    /// why by contract text: a contract that does not exist locks the same way, so the
+    /// answers never tell whether it exists.
+    public func login(contract: String, password: String, address: String? = nil) async throws -> SessionGrant {
         guard !contract.isEmpty, contract.count <= config.contractLengthMax, password.count <= config.passwordLengthMax else {
             throw Self.invalidCredentials
         }
+        let now = clock.unixMillis
+        try await refuseIfLocked(contract, now: now)
         let row = try await database.read { session in
             try await session.queryOne(SQL("SELECT customer_id, password_hash FROM contracts WHERE number = ?", [.text(contract)]))
         }
         let verified = Bcrypt.verify(password, hash: row?.text(1) ?? Self.decoyHash)
-        guard let row, verified else { throw Self.invalidCredentials }
-        return try await openSession(customer: CustomerID(row.int(0)), contract: contract, level: 2)
+        guard let row, verified else {
+            try await recordFailure(contract, customer: row.map { CustomerID($0.int(0)) }, address: address, now: now)
+            throw Self.invalidCredentials
+        }
+        let customer = CustomerID(row.int(0))
+        let dialect = database.dialect
+        try await database.transaction { session in
+            try await session.execute(SQL("DELETE FROM login_failures WHERE contract = ?", [.text(contract)]))
+            try await AuditLog.append(
+                AuditEntry(atMillis: now, actor: "customer:\(customer)", contract: contract, action: "login", address: address, details: "password"),
+                dialect: dialect, in: session)
+        }
+        return try await openSession(customer: customer, contract: contract, level: 2)
+    }
+
+    static let invalidCredentials = DomainError(.invalidCredentials, "Contract number or password is wrong.")
+
+    func refuseIfLocked(_ contract: String, now: Int64) async throws {
+        let lockedUntil = try await database.read { session in
+            try await session.queryOne(SQL("SELECT locked_until_ms FROM login_failures WHERE contract = ?", [.text(contract)]))?.int(0)
+        }
+        if let lockedUntil, lockedUntil > now {
+            let seconds = (lockedUntil - now + 999) / 1000
+            throw DomainError(.loginLocked, field: "contract", "Too many failed logins. Try again in \(seconds) seconds.", suggested: String(seconds))
+        }
+    }
+
+    /// Counts a failed login; from the `failuresBeforeLock`-th on, locks for a delay that
+    /// doubles with each further failure, up to a day.
+    func recordFailure(_ contract: String, customer: CustomerID?, address: String?, now: Int64) async throws {
+        let dialect = database.dialect
+        let config = config
+        try await database.transaction { session in
+            let failures =
+                try await session.queryOne(
+                    SQL(
+                        """
+                        INSERT INTO login_failures (contract, failures, locked_until_ms, updated_at_ms) VALUES (?, 1, 0, ?) \
+                        ON CONFLICT (contract) DO UPDATE SET failures = login_failures.failures + 1, updated_at_ms = excluded.updated_at_ms \
+                        RETURNING failures
+                        """, [.text(contract), .int(now)]))!.int(0)
+            if failures >= config.failuresBeforeLock {
+                let doublings = min(failures - Int64(config.failuresBeforeLock), 20)
+                let delay = min(config.lockBaseSeconds * 1000 << doublings, 86_400_000)
+                try await session.execute(
+                    SQL("UPDATE login_failures SET locked_until_ms = ? WHERE contract = ?", [.int(now + delay), .text(contract)]))
+            }
+            try await AuditLog.append(
+                AuditEntry(
+                    atMillis: now, actor: customer.map { "customer:\($0)" } ?? "anonymous", contract: contract, action: "login", address: address,
+                    result: DomainError.Code.invalidCredentials.rawValue, details: "failure \(failures)"),
+                dialect: dialect, in: session)
+        }
+    }
+
+    /// Raises a level-1 session to level 2 after the password was checked again; the token
+    /// stays the same.
+    public func stepUp(token: String, principal: Principal, password: String) async throws {
+        let now = clock.unixMillis
+        try await refuseIfLocked(principal.contract, now: now)
+        let hash = try await database.read { session in
+            try await session.queryOne(SQL("SELECT password_hash FROM contracts WHERE number = ?", [.text(principal.contract)]))?.text(0)
+        }
+        guard let hash, password.count <= config.passwordLengthMax, Bcrypt.verify(password, hash: hash) else {
+            try await recordFailure(principal.contract, customer: principal.customerID, address: nil, now: now)
+            throw Self.invalidCredentials
+        }
+        let tokenHash = Hashing.sha256Hex(Array(token.utf8))
+        let dialect = database.dialect
+        try await database.transaction { session in
+            try await session.execute(SQL("DELETE FROM login_failures WHERE contract = ?", [.text(principal.contract)]))
+            try await session.execute(SQL("UPDATE sessions SET level = 2 WHERE token_hash = ?", [.text(tokenHash)]))
+            try await AuditLog.append(
+                AuditEntry(
+                    atMillis: now, actor: "customer:\(principal.customerID)", contract: principal.contract, action: "login.step_up",
+                    device: principal.deviceID.map { "device:\($0)" }),
+                dialect: dialect, in: session)
+        }
+    }
+
+    /// The contract number of a customer.
+    public func contract(of customer: CustomerID) async throws -> String? {
+        try await database.read { session in
+            try await session.queryOne(SQL("SELECT number FROM contracts WHERE customer_id = ? ORDER BY number LIMIT 1", [.int(customer.rawValue)]))?
+                .text(0)
+        }
     }
 
     /// The customer behind a contract number, if it exists.
@@ -55,9 +144,7 @@ public struct AuthService: Sendable {
         }.map { CustomerID($0.int(0)) }
     }
 
-    static let invalidCredentials = DomainError(.invalidCredentials, "Contract number or password is wrong.")
-
-    func openSession(customer: CustomerID, contract: String, level: Int) async throws -> SessionGrant {
+    func openSession(customer: CustomerID, contract: String, level: Int, device: Int64? = nil) async throws -> SessionGrant {
         let token = Self.base64URL(random.bytes(32))
         let now = clock.unixMillis
         let expires = now + config.lifetimeSeconds * 1000
@@ -65,12 +152,12 @@ public struct AuthService: Sendable {
             try await session.execute(
                 SQL(
                     """
-                    INSERT INTO sessions (token_hash, customer_id, contract, level, created_at_ms, expires_at_ms, last_seen_ms) \
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO sessions (token_hash, customer_id, contract, level, created_at_ms, expires_at_ms, last_seen_ms, device_id) \
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                     [
                         .text(Hashing.sha256Hex(Array(token.utf8))), .int(customer.rawValue), .text(contract), .int(Int64(level)),
-                        .int(now), .int(expires), .int(now),
+                        .int(now), .int(expires), .int(now), SQLValue(device),
                     ]))
         }
         return SessionGrant(token: token, level: level, expiresAt: Date(timeIntervalSince1970: Double(expires) / 1000))
@@ -88,7 +175,7 @@ public struct AuthService: Sendable {
                 try await session.queryOne(
                     SQL(
                         """
-                        SELECT customer_id, contract, level, last_seen_ms FROM sessions \
+                        SELECT customer_id, contract, level, last_seen_ms, device_id FROM sessions \
                         WHERE token_hash = ? AND revoked = 0 AND expires_at_ms > ? AND last_seen_ms > ?
                         """, [.text(hash), .int(now), .int(idleCutoff)]))
             })
@@ -100,7 +187,7 @@ public struct AuthService: Sendable {
                 try await session.execute(SQL("UPDATE sessions SET last_seen_ms = ? WHERE token_hash = ?", [.int(now), .text(hash)]))
             }
         }
-        return Principal(customerID: CustomerID(row.int(0)), contract: row.text(1), level: Int(row.int(2)))
+        return Principal(customerID: CustomerID(row.int(0)), contract: row.text(1), level: Int(row.int(2)), deviceID: row.optionalInt(4))
     }
 
     static let unauthorized = DomainError(.unauthorized, "Log in again: the session is missing, expired or revoked.")

@@ -7,11 +7,14 @@ public struct Principal: Sendable, Hashable {
     public let contract: String
     /// 0 public, 1 remembered device (read-only), 2 password or PIN (full).
     public let level: Int
+    /// The enrolled device the session was opened with, if any.
+    public let deviceID: Int64?
 
-    public init(customerID: CustomerID, contract: String, level: Int) {
+    public init(customerID: CustomerID, contract: String, level: Int, deviceID: Int64? = nil) {
         self.customerID = customerID
         self.contract = contract
         self.level = level
+        self.deviceID = deviceID
     }
 
     /// The scope of this caller's idempotency keys.
@@ -36,6 +39,10 @@ public struct AuthConfig: Sendable {
     /// Limits on credential input. why: bcrypt reads 72 bytes at most; longer is a mistake or an attack.
     public var contractLengthMax = 32
     public var passwordLengthMax = 128
+    /// Failed logins in a row before the contract is locked.
+    public var failuresBeforeLock = 5
+    /// The first lock lasts this long; each further failure doubles it (at most a day).
+    public var lockBaseSeconds: Int64 = 60
 
     public init() {}
 }

@@ -18,7 +18,8 @@ extension PaymentService {
         let dialect = database.dialect
         let signing = signing
         let amountChanged = instruction.amount != current.instruction.amount
-        let decision = amountChanged ? try await signingDecision(for: instruction, customer: principal.customerID) : current.signing
+        let decision =
+            amountChanged ? try await signingDecision(for: instruction, customer: principal.customerID, device: principal.deviceID) : current.signing
         do {
             return try await database.transaction { [requested, execution] session in
                 guard var payment = try await PaymentStore.load(id, in: session, forUpdate: true, dialect: dialect), payment.status.isOpen else {

@@ -43,7 +43,7 @@ public struct PaymentService: Sendable {
             return Created(payment: existing, replayed: true)
         }
         let plan = try await planner.plan(try request.validated(), for: principal.customerID)
-        let decision = try await signingDecision(for: plan.instruction, customer: principal.customerID)
+        let decision = try await signingDecision(for: plan.instruction, customer: principal.customerID, device: principal.deviceID)
         let today = calendar.date(of: clock.now())
         let (requested, execution) = try Self.executionDate(request.executionDate, today: today)
         let now = clock.unixMillis
@@ -98,7 +98,7 @@ public struct PaymentService: Sendable {
     }
 
     /// The signing policy's decision for `instruction`, with the customer's limit and whitelist.
-    func signingDecision(for instruction: PaymentInstruction, customer: CustomerID) async throws -> SigningDecision {
+    func signingDecision(for instruction: PaymentInstruction, customer: CustomerID, device: Int64?) async throws -> SigningDecision {
         let settings = try await signing.settings(of: customer)
         // why top-ups count as whitelisted: the payee is one of the bank's own operator accounts.
         let whitelisted: Bool =
@@ -109,7 +109,9 @@ public struct PaymentService: Sendable {
             } else {
                 false
             }
-        return signing.policy.decide(instruction, whitelisted: whitelisted, limitMinor: settings.limitMinor, deviceIsNew: false)
+        return signing.policy.decide(
+            instruction, whitelisted: whitelisted, limitMinor: settings.limitMinor,
+            deviceIsNew: try await DeviceService.isNew(device: device, database: database, now: clock.unixMillis))
     }
 
     /// "Now" for today or a past date; otherwise the requested date moved to a business day.

@@ -39,7 +39,9 @@ struct ErrorMiddleware: RouterMiddleware {
 
     static func status(for code: DomainError.Code) -> HTTPResponse.Status {
         switch code {
-        case .invalidCredentials, .unauthorized: .unauthorized
+        case .invalidCredentials, .unauthorized, .invalidDeviceSignature, .invalidActivationCode: .unauthorized
+        case .stepUpRequired, .forbidden, .deviceLocked: .forbidden
+        case .loginLocked: .tooManyRequests
         case .accountNotFound, .notFound: .notFound
         case .idempotencyKeyReused, .paymentNotPending, .nameTaken, .paymentNotAwaitingSignature: .conflict
         case .invalidSignature, .signatureInvalidated, .signingAttemptsExceeded, .signingUnavailable: .unprocessableContent

@@ -7,10 +7,18 @@ public struct TresorRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by `BearerAuthMiddleware` on `/v1` routes that need a login.
     public var principal: Principal?
+    /// Set by `StaffAuthMiddleware` on `/v1/staff` routes.
+    public var staff: String?
 
     public init(source: Source) {
         coreContext = .init(source: source)
         principal = nil
+        staff = nil
+    }
+
+    public func requireStaff() throws -> String {
+        guard let staff else { throw DomainError(.unauthorized, "Log in as staff first.") }
+        return staff
     }
 
     /// The caller, or 401 when the route was reached without a valid session.

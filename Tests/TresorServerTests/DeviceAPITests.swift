@@ -1,0 +1,199 @@
+import Crypto
+import Foundation
+import Testing
+import TresorCore
+import TresorDomain
+
+/// A phone: its P-256 key, as CryptoKit would keep it in the Secure Enclave.
+struct Phone {
+    let key = P256.Signing.PrivateKey()
+    var publicKey: String { key.publicKey.x963Representation.base64EncodedString() }
+    func sign(_ nonce: String) throws -> String { try key.signature(for: Array(nonce.utf8)).derRepresentation.base64EncodedString() }
+}
+
+@Suite("Security: levels, lockout, devices, staff")
+struct DeviceAPITests {
+    func staffToken(_ harness: APIHarness, _ client: APIHarness.Client) async throws -> String {
+        try await harness.services.staff.add(name: "berater.zh", password: "branch-password-1")
+        let reply = try await client.call(.post, "/v1/staff/sessions", json: #"{"name": "berater.zh", "password": "branch-password-1"}"#)
+        #expect(reply.status == .created)
+        return try #require(reply.json["token"] as? String)
+    }
+
+    func activationCode(_ client: APIHarness.Client, staff: String, contract: String = "10000001") async throws -> String {
+        let reply = try await client.call(.post, "/v1/staff/activation-codes", token: staff, json: #"{"contract": "\#(contract)"}"#)
+        #expect(reply.status == .created)
+        return try #require(reply.json["code"] as? String)
+    }
+
+    func enrol(_ client: APIHarness.Client, _ phone: Phone, code: String) async throws -> APIHarness.Reply {
+        try await client.call(
+            .post, "/v1/devices",
+            json: #"{"contract": "10000001", "activation_code": "\#(code)", "name": "Annas iPhone", "public_key": "\#(phone.publicKey)"}"#)
+    }
+
+    func deviceLogin(_ client: APIHarness.Client, _ phone: Phone, device: String, pin: String? = nil) async throws -> APIHarness.Reply {
+        let nonce = try #require(try await client.call(.post, "/v1/devices/\(device)/challenge").json["nonce"] as? String)
+        let pinField = pin.map { #", "pin": "\#($0)""# } ?? ""
+        return try await client.call(
+            .post, "/v1/sessions/device",
+            json: #"{"device_id": "\#(device)", "nonce": "\#(nonce)", "signature": "\#(try phone.sign(nonce))"\#(pinField)}"#)
+    }
+
+    @Test("activation codes: single use, limited attempts, expire after 24 hours")
+    func activationCodes() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let staff = try await staffToken(harness, client)
+            let code = try await activationCode(client, staff: staff)
+            #expect(code.count == 8)
+            let wrong = try await enrol(client, Phone(), code: code == "AAAAAAAA" ? "BBBBBBBB" : "AAAAAAAA")
+            #expect(wrong.status == .unauthorized && wrong.errorCode == "invalid_activation_code")
+            let first = try await enrol(client, Phone(), code: code)
+            #expect(first.status == .created)
+            let again = try await enrol(client, Phone(), code: code)
+            #expect(again.errorCode == "invalid_activation_code", "single use")
+
+            let limited = try await activationCode(client, staff: staff)
+            for _ in 0..<DeviceService.codeAttemptsMax { _ = try await enrol(client, Phone(), code: "ZZZZZZZZ") }
+            #expect(try await enrol(client, Phone(), code: limited).errorCode == "invalid_activation_code", "attempts used up")
+
+            let late = try await activationCode(client, staff: staff)
+            harness.clock.advance(seconds: 24 * 3600 + 1)
+            #expect(try await enrol(client, Phone(), code: late).errorCode == "invalid_activation_code", "expired")
+            let customerCall = try await client.call(
+                .post, "/v1/staff/activation-codes", token: try await client.login("10000001"), json: #"{"contract": "10000001"}"#)
+            #expect(customerCall.status == .unauthorized, "a customer token is no staff token")
+        }
+    }
+
+    @Test("device login is level 1 (overview only) until the PIN or a step-up makes it level 2")
+    func levels() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let staff = try await staffToken(harness, client)
+            let phone = Phone()
+            let enrolled = try await enrol(client, phone, code: try await activationCode(client, staff: staff))
+            let device = try #require((enrolled.json["device"] as? [String: Any])?["id"] as? String)
+
+            let level1 = try await deviceLogin(client, phone, device: device)
+            #expect(level1.status == .created && level1.json["level"] as? Int == 1)
+            let token = try #require(level1.json["token"] as? String)
+            let accounts = try await client.call(.get, "/v1/accounts", token: token)
+            #expect(accounts.status == .ok)
+            let account = try #require((accounts.json["accounts"] as? [[String: Any]])?.first?["id"] as? String)
+            #expect(try await client.call(.get, "/v1/accounts/\(account)", token: token).status == .ok)
+            for (method, path) in [
+                ("GET", "/v1/accounts/\(account)/transactions"), ("GET", "/v1/payments"), ("POST", "/v1/payments"), ("GET", "/v1/devices"),
+                ("GET", "/v1/templates"),
+            ] {
+                let reply = try await client.call(.init(method)!, path, token: token, json: method == "POST" ? "{}" : nil)
+                #expect(reply.status == .forbidden && reply.errorCode == "step_up_required", "\(method) \(path)")
+            }
+            let badStep = try await client.call(.post, "/v1/sessions/current/step-up", token: token, json: #"{"password": "wrong"}"#)
+            #expect(badStep.status == .unauthorized)
+            let step = try await client.call(.post, "/v1/sessions/current/step-up", token: token, json: #"{"password": "tresor-demo"}"#)
+            #expect(step.status == .ok && step.json["level"] as? Int == 2)
+            #expect(try await client.call(.get, "/v1/devices", token: token).status == .ok, "the same token, now level 2")
+
+            // With a PIN the device logs in at level 2 directly; a wrong PIN is refused.
+            #expect(try await client.call(.put, "/v1/devices/\(device)/pin", token: token, json: #"{"pin": "4711"}"#).status == .noContent)
+            let withPIN = try await deviceLogin(client, phone, device: device, pin: "4711")
+            #expect(withPIN.json["level"] as? Int == 2)
+            let wrongPIN = try await deviceLogin(client, phone, device: device, pin: "1234")
+            #expect(wrongPIN.errorCode == "invalid_pin")
+        }
+    }
+
+    @Test("a device proves itself with its own key on a fresh nonce; replays and other keys fail")
+    func deviceSignature() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let staff = try await staffToken(harness, client)
+            let phone = Phone()
+            let enrolled = try await enrol(client, phone, code: try await activationCode(client, staff: staff))
+            let device = try #require((enrolled.json["device"] as? [String: Any])?["id"] as? String)
+            let nonce = try #require(try await client.call(.post, "/v1/devices/\(device)/challenge").json["nonce"] as? String)
+            let thief = Phone()
+            let forged = try await client.call(
+                .post, "/v1/sessions/device", json: #"{"device_id": "\#(device)", "nonce": "\#(nonce)", "signature": "\#(try thief.sign(nonce))"}"#)
+            #expect(forged.status == .unauthorized && forged.errorCode == "invalid_device_signature")
+            let replay = try await client.call(
+                .post, "/v1/sessions/device", json: #"{"device_id": "\#(device)", "nonce": "\#(nonce)", "signature": "\#(try phone.sign(nonce))"}"#)
+            #expect(replay.status == .unauthorized, "a nonce answers one login attempt")
+            #expect(try await deviceLogin(client, phone, device: device).status == .created)
+        }
+    }
+
+    @Test("locking a device revokes its sessions at once; staff can lock and unlock too")
+    func lock() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let staff = try await staffToken(harness, client)
+            let phone = Phone()
+            let enrolled = try await enrol(client, phone, code: try await activationCode(client, staff: staff))
+            let device = try #require((enrolled.json["device"] as? [String: Any])?["id"] as? String)
+            let phoneToken = try #require(try await deviceLogin(client, phone, device: device).json["token"] as? String)
+            #expect(try await client.call(.get, "/v1/accounts", token: phoneToken).status == .ok)
+
+            let password = try await client.login("10000001")
+            let locked = try await client.call(.post, "/v1/devices/\(device)/lock", token: password)
+            #expect((locked.json["device"] as? [String: Any])?["status"] as? String == "locked")
+            #expect(try await client.call(.get, "/v1/accounts", token: phoneToken).status == .unauthorized)
+            #expect(try await client.call(.post, "/v1/devices/\(device)/challenge").status == .forbidden)
+
+            let unlocked = try await client.call(.post, "/v1/staff/devices/\(device)/unlock", token: staff, json: #"{"contract": "10000001"}"#)
+            #expect((unlocked.json["device"] as? [String: Any])?["status"] as? String == "active")
+            let listed = try await client.call(.get, "/v1/staff/devices?contract=10000001", token: staff).json["devices"] as? [[String: Any]]
+            #expect(listed?.count == 1)
+            #expect(try await deviceLogin(client, phone, device: device).status == .created)
+            let luca = try await client.login("10000002")
+            #expect(try await client.call(.post, "/v1/devices/\(device)/lock", token: luca).status == .notFound)
+            let trail = try await harness.services.audit.trail(contract: "10000001", fromMillis: 0, toMillis: Int64.max).map(\.action)
+            #expect(trail.contains("device.lock") && trail.contains("device.unlock") && trail.contains("device.enrol"))
+        }
+    }
+
+    @Test("five failed logins lock the contract for a growing delay; an unknown contract behaves the same")
+    func lockout() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            func login(_ contract: String, _ password: String) async throws -> APIHarness.Reply {
+                try await client.call(.post, "/v1/sessions", json: #"{"contract": "\#(contract)", "password": "\#(password)"}"#)
+            }
+            for contract in ["10000001", "99999999"] {
+                for _ in 0..<5 { #expect(try await login(contract, "guess").errorCode == "invalid_credentials") }
+                let locked = try await login(contract, "tresor-demo")
+                #expect(locked.status == .tooManyRequests && locked.errorCode == "login_locked")
+                #expect(locked.error["suggested"] as? String == "60")
+            }
+            harness.clock.advance(seconds: 61)
+            #expect(try await login("10000001", "tresor-demo").status == .created)
+            // The count restarts after a success; a sixth failure in a row locks longer.
+            for _ in 0..<6 { _ = try await login("99999999", "guess") }
+            harness.clock.advance(seconds: 61)
+            #expect(try await login("99999999", "guess").errorCode == "login_locked", "the delay doubled")
+        }
+    }
+
+    @Test("a payment from a device enrolled today needs a signature even to a trusted payee")
+    func newDevice() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let staff = try await staffToken(harness, client)
+            let phone = Phone()
+            let enrolled = try await enrol(client, phone, code: try await activationCode(client, staff: staff))
+            let device = try #require((enrolled.json["device"] as? [String: Any])?["id"] as? String)
+            let password = try await client.login("10000001")
+            _ = try await client.call(.put, "/v1/devices/\(device)/pin", token: password, json: #"{"pin": "4711"}"#)
+            _ = try await harness.services.signing.issueTANList(for: CustomerID(1), actor: "staff:test")
+            let token = try #require(try await deviceLogin(client, phone, device: device, pin: "4711").json["token"] as? String)
+            let anna = try await PayingCustomer.annaMeier(client)
+            let onPhone = PayingCustomer(
+                client: client, token: token, current: anna.current, savings: anna.savings, euro: anna.euro, currentIBAN: anna.currentIBAN)
+            let reply = try await onPhone.pay(anna.ibanPayment(iban: ForeignIBANs.swiss, amount: "5.00"))
+            #expect((reply.payment["signing"] as? [String: Any])?["reason"] as? String == "new_device")
+            #expect(reply.paymentStatus == "needs_signature")
+        }
+    }
+}
