@@ -197,3 +197,51 @@ struct DeviceAPITests {
         }
     }
 }
+
+@Suite("Signing with the device key")
+struct DeviceKeySigningTests {
+    @Test("the device signs binding and question; another device's key or a changed amount is refused")
+    func deviceKey() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let tests = DeviceAPITests()
+            let staff = try await tests.staffToken(harness, client)
+            let phone = Phone()
+            _ = try await tests.enrol(client, phone, code: try await tests.activationCode(client, staff: staff))
+            let anna = try await PayingCustomer.annaMeier(client)
+            let chosen = try await client.call(.put, "/v1/signing/provider", token: anna.token, json: #"{"provider": "device_key"}"#)
+            #expect(chosen.status == .ok)
+            #expect(try await client.call(.get, "/v1/signing", token: anna.token).json["provider"] as? String == "device_key")
+            let created = try await anna.pay(anna.ibanPayment(iban: ForeignIBANs.german, amount: "64.00", date: "2026-12-01"))
+            let challenge = try #require(created.payment["signature"] as? [String: Any])
+            let message = try #require(challenge["message"] as? String)
+            let summary = "tresor-sign-v1|CHF|64.00|iban:\(ForeignIBANs.german)"
+            let binding = SHA256.hash(data: Array(summary.utf8)).map { String(format: "%02x", $0) }.joined()
+            #expect(message.hasPrefix(binding + "|"), "the app can check what it signs")
+            let id = try #require(created.paymentID)
+            func sign(_ key: P256.Signing.PrivateKey, _ text: String) throws -> String {
+                try key.signature(for: Array(text.utf8)).derRepresentation.base64EncodedString()
+            }
+            let stranger = try await client.call(
+                .post, "/v1/payments/\(id)/signature", token: anna.token, json: #"{"code": "\#(try sign(P256.Signing.PrivateKey(), message))"}"#)
+            #expect(stranger.errorCode == "invalid_signature")
+            let signed = try await client.call(
+                .post, "/v1/payments/\(id)/signature", token: anna.token, json: #"{"code": "\#(try sign(phone.key, message))"}"#)
+            #expect(signed.paymentStatus == "pending")
+
+            let edited = try await client.call(
+                .patch, "/v1/payments/\(id)", token: anna.token, json: #"{"amount": \#(PayingCustomer.money("65.00"))}"#)
+            let newMessage = try #require((edited.payment["signature"] as? [String: Any])?["message"] as? String)
+            let oldAnswer = try await client.call(
+                .post, "/v1/payments/\(id)/signature", token: anna.token, json: #"{"code": "\#(try sign(phone.key, message))"}"#)
+            #expect(oldAnswer.errorCode == "invalid_signature", "a signature over the old amount does not sign the new one")
+            let resigned = try await client.call(
+                .post, "/v1/payments/\(id)/signature", token: anna.token, json: #"{"code": "\#(try sign(phone.key, newMessage))"}"#)
+            #expect(resigned.paymentStatus == "pending" && resigned.payment.money("amount") == "65.00")
+
+            let staffList = try await client.call(.post, "/v1/staff/tan-lists", token: staff, json: #"{"contract": "10000001"}"#)
+            #expect(staffList.status == .created && staffList.text.contains("50: "))
+            #expect(try await client.call(.get, "/v1/signing", token: anna.token).json["provider"] as? String == "tan_list")
+        }
+    }
+}

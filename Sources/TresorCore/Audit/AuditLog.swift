@@ -36,6 +36,15 @@ public struct AuditEntry: Sendable, Hashable {
         self.details = details
     }
 
+    /// An action of the customer behind `principal`, with the device of the session.
+    public static func customer(
+        _ principal: Principal, at atMillis: Int64, action: String, subject: String? = nil, result: String = "ok", details: String? = nil
+    ) -> AuditEntry {
+        AuditEntry(
+            atMillis: atMillis, actor: "customer:\(principal.customerID)", contract: principal.contract, action: action, subject: subject,
+            device: principal.auditDevice, result: result, details: details)
+    }
+
     /// SHA-256 over the previous hash and every field, each length-prefixed so no two
     /// different entries serialise alike.
     func computedHash(previous: String) -> String {

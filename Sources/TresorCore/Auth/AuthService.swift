@@ -122,9 +122,7 @@ public struct AuthService: Sendable {
             try await session.execute(SQL("DELETE FROM login_failures WHERE contract = ?", [.text(principal.contract)]))
             try await session.execute(SQL("UPDATE sessions SET level = 2 WHERE token_hash = ?", [.text(tokenHash)]))
             try await AuditLog.append(
-                AuditEntry(
-                    atMillis: now, actor: "customer:\(principal.customerID)", contract: principal.contract, action: "login.step_up",
-                    device: principal.deviceID.map { "device:\($0)" }),
+                AuditEntry.customer(principal, at: now, action: "login.step_up"),
                 dialect: dialect, in: session)
         }
     }

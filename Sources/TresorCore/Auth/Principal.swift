@@ -17,6 +17,9 @@ public struct Principal: Sendable, Hashable {
         self.deviceID = deviceID
     }
 
+    /// The device as the audit log names it.
+    public var auditDevice: String? { deviceID.map { "device:\($0)" } }
+
     /// The scope of this caller's idempotency keys.
     public var idempotencyScope: String { "customer:\(customerID)" }
 }

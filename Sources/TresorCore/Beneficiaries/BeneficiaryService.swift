@@ -19,12 +19,17 @@ public struct BeneficiaryService: Sendable {
     static let bankWideOwner: Int64 = 0
     public static let perListMax = 1_000
 
-    public func add(name: String, iban: IBAN, customer: CustomerID?) async throws -> Beneficiary {
+    public func add(name: String, iban: IBAN, customer: CustomerID?, actor: String = "staff:operator") async throws -> Beneficiary {
         let name = try TemplateService.validName(name)
         let owner = customer?.rawValue ?? Self.bankWideOwner
         let now = clock.unixMillis
+        let dialect = database.dialect
         return try await database.transaction { session in
             let id = try await Self.add(name: name, iban: iban, owner: owner, now: now, in: session)
+            try await AuditLog.append(
+                AuditEntry(
+                    atMillis: now, actor: actor, action: "whitelist.add", subject: "beneficiary:\(id)", details: "\(owner) \(iban.electronic)"),
+                dialect: dialect, in: session)
             return Beneficiary(id: id, name: name, iban: iban, bankWide: customer == nil)
         }
     }
@@ -45,11 +50,20 @@ public struct BeneficiaryService: Sendable {
     }
 
     /// Removes `iban` from a list; false if it was not on it.
-    public func remove(iban: IBAN, customer: CustomerID?) async throws -> Bool {
+    public func remove(iban: IBAN, customer: CustomerID?, actor: String = "staff:operator") async throws -> Bool {
         let owner = customer?.rawValue ?? Self.bankWideOwner
+        let now = clock.unixMillis
+        let dialect = database.dialect
         return try await database.transaction { session in
-            try await session.queryOne(
-                SQL("DELETE FROM beneficiaries WHERE owner = ? AND iban = ? RETURNING id", [.int(owner), .text(iban.electronic)])) != nil
+            let removed =
+                try await session.queryOne(
+                    SQL("DELETE FROM beneficiaries WHERE owner = ? AND iban = ? RETURNING id", [.int(owner), .text(iban.electronic)])) != nil
+            if removed {
+                try await AuditLog.append(
+                    AuditEntry(atMillis: now, actor: actor, action: "whitelist.remove", details: "\(owner) \(iban.electronic)"), dialect: dialect,
+                    in: session)
+            }
+            return removed
         }
     }
 

@@ -194,8 +194,8 @@ public struct DeviceService: Sendable {
                         [.text(hash), .int(id), .int(principal.customerID.rawValue)])) != nil
             else { throw DomainError(.notFound, field: "id", "No such device.") }
             try await audit(
-                AuditEntry(
-                    atMillis: now, actor: "customer:\(principal.customerID)", contract: principal.contract, action: "device.pin",
+                AuditEntry.customer(
+                    principal, at: now, action: "device.pin",
                     subject: "device:\(id)"),
                 in: session)
         }

@@ -48,8 +48,8 @@ extension PaymentService {
                 }
                 try await PaymentStore.update(payment, in: session)
                 try await AuditLog.append(
-                    AuditEntry(
-                        atMillis: now, actor: "customer:\(principal.customerID)", contract: principal.contract, action: "payment.update",
+                    AuditEntry.customer(
+                        principal, at: now, action: "payment.update",
                         subject: "payment:\(id)", details: "\(payment.status.rawValue) \(payment.instruction.amount)"),
                     dialect: dialect, in: session)
                 return payment
@@ -75,8 +75,8 @@ extension PaymentService {
             payment.updatedAtMillis = now
             try await PaymentStore.update(payment, in: session)
             try await AuditLog.append(
-                AuditEntry(
-                    atMillis: now, actor: "customer:\(principal.customerID)", contract: principal.contract, action: "payment.cancel",
+                AuditEntry.customer(
+                    principal, at: now, action: "payment.cancel",
                     subject: "payment:\(id)"), dialect: dialect, in: session)
             return payment
         }

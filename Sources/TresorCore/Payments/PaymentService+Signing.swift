@@ -33,8 +33,8 @@ extension PaymentService {
                 let outcome = try await signing.check(response, for: payment, now: now, in: session)
                 func audit(_ result: String, _ details: String? = nil) async throws {
                     try await AuditLog.append(
-                        AuditEntry(
-                            atMillis: now, actor: "customer:\(principal.customerID)", contract: principal.contract, action: "payment.sign",
+                        AuditEntry.customer(
+                            principal, at: now, action: "payment.sign",
                             subject: "payment:\(id)", result: result, details: details), dialect: dialect, in: session)
                 }
                 switch outcome {

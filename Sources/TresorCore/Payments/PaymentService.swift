@@ -83,8 +83,8 @@ public struct PaymentService: Sendable {
                 try await PaymentStore.update(payment, in: session)
                 try await FavoriteService.recordUse(of: request.type, template: templateID, by: principal.customerID, now: now, in: session)
                 try await AuditLog.append(
-                    AuditEntry(
-                        atMillis: now, actor: "customer:\(principal.customerID)", contract: principal.contract, action: "payment.create",
+                    AuditEntry.customer(
+                        principal, at: now, action: "payment.create",
                         subject: "payment:\(id)",
                         details: "\(payment.status.rawValue) \(plan.instruction.amount) \(plan.instruction.payeeIdentity) \(decision.reason)"),
                     dialect: dialect, in: session)

@@ -8,6 +8,8 @@ public enum SigningProviderKind: String, Sendable, Codable, CaseIterable {
     case tanList = "tan_list"
     /// An authenticator app answering OCRA challenges derived from amount and payee.
     case authenticator
+    /// The enrolled device's key signs the transaction summary.
+    case deviceKey = "device_key"
 }
 
 /// What the customer is asked, e.g. "code no. 17 of your TAN list" or an 8-digit question.
@@ -15,6 +17,9 @@ public struct ChallengePrompt: Sendable, Hashable {
     public let provider: SigningProviderKind
     public let position: Int?
     public let question: String?
+    /// For the device key: the exact text to sign, `<binding>|<question>`, where the binding is
+    /// the SHA-256 of the payment's signing summary (the app recomputes it from what it shows).
+    public var message: String? = nil
 }
 
 /// A challenge as stored: bound to the payment's signing summary.
@@ -109,6 +114,31 @@ struct AuthenticatorProvider: SecurityProvider {
         else { return false }
         // why constant time: the comparison must not leak how many leading digits were right.
         return expected.utf8.count == response.utf8.count && zip(expected.utf8, response.utf8).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+/// The device's key signs `<binding>|<question>`: possession of the enrolled key, bound to
+/// amount and payee through the binding, fresh through the question.
+struct DeviceKeyProvider: SecurityProvider {
+    let random: any RandomSource
+    var kind: SigningProviderKind { .deviceKey }
+
+    func prompt(customer: CustomerID, binding: String, nonce: [UInt8], in session: any SQLSession) async throws -> ChallengePrompt {
+        let active = try await session.queryOne(
+            SQL("SELECT COUNT(*) FROM devices WHERE customer_id = ? AND status = 'active'", [.int(customer.rawValue)]))!.int(0)
+        guard active > 0 else {
+            throw DomainError(.signingUnavailable, field: "provider", "No active device to sign with; enrol one or choose another method.")
+        }
+        let question = nonce.hexadecimal
+        return ChallengePrompt(provider: .deviceKey, position: nil, question: question, message: "\(binding)|\(question)")
+    }
+
+    func verify(_ response: String, challenge: StoredChallenge, now: Int64, in session: any SQLSession) async throws -> Bool {
+        guard let question = challenge.question else { return false }
+        let keys = try await session.query(
+            SQL("SELECT public_key FROM devices WHERE customer_id = ? AND status = 'active'", [.int(challenge.customerID.rawValue)]))
+        let message = Array("\(challenge.binding)|\(question)".utf8)
+        return keys.contains { DeviceService.verify(signature: response, of: message, publicKey: $0.text(0)) }
     }
 }
 

@@ -23,7 +23,7 @@ public struct SigningService: Sendable {
     public static let tanListSize = 50
 
     var providers: [SigningProviderKind: any SecurityProvider] {
-        [.tanList: TANListProvider(random: random), .authenticator: AuthenticatorProvider()]
+        [.tanList: TANListProvider(random: random), .authenticator: AuthenticatorProvider(), .deviceKey: DeviceKeyProvider(random: random)]
     }
 
     public func settings(of customer: CustomerID) async throws -> SigningSettings {
@@ -67,6 +67,22 @@ public struct SigningService: Sendable {
                 dialect: dialect, in: session)
         }
         return codes
+    }
+
+    /// Makes the customer's enrolled device key the signing method (a device must be active).
+    public func useDeviceKey(for customer: CustomerID, actor: String) async throws {
+        let now = clock.unixMillis
+        let dialect = database.dialect
+        let policy = policy
+        try await database.transaction { session in
+            let active = try await session.queryOne(
+                SQL("SELECT COUNT(*) FROM devices WHERE customer_id = ? AND status = 'active'", [.int(customer.rawValue)]))!.int(0)
+            guard active > 0 else { throw DomainError(.signingUnavailable, field: "provider", "Enrol a device first.") }
+            try await Self.upsertSettings(customer, provider: .deviceKey, secret: nil, tanList: nil, policy: policy, now: now, in: session)
+            try await AuditLog.append(
+                AuditEntry(atMillis: now, actor: actor, action: "signing.enrol", subject: "customer:\(customer)", details: "device_key"),
+                dialect: dialect, in: session)
+        }
     }
 
     /// Enrols an authenticator app; returns the `otpauth://` URI to show once as a QR code.
@@ -140,11 +156,14 @@ public struct SigningService: Sendable {
         try await database.read { session in
             try await session.queryOne(
                 SQL(
-                    "SELECT provider, position, question FROM signing_challenges WHERE payment_id = ? AND status = 'open' ORDER BY id DESC LIMIT 1",
+                    "SELECT provider, position, question, binding FROM signing_challenges WHERE payment_id = ? AND status = 'open' ORDER BY id DESC LIMIT 1",
                     [.int(payment.rawValue)])
-            ).map {
-                ChallengePrompt(
-                    provider: SigningProviderKind(rawValue: $0.text(0))!, position: $0.optionalInt(1).map { Int($0) }, question: $0.optionalText(2))
+            ).map { row in
+                let kind = SigningProviderKind(rawValue: row.text(0))!
+                let question = row.optionalText(2)
+                return ChallengePrompt(
+                    provider: kind, position: row.optionalInt(1).map { Int($0) }, question: question,
+                    message: kind == .deviceKey ? question.map { "\(row.text(3))|\($0)" } : nil)
             }
         }
     }

@@ -31,6 +31,8 @@ struct PaymentDTO: Encodable {
         let provider: String
         let position: Int?
         let question: String?
+        /// For the device key: the exact text to sign.
+        let message: String?
         /// The transaction the signature covers, to show next to the prompt (dynamic linking).
         let summary: String
     }
@@ -90,7 +92,7 @@ struct PaymentDTO: Encodable {
         signing = payment.signing
         signature = challenge.map {
             ChallengeDTO(
-                provider: $0.provider.rawValue, position: $0.position, question: $0.question,
+                provider: $0.provider.rawValue, position: $0.position, question: $0.question, message: $0.message,
                 summary: "\(instruction.amount) to \(instruction.payeeDisplay)")
         }
     }

@@ -149,9 +149,10 @@ struct TemplateRoutes {
     /// `message` and `debtor_account`. Needs an `Idempotency-Key` like any payment.
     func pay(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
-        let key = try IdempotencyKey.validate(request.headers[.idempotencyKey])
         let id: TemplateID = try context.parameters.typedID()
+        // why the template first: another customer's id is 404 whatever else is wrong.
         let template = try await templates.template(id, of: principal.customerID)
+        let key = try IdempotencyKey.validate(request.headers[.idempotencyKey])
         let body = try await JSON.body(request)
         struct Overrides: Decodable {
             let amount: Money?

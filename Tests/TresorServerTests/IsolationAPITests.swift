@@ -1,0 +1,89 @@
+import Foundation
+import HTTPTypes
+import Testing
+import TresorCore
+import TresorDomain
+
+@Suite("Isolation: customer A against customer B's ids on every /v1 route")
+struct IsolationAPITests {
+    @Test("every route with B's ids answers 403 or 404 (staff routes 401), and no answer holds B's data")
+    func walkEveryRoute() async throws {
+        let harness = try await APIHarness.make()
+        let routes = harness.router.routes.map { (method: $0.method, path: "\($0.path)") }.filter { $0.path.hasPrefix("/v1/") }
+        try await harness.run { client in
+            // B: Luca, with a payment, a folder, a template and a device, each with a name to look for.
+            let lucaToken = try await client.login("10000002")
+            let lucaAccounts = try await client.accounts(lucaToken)
+            let lucaAccount = try #require(lucaAccounts.first { $0["kind"] as? String == "current" && $0["currency"] as? String == "CHF" })
+            let lucaAccountID = try #require(lucaAccount["id"] as? String)
+            let luca = PayingCustomer(
+                client: client, token: lucaToken, current: lucaAccountID, savings: lucaAccountID, euro: lucaAccountID,
+                currentIBAN: lucaAccount["iban"] as! String)
+            let payment = try await luca.pay(
+                luca.ibanPayment(iban: ForeignIBANs.swiss, amount: "7.00", date: "2026-12-01").replacing("Rechnung 4711", with: "LUCA-SECRET-MEMO"))
+            let paymentID = try #require(payment.paymentID)
+            let folder = try await client.call(.post, "/v1/template-folders", token: lucaToken, json: #"{"name": "LUCA-FOLDER"}"#)
+            let folderID = try #require((folder.json["folder"] as? [String: Any])?["id"] as? String)
+            let template = try await client.call(
+                .post, "/v1/templates", token: lucaToken, json: #"{"name": "LUCA-TEMPLATE", "from_payment": "\#(paymentID)"}"#)
+            let templateID = try #require((template.json["template"] as? [String: Any])?["id"] as? String)
+            try await harness.services.staff.add(name: "iso.staff", password: "iso-staff-password")
+            let code = try await harness.services.devices.issueActivationCode(contract: "10000002", staff: "iso.staff")
+            let device = try await harness.services.devices.enrol(
+                contract: "10000002", code: code, name: "LUCA-PHONE", publicKey: Phone().publicKey)
+            let secrets = ["LUCA-SECRET-MEMO", "LUCA-FOLDER", "LUCA-TEMPLATE", "LUCA-PHONE", lucaAccount["iban"] as! String, "Bernasconi"]
+
+            // A: Anna, at level 2.
+            let anna = try await PayingCustomer.annaMeier(client)
+            let ids = [
+                "accounts": lucaAccountID, "payments": paymentID, "templates": templateID, "template-folders": folderID, "devices": String(device.id),
+            ]
+            let body = #"""
+                {"amount": {"amount": "1.00", "currency": "CHF"}, "name": "x", "pin": "1234", "code": "123456", "message": "x",
+                 "contract": "10000002", "execution_date": "2026-12-02"}
+                """#
+            var checked = 0
+            for route in routes where route.path.contains("{id}") {
+                let resource = String(route.path.split(separator: "/")[1])
+                let isStaff = resource == "staff"
+                let id = isStaff ? String(device.id) : try #require(ids[resource], "no B id for \(route.path)")
+                let path = route.path.replacing("{id}", with: id)
+                let reply = try await client.call(
+                    route.method, path, token: anna.token, json: route.method == .get || route.method == .delete ? nil : body)
+                let allowed: [HTTPResponse.Status] =
+                    if isStaff { [.unauthorized] } else if route.path == "/v1/devices/{id}/challenge" { [.created] } else { [.notFound, .forbidden] }
+                #expect(allowed.contains(reply.status), "\(route.method) \(path) answered \(reply.status)")
+                for secret in secrets { #expect(!reply.text.contains(secret), "\(route.method) \(path) leaked \(secret)") }
+                checked += 1
+            }
+            #expect(checked >= 15)
+
+            // Routes without an id, fed B's ids in the body or asked for lists.
+            let attempts: [(HTTPRequest.Method, String, String?)] = [
+                (.post, "/v1/payments", anna.ibanPayment(iban: ForeignIBANs.swiss, amount: "1.00", from: lucaAccountID)),
+                (
+                    .post, "/v1/transfers",
+                    #"{"from_account": "\#(lucaAccountID)", "to_account": "\#(anna.current)", "amount": {"amount": "1.00", "currency": "CHF"}}"#
+                ),
+                (.post, "/v1/templates", #"{"name": "steal", "from_payment": "\#(paymentID)"}"#),
+                (
+                    .post, "/v1/templates",
+                    #"{"name": "steal", "folder_id": "\#(folderID)", "payment": \#(anna.ibanPayment(iban: ForeignIBANs.swiss, amount: "1.00"))}"#
+                ),
+                (.put, "/v1/favorites/pins", #"{"items": ["template:\#(templateID)"]}"#),
+            ]
+            for (method, path, json) in attempts {
+                let reply = try await client.call(method, path, token: anna.token, json: json, headers: ["Idempotency-Key": UUID().uuidString])
+                #expect([.notFound, .forbidden, .badRequest].contains(reply.status), "\(method) \(path) answered \(reply.status)")
+                for secret in secrets { #expect(!reply.text.contains(secret)) }
+            }
+            for route in routes where route.method == .get && !route.path.contains("{id}") && !route.path.hasPrefix("/v1/staff") {
+                let reply = try await client.call(.get, route.path, token: anna.token)
+                for secret in secrets { #expect(!reply.text.contains(secret), "GET \(route.path) leaked \(secret)") }
+            }
+            // B's things are untouched.
+            let still = try await client.call(.get, "/v1/payments/\(paymentID)", token: lucaToken)
+            #expect(still.paymentStatus == "pending" && still.payment.money("amount") == "7.00")
+        }
+    }
+}
