@@ -12,6 +12,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port to listen on (0 picks a free one).") var port = 8080
     @OptionGroup var database: DatabaseOptions
     @Flag(help: "Seed the demo bank into an empty database.") var demo = false
+    @Option(help: "A session unused this many seconds expires.") var sessionIdleSeconds: Int64 = 600
+    @Option(help: "A session expires this many seconds after login.") var sessionLifetimeSeconds: Int64 = 12 * 3600
     @Option(help: "Seconds between runs of the payment scheduler (0: off, e.g. when another instance runs it).")
     var schedulerIntervalSeconds = 30
 
@@ -20,7 +22,10 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let db = try await database.open()
         let metrics = ServerMetrics()
-        let services = Services(database: db, observer: metrics)
+        var auth = AuthConfig()
+        auth.idleTimeoutSeconds = max(60, sessionIdleSeconds)
+        auth.lifetimeSeconds = max(auth.idleTimeoutSeconds, sessionLifetimeSeconds)
+        let services = Services(database: db, auth: auth, observer: metrics)
         if demo {
             if try await services.demo.seed(today: services.today) {
                 logger.info("seeded the demo bank")

@@ -101,6 +101,10 @@ struct SigningAPITests {
                 .post, "/v1/payments/\(first.paymentID!)/signature", token: anna.token,
                 json: #"{"code": "\#(ocra.response(key: key, question: firstQuestion)!)", "trust_payee": true}"#)
             #expect(signed.status == .ok && signed.paymentStatus == "pending", "signed, and waiting for its date")
+            let replayed = try await client.call(
+                .post, "/v1/payments/\(first.paymentID!)/signature", token: anna.token,
+                json: #"{"code": "\#(ocra.response(key: key, question: firstQuestion)!)"}"#)
+            #expect(replayed.errorCode == "payment_not_awaiting_signature", "a used code does not sign again")
 
             // Trusted now: the same payee under the limit goes without a signature.
             let trusted = try await anna.pay(germanPayment(anna, "5.00"))
@@ -160,6 +164,15 @@ struct SigningAPITests {
             try await session.execute(.init("UPDATE audit_log SET result = 'ok ' WHERE id = ?", [.int(target)]))
         }
         #expect(try await harness.services.audit.verify()?.entryID == target)
+        try await harness.services.database.transaction { session in
+            try await session.execute(.init("UPDATE audit_log SET result = 'ok' WHERE id = ?", [.int(target)]))
+        }
+        #expect(try await harness.services.audit.verify() == nil, "restored")
+        let last = try #require(trail.last?.id)
+        try await harness.services.database.transaction { session in
+            try await session.execute(.init("DELETE FROM audit_log WHERE id >= ?", [.int(last)]))
+        }
+        #expect(try await harness.services.audit.verify() != nil, "deleting the newest entry is found too")
     }
 
     @Test("OCRA matches the RFC 6287 test vectors (OCRA-1:HOTP-SHA1-6:QN08)")

@@ -42,7 +42,7 @@ public struct AuditEntry: Sendable, Hashable {
     ) -> AuditEntry {
         AuditEntry(
             atMillis: atMillis, actor: "customer:\(principal.customerID)", contract: principal.contract, action: action, subject: subject,
-            device: principal.auditDevice, result: result, details: details)
+            device: principal.auditDevice, address: principal.address, result: result, details: details)
     }
 
     /// SHA-256 over the previous hash and every field, each length-prefixed so no two
@@ -75,16 +75,23 @@ public struct AuditLog: Sendable {
         if dialect == .postgres { try await session.execute(SQL("SELECT pg_advisory_xact_lock(7472658)")) }
         let previous = try await session.queryOne(SQL("SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1"))?.text(0) ?? genesis
         let hash = entry.computedHash(previous: previous)
-        try await session.execute(
+        let id = try await session.queryOne(
             SQL(
                 """
                 INSERT INTO audit_log (at_ms, actor, contract, action, subject, device, address, result, details, prev_hash, hash) \
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
                 """,
                 [
                     .int(entry.atMillis), .text(entry.actor), SQLValue(entry.contract), .text(entry.action), SQLValue(entry.subject),
                     SQLValue(entry.device), SQLValue(entry.address), .text(entry.result), SQLValue(entry.details), .text(previous), .text(hash),
-                ]))
+                ]))!.int(0)
+        // why a head row: without it, deleting the newest entries would leave a valid, shorter chain.
+        try await session.execute(
+            SQL(
+                """
+                INSERT INTO audit_head (id, last_id, last_hash) VALUES (1, ?, ?) \
+                ON CONFLICT (id) DO UPDATE SET last_id = excluded.last_id, last_hash = excluded.last_hash
+                """, [.int(id), .text(hash)]))
     }
 
     /// Appends `entry` in a transaction of its own (for actions that wrote nothing else, such
@@ -123,7 +130,16 @@ public struct AuditLog: Sendable {
                 try await session.query(
                     SQL("SELECT \(Self.columns) FROM audit_log WHERE id > ? ORDER BY id LIMIT ?", [.int(start), .int(Int64(pageSize))]))
             }
-            if rows.isEmpty { return nil }
+            if rows.isEmpty {
+                let head = try await database.read { session in
+                    try await session.queryOne(SQL("SELECT last_id, last_hash FROM audit_head WHERE id = 1"))
+                }
+                guard let head else { return after == 0 ? nil : Break(entryID: after, reason: "the log's head record is missing") }
+                guard head.int(0) == after, head.text(1) == previous else {
+                    return Break(entryID: head.int(0), reason: "the newest entries were deleted (the log ends before its head record)")
+                }
+                return nil
+            }
             for row in rows {
                 let entry = Self.entry(from: row)
                 guard entry.previousHash == previous else {

@@ -9,6 +9,8 @@ public struct Principal: Sendable, Hashable {
     public let level: Int
     /// The enrolled device the session was opened with, if any.
     public let deviceID: Int64?
+    /// The client's IP address as the server saw it, for the audit log.
+    public var address: String? = nil
 
     public init(customerID: CustomerID, contract: String, level: Int, deviceID: Int64? = nil) {
         self.customerID = customerID

@@ -8,5 +8,6 @@ extension Migration {
             subject TEXT, device TEXT, address TEXT, result TEXT NOT NULL, details TEXT, prev_hash TEXT NOT NULL, hash TEXT NOT NULL)
             """,
             "CREATE INDEX audit_log_contract ON audit_log (contract, at_ms)",
+            "CREATE TABLE audit_head (id INTEGER PRIMARY KEY CHECK (id = 1), last_id BIGINT NOT NULL, last_hash TEXT NOT NULL)",
         ])
 }

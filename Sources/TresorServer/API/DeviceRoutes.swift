@@ -62,7 +62,8 @@ struct DeviceRoutes {
             }
         }
         let input = try JSON.decode(Input.self, from: try await JSON.body(request))
-        let device = try await devices.enrol(contract: input.contract, code: input.activationCode, name: input.name, publicKey: input.publicKey)
+        let device = try await devices.enrol(
+            contract: input.contract, code: input.activationCode, name: input.name, publicKey: input.publicKey, address: context.address)
         return try JSON.response(DeviceBody(device: DeviceDTO(device)), status: .created)
     }
 
@@ -86,7 +87,8 @@ struct DeviceRoutes {
         }
         let input = try JSON.decode(Input.self, from: try await JSON.body(request))
         guard let id = Int64(input.deviceID) else { throw DomainError(.invalidDeviceSignature, field: "device_id", "Unknown device.") }
-        return try Self.session(try await devices.login(device: id, nonce: input.nonce, signature: input.signature, pin: input.pin))
+        return try Self.session(
+            try await devices.login(device: id, nonce: input.nonce, signature: input.signature, pin: input.pin, address: context.address))
     }
 
     /// `POST /v1/sessions/current/step-up` `{"password"}`: level 1 → 2 on the same token.
@@ -136,7 +138,7 @@ struct DeviceRoutes {
             let password: String
         }
         let input = try JSON.decode(Input.self, from: try await JSON.body(request))
-        return try Self.session(try await staff.login(name: input.name, password: input.password))
+        return try Self.session(try await staff.login(name: input.name, password: input.password, address: context.address))
     }
 
     /// `POST /v1/staff/activation-codes` `{"contract"}` → `{"code", "expires_in_seconds"}`.

@@ -24,7 +24,7 @@ struct SessionRoutes {
 
     func login(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let body = try JSON.decode(LoginRequest.self, from: try await JSON.body(request))
-        let grant = try await auth.login(contract: body.contract, password: body.password)
+        let grant = try await auth.login(contract: body.contract, password: body.password, address: context.address)
         let formatter = ISO8601DateFormatter()
         return try JSON.response(
             SessionDTO(token: grant.token, level: grant.level, expiresAt: formatter.string(from: grant.expiresAt)), status: .created)

@@ -13,7 +13,8 @@ struct BearerAuthMiddleware: RouterMiddleware {
             throw DomainError(.unauthorized, "Send Authorization: Bearer <token> from POST /v1/sessions.")
         }
         var context = context
-        let principal = try await auth.authenticate(token: String(header.dropFirst(7)))
+        var principal = try await auth.authenticate(token: String(header.dropFirst(7)))
+        principal.address = context.address
         guard principal.level >= 2 || Self.allowedAtLevel1(method: request.method, path: request.uri.path) else {
             throw DomainError(.stepUpRequired, "Confirm with your password or PIN to do this (POST /v1/sessions/current/step-up).")
         }

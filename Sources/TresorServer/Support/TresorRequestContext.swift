@@ -10,10 +10,14 @@ public struct TresorRequestContext: RequestContext {
     /// Set by `StaffAuthMiddleware` on `/v1/staff` routes.
     public var staff: String?
 
+    /// The peer's IP address, for the audit log.
+    public let address: String?
+
     public init(source: Source) {
         coreContext = .init(source: source)
         principal = nil
         staff = nil
+        address = source.channel.remoteAddress?.ipAddress
     }
 
     public func requireStaff() throws -> String {
