@@ -5,7 +5,7 @@ set -euo pipefail
 declare -A groups=(
   [base]="libsqlite3-dev sqlite3 curl ca-certificates python3"
   [postgres]="postgresql postgresql-contrib"
-  [test]="libxml2-utils"
+  [test]="libxml2-utils chromium chromium-driver python3-venv fonts-dejavu-core"
   [bench]="postgresql postgresql-contrib wrk"
 )
 wanted=()

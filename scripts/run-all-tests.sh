@@ -6,3 +6,4 @@ export TRESOR_REQUIRE_POSTGRES=1
 swift test --skip-build
 scripts/crash-test.sh sqlite
 scripts/crash-test.sh postgres
+scripts/web-test.sh

@@ -4,7 +4,7 @@ import Logging
 import TresorCore
 
 /// Builds the router: the seam tests drive directly (`app.test(.router)`).
-public func buildRouter(services: Services, metrics: ServerMetrics) -> Router<TresorRequestContext> {
+public func buildRouter(services: Services, metrics: ServerMetrics) async throws -> Router<TresorRequestContext> {
     let router = Router(context: TresorRequestContext.self)
     router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: ErrorMiddleware())
@@ -78,6 +78,7 @@ public func buildRouter(services: Services, metrics: ServerMetrics) -> Router<Tr
     v1.get("/favorites", use: favorites.list)
     v1.put("/favorites/pins", use: favorites.pin)
     v1.get("/beneficiaries", use: favorites.beneficiaryList)
+    try await WebApp.load(services: services).register(on: router)
     return router
 }
 
@@ -85,9 +86,9 @@ public func buildRouter(services: Services, metrics: ServerMetrics) -> Router<Tr
 public func buildApplication(
     services: Services, metrics: ServerMetrics, host: String, port: Int, logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-) -> some ApplicationProtocol {
+) async throws -> some ApplicationProtocol {
     Application(
-        router: buildRouter(services: services, metrics: metrics),
+        router: try await buildRouter(services: services, metrics: metrics),
         configuration: .init(address: .hostname(host, port: port), serverName: "Tresor"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
         logger: logger)

@@ -37,7 +37,7 @@ struct Serve: AsyncParsableCommand {
         let host = self.host
         let scheduler = schedulerIntervalSeconds > 0 ? Self.startScheduler(services, every: schedulerIntervalSeconds, logger: logger) : nil
         defer { scheduler?.cancel() }
-        let app = buildApplication(services: services, metrics: metrics, host: host, port: port, logger: logger) { port in
+        let app = try await buildApplication(services: services, metrics: metrics, host: host, port: port, logger: logger) { port in
             // why: unbuffered, so scripts waiting for this line see it at once.
             FileHandle.standardOutput.write(Data("Tresor is serving \(database.redacted) on http://\(host):\(port)\n".utf8))
         }

@@ -33,7 +33,7 @@ struct APIHarness: @unchecked Sendable {
         for iban in [ForeignIBANs.swiss, "CH4431999123000889012"] {
             _ = try await services.beneficiaries.add(name: "Whitelisted in tests", iban: try IBAN(iban), customer: nil)
         }
-        return APIHarness(services: services, metrics: metrics, router: buildRouter(services: services, metrics: metrics))
+        return APIHarness(services: services, metrics: metrics, router: try await buildRouter(services: services, metrics: metrics))
     }
 
     struct Reply: Sendable {

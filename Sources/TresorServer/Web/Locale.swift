@@ -1,0 +1,70 @@
+import Foundation
+import TresorDomain
+
+/// The web app's languages and how each writes amounts and dates.
+enum WebLanguage: String, CaseIterable, Sendable {
+    case de, fr, it, en
+
+    /// From the `lang` cookie, else the first supported language of `Accept-Language`, else German.
+    static func choose(cookie: String?, acceptLanguage: String?) -> WebLanguage {
+        if let cookie, let language = WebLanguage(rawValue: cookie) { return language }
+        for part in (acceptLanguage ?? "").split(separator: ",") {
+            let tag = part.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased()
+            if let language = WebLanguage(rawValue: String(tag.prefix(2))) { return language }
+        }
+        return .de
+    }
+
+    /// `CHF 1’234.50` in German and Italian (Swiss usage), `1 234,50 CHF` in French, `CHF 1,234.50` in English.
+    func format(_ money: Money) -> String {
+        let digits = money.currency.minorDigits
+        let magnitude = money.minorUnits.magnitude
+        var scale: UInt64 = 1
+        for _ in 0..<digits { scale *= 10 }
+        let whole = String(magnitude / scale)
+        let remainder = String(magnitude % scale)
+        let fraction = String(repeating: "0", count: max(0, digits - remainder.count)) + remainder
+        let (group, decimal): (String, String) =
+            switch self {
+            case .de, .it: ("’", ".")
+            case .fr: ("\u{202F}", ",")
+            case .en: (",", ".")
+            }
+        var grouped = ""
+        for (index, character) in whole.enumerated() {
+            if index > 0 && (whole.count - index) % 3 == 0 { grouped += group }
+            grouped.append(character)
+        }
+        let number = (money.minorUnits < 0 ? "−" : "") + grouped + (digits == 0 ? "" : decimal + fraction)
+        return self == .fr ? "\(number)\u{00A0}\(money.currency.code)" : "\(money.currency.code)\u{00A0}\(number)"
+    }
+
+    /// `22.11.2026` (de, fr, it: Swiss usage) or `22/11/2026` (en).
+    func format(_ date: LocalDate) -> String {
+        let day = date.day < 10 ? "0\(date.day)" : "\(date.day)"
+        let month = date.month < 10 ? "0\(date.month)" : "\(date.month)"
+        return self == .en ? "\(day)/\(month)/\(date.year)" : "\(day).\(month).\(date.year)"
+    }
+}
+
+/// Message catalogues, one JSON file per language in Resources/web/i18n. Every string the
+/// pages show comes from here.
+struct Catalogues: Sendable {
+    let messages: [WebLanguage: [String: String]]
+
+    static func load() throws -> Catalogues {
+        var messages: [WebLanguage: [String: String]] = [:]
+        for language in WebLanguage.allCases {
+            guard let url = Bundle.module.url(forResource: "web/i18n/\(language.rawValue)", withExtension: "json") else {
+                throw CocoaError(.fileNoSuchFile)
+            }
+            messages[language] = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: url))
+        }
+        return Catalogues(messages: messages)
+    }
+
+    /// The catalogue of `language`, falling back to English, then to the key itself.
+    func strings(_ language: WebLanguage) -> [String: String] {
+        messages[.en, default: [:]].merging(messages[language, default: [:]]) { $1 }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Hummingbird
+import Mustache
+import TresorCore
+import TresorDomain
+
+/// The phone-first web app at `/`: server-rendered Mustache pages over the same services as
+/// the JSON API, a session cookie holding the same kind of session as a bearer token.
+struct WebApp: Sendable {
+    let services: Services
+    let library: MustacheLibrary
+    let catalogues: Catalogues
+    let bankName: String
+
+    static func load(services: Services) async throws -> WebApp {
+        guard let directory = Bundle.module.resourceURL?.appendingPathComponent("web/templates").path else {
+            throw CocoaError(.fileNoSuchFile)
+        }
+        let library = try await MustacheLibrary(directory: directory)
+        let bank = try await services.bank.profile()
+        return WebApp(services: services, library: library, catalogues: try Catalogues.load(), bankName: bank?.name ?? "Tresor")
+    }
+
+    /// What every page needs: language, strings, bank name, CSRF token.
+    struct Page {
+        let language: WebLanguage
+        let strings: [String: String]
+        var values: [String: Any]
+    }
+
+    func page(_ request: Request, csrf: String?) -> Page {
+        let cookies = WebSupport.cookies(request)
+        let language = WebLanguage.choose(cookie: cookies[WebSupport.languageCookie], acceptLanguage: request.headers[.acceptLanguage])
+        let strings = catalogues.strings(language)
+        return Page(
+            language: language, strings: strings,
+            values: [
+                "lang": language.rawValue, "t": strings, "bank": bankName, "csrf": csrf ?? "",
+                "languages": WebLanguage.allCases.map { ["code": $0.rawValue, "current": $0 == language] },
+            ])
+    }
+
+    func render(_ template: String, _ page: Page, status: HTTPResponse.Status = .ok, cookies: [String] = []) -> Response {
+        guard let body = library.render(page.values, withTemplate: template) else {
+            return WebSupport.html("template \(template) missing", status: .internalServerError)
+        }
+        return WebSupport.html(body, status: status, cookies: cookies)
+    }
+
+    /// The logged-in customer behind the session cookie, with the session token.
+    func session(_ request: Request) async -> (principal: Principal, token: String)? {
+        guard let token = WebSupport.cookies(request)[WebSupport.sessionCookie], let principal = try? await services.auth.authenticate(token: token)
+        else { return nil }
+        return (principal, token)
+    }
+
+    /// Refuses a state-changing form whose CSRF field does not match the session's token.
+    func checkCSRF(_ form: [String: String], token: String) -> Bool {
+        WebSupport.same(form["csrf"] ?? "", WebSupport.csrfToken(forSession: token))
+    }
+}

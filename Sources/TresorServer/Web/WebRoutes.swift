@@ -1,0 +1,115 @@
+import Foundation
+import Hummingbird
+import TresorCore
+import TresorDomain
+
+extension WebApp {
+    func register(on router: Router<TresorRequestContext>) {
+        router.get("/") { request, _ in
+            await session(request) == nil ? WebSupport.redirect("/login") : WebSupport.redirect("/home")
+        }
+        router.get("/login", use: loginForm)
+        router.post("/login", use: login)
+        router.post("/logout", use: logout)
+        router.get("/home", use: home)
+        router.get("/accounts", use: accounts)
+        router.get("/language/{code}") { request, context in
+            let code = context.parameters.get("code") ?? "de"
+            let language = WebLanguage(rawValue: code) ?? .de
+            let back = request.uri.queryParameters.get("back").map { String($0) }.flatMap { $0.hasPrefix("/") && !$0.hasPrefix("//") ? $0 : nil }
+            return WebSupport.redirect(
+                back ?? "/", cookies: [WebSupport.cookie(WebSupport.languageCookie, language.rawValue, request: request, maxAge: 31_536_000)])
+        }
+        router.get("/static/{file}") { _, context in
+            guard let file = context.parameters.get("file"), ["app.css", "app.js"].contains(file),
+                let url = Bundle.module.url(forResource: "web/static/\(file)", withExtension: nil), let data = try? Data(contentsOf: url)
+            else { return Response(status: .notFound) }
+            var headers = HTTPFields()
+            headers[.contentType] = file.hasSuffix(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8"
+            headers[.cacheControl] = "max-age=300"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
+    }
+
+    func loginForm(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        if await session(request) != nil { return WebSupport.redirect("/home") }
+        let csrf = WebSupport.cookies(request)[WebSupport.csrfCookie] ?? WebSupport.randomToken()
+        var page = page(request, csrf: csrf)
+        if request.uri.queryParameters.get("expired") != nil { page.values["notice"] = page.strings["login_expired"] }
+        return render("login", page, cookies: [WebSupport.cookie(WebSupport.csrfCookie, csrf, request: request)])
+    }
+
+    func login(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        var request = request
+        let form = WebSupport.form(try await request.collectBody(upTo: 16 * 1024))
+        let csrf = WebSupport.cookies(request)[WebSupport.csrfCookie] ?? ""
+        var page = page(request, csrf: csrf)
+        guard !csrf.isEmpty, WebSupport.same(form["csrf"] ?? "", csrf) else {
+            page.values["error"] = page.strings["error_csrf"]
+            return render("login", page, status: .forbidden)
+        }
+        page.values["contract"] = form["contract"] ?? ""
+        do {
+            let grant = try await services.auth.login(contract: form["contract"] ?? "", password: form["password"] ?? "", address: context.address)
+            return WebSupport.redirect("/home", cookies: [WebSupport.cookie(WebSupport.sessionCookie, grant.token, request: request)])
+        } catch let error as DomainError {
+            page.values["error"] = page.strings["error_\(error.code.rawValue)"] ?? error.message
+            return render("login", page, status: error.code == .loginLocked ? .tooManyRequests : .unauthorized)
+        }
+    }
+
+    func logout(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        var request = request
+        let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
+        if let (_, token) = await session(request), checkCSRF(form, token: token) {
+            try await services.auth.logout(token: token)
+        }
+        return WebSupport.redirect("/login", cookies: [WebSupport.cookie(WebSupport.sessionCookie, "", request: request, maxAge: 0)])
+    }
+
+    func home(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+        let language = page.language
+        let accounts = try await services.accounts.accounts(of: principal)
+        var totals: [String: Int64] = [:]
+        for account in accounts { totals[account.currency.code, default: 0] += account.bookedMinor }
+        page.values["totals"] = totals.sorted { $0.key < $1.key }.map { code, minor in
+            ["amount": language.format(Money(minorUnits: minor, currency: Currency(code: code)!))]
+        }
+        let period = request.uri.queryParameters.get("period") == "week" ? AccountService.Granularity.week : .month
+        page.values["period_week"] = period == .week
+        if let main = accounts.first(where: { $0.kind == .current }) ?? accounts.first {
+            let from = period == .week ? services.today.adding(days: -7 * 12) : nil
+            let history = try await services.accounts.balanceHistory(main.id, of: principal, granularity: period, from: from, to: nil)
+            let last = history.last.map { language.format($0.balance) } ?? ""
+            page.values["chart"] = BalanceChart.svg(
+                points: history.map { ($0.date, $0.balance.minorUnits) }, title: "\(page.strings["home_history"] ?? "") \(main.name)",
+                description: "\(page.strings["home_balance_now"] ?? "") \(last)")
+            let latest = try await services.accounts.transactions(main.id, of: principal, from: nil, to: nil, direction: .all, limit: 5, cursor: nil)
+            page.values["latest"] = latest.entries.map { entry in
+                [
+                    "date": language.format(entry.bookingDate), "counterparty": entry.counterparty ?? entry.remittance ?? "",
+                    "amount": language.format(entry.amount), "income": entry.amount.minorUnits > 0,
+                ]
+            }
+        }
+        let favorites = try await services.favorites.favorites(of: principal.customerID)
+        page.values["favorites"] = favorites.map { ["label": page.strings["favorite_\($0.label)"] ?? $0.label] }
+        return render("home", page)
+    }
+
+    func accounts(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+        let language = page.language
+        page.values["accounts"] = try await services.accounts.accounts(of: principal).map { account in
+            [
+                "name": account.name, "iban": account.iban.formatted, "iban_compact": account.iban.electronic,
+                "kind": page.strings["kind_\(account.kind.rawValue)"] ?? account.kind.rawValue, "booked": language.format(account.booked),
+                "available": language.format(account.available), "held": account.heldMinor > 0,
+            ]
+        }
+        return render("accounts", page)
+    }
+}

@@ -1,0 +1,81 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import TresorCore
+
+/// Cookies, CSRF tokens and security headers of the web app.
+enum WebSupport {
+    static let sessionCookie = "tresor_session"
+    static let csrfCookie = "tresor_csrf"
+    static let languageCookie = "lang"
+
+    static func cookies(_ request: Request) -> [String: String] {
+        var cookies: [String: String] = [:]
+        for header in request.headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2 else { continue }
+                cookies[parts[0].trimmingCharacters(in: .whitespaces)] = String(parts[1]).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return cookies
+    }
+
+    /// `Secure` only over TLS (directly or behind a proxy that says so), so the demo on
+    /// http://127.0.0.1 still works.
+    static func cookie(_ name: String, _ value: String, request: Request, maxAge: Int? = nil, httpOnly: Bool = true) -> String {
+        var parts = ["\(name)=\(value)", "Path=/", "SameSite=Strict"]
+        if httpOnly { parts.append("HttpOnly") }
+        if request.uri.scheme == .https || request.headers[HTTPField.Name("X-Forwarded-Proto")!] == "https" { parts.append("Secure") }
+        if let maxAge { parts.append("Max-Age=\(maxAge)") }
+        return parts.joined(separator: "; ")
+    }
+
+    /// The CSRF token of a session: derived from the session token, so it needs no storage and
+    /// changes with every login.
+    static func csrfToken(forSession token: String) -> String {
+        SHA256.hash(data: Array("csrf|\(token)".utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func randomToken() -> String {
+        SystemRandom().bytes(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Constant-time comparison of two tokens.
+    static func same(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    static func html(_ body: String, status: HTTPResponse.Status = .ok, cookies: [String] = []) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        // why no 'unsafe-inline': scripts and styles come only from /static.
+        headers[.contentSecurityPolicy] =
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        headers[.cacheControl] = "no-store"
+        for cookie in cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    static func redirect(_ location: String, cookies: [String] = []) -> Response {
+        var headers = HTTPFields()
+        headers[.location] = location
+        for cookie in cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    /// `application/x-www-form-urlencoded` into a dictionary (last value wins).
+    static func form(_ buffer: ByteBuffer) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in String(buffer: buffer).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map {
+                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+            }
+            fields[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        return fields
+    }
+}
