@@ -15,4 +15,4 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 server=$!
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
-TRESOR_WEB_URL="http://127.0.0.1:$port" TRESOR_WEB_ARTIFACTS="$PWD/.build/web-artifacts" "$venv/bin/python" -m unittest discover -s Tests/web -p 'test_*.py' -v
+TRESOR_WEB_URL="http://127.0.0.1:$port" TRESOR_WEB_TANS="$work/tresor-demo-tans.txt" TRESOR_WEB_ARTIFACTS="$PWD/.build/web-artifacts" "$venv/bin/python" -m unittest discover -s Tests/web -p 'test_*.py' -v

@@ -13,6 +13,7 @@ extension WebApp {
         router.post("/logout", use: logout)
         router.get("/home", use: home)
         router.get("/accounts", use: accounts)
+        registerPay(on: router)
         router.get("/language/{code}") { request, context in
             let code = context.parameters.get("code") ?? "de"
             let language = WebLanguage(rawValue: code) ?? .de

@@ -8,3 +8,29 @@ document.addEventListener("click", (event) => {
     setTimeout(() => { button.textContent = button.dataset.label; }, 1500);
   });
 });
+
+// Live validation with the server's rules for the fields that have them; the server checks again.
+function ibanError(text) {
+  const compact = text.replace(/\s+/g, "").toUpperCase();
+  if (!compact) return "";
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(compact)) return "format";
+  const rearranged = compact.slice(4) + compact.slice(0, 4);
+  let remainder = 0;
+  for (const ch of rearranged) {
+    const value = ch >= "A" ? (ch.charCodeAt(0) - 55).toString() : ch;
+    for (const digit of value) remainder = (remainder * 10 + Number(digit)) % 97;
+  }
+  return remainder === 1 ? "" : "checksum";
+}
+document.addEventListener("input", (event) => {
+  const input = event.target;
+  const kind = input.dataset && input.dataset.validate;
+  if (!kind) return;
+  const message = document.getElementById(input.id + "-error");
+  let problem = "";
+  if (kind === "iban") problem = ibanError(input.value);
+  if (kind === "amount" && input.value && !/^\d{1,12}([.,]\d{1,2})?$/.test(input.value.trim())) problem = "format";
+  input.setAttribute("aria-invalid", problem ? "true" : "false");
+  if (message && problem) message.textContent = message.dataset.live || "✗";
+  if (message && !problem && message.textContent === (message.dataset.live || "✗")) message.textContent = "";
+});

@@ -1,0 +1,191 @@
+import Foundation
+import Hummingbird
+import TresorCore
+import TresorDomain
+
+/// The pay screens: choose a type, fill the form (errors shown at their field, repairs offered
+/// for confirmation), sign when asked, receipt; and the pending/processed lists.
+extension WebApp {
+    static let payTypes: [PaymentType] = [.qrbill, .iban, .internal, .esr, .topup]
+
+    func registerPay(on router: Router<TresorRequestContext>) {
+        router.get("/pay", use: payChooser)
+        router.get("/pay/{type}", use: payForm)
+        router.post("/pay/{type}", use: paySubmit)
+        router.get("/payments", use: paymentList)
+        router.get("/payments/{id}", use: receipt)
+        router.post("/payments/{id}/sign", use: sign)
+        router.post("/payments/{id}/delete", use: deletePayment)
+    }
+
+    func payChooser(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (_, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+        page.values["types"] = Self.payTypes.map { ["type": $0.rawValue, "label": page.strings["favorite_\($0.rawValue)"] ?? $0.rawValue] }
+        return render("pay", page)
+    }
+
+    func payForm(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        guard let type = PaymentType(rawValue: context.parameters.get("type") ?? ""), Self.payTypes.contains(type) else {
+            return WebSupport.redirect("/pay")
+        }
+        var page = try await formPage(request, principal: principal, token: token, type: type, fields: [:])
+        page.values["idempotency"] = WebSupport.randomToken()
+        return render("pay_form", page)
+    }
+
+    /// The form page with the caller's accounts and the values typed so far.
+    func formPage(_ request: Request, principal: Principal, token: String, type: PaymentType, fields: [String: String]) async throws -> Page {
+        var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+        let language = page.language
+        let accounts = try await services.accounts.accounts(of: principal).filter { $0.kind == .current || $0.kind == .savings }
+        let selected = fields["debtor_account"] ?? accounts.first.map { String($0.id.rawValue) } ?? ""
+        page.values["accounts"] = accounts.map { account in
+            [
+                "id": String(account.id.rawValue), "label": "\(account.name) · \(language.format(account.available))",
+                "selected": String(account.id.rawValue) == selected, "target_selected": String(account.id.rawValue) == fields["creditor_account"],
+            ]
+        }
+        page.values["type"] = type.rawValue
+        page.values["title"] = page.strings["favorite_\(type.rawValue)"] ?? type.rawValue
+        page.values["is_\(type.rawValue)"] = true
+        page.values["f"] = fields
+        page.values["operators"] = TopUpOperator.all.map { ["id": $0.id, "name": $0.name, "selected": $0.id == fields["topup_operator"]] }
+        page.values["today"] = services.today.description
+        return page
+    }
+
+    func paySubmit(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        guard let type = PaymentType(rawValue: context.parameters.get("type") ?? ""), Self.payTypes.contains(type) else {
+            return WebSupport.redirect("/pay")
+        }
+        var request = request
+        let body = try await request.collectBody(upTo: 64 * 1024)
+        let form = WebSupport.form(body)
+        guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        do {
+            let paymentRequest = try Self.paymentRequest(type: type, form: form)
+            // why the form's own key: a double submit or a reload re-sends it and gets the first payment.
+            let key = "web-" + (form["idempotency"] ?? WebSupport.randomToken())
+            let hash = IdempotencyKey.requestHash(method: "POST", path: "/pay/\(type.rawValue)", body: body.readableBytesView)
+            let created = try await services.payments.create(paymentRequest, by: principal, idempotencyKey: key, requestHash: hash)
+            return WebSupport.redirect("/payments/\(created.payment.id)")
+        } catch let error as DomainError {
+            var page = try await formPage(request, principal: principal, token: token, type: type, fields: form)
+            let field = Self.formField(error.field)
+            page.values["error"] = ["field": field, "message": page.strings["error_\(error.code.rawValue)"] ?? error.message]
+            page.values["error_\(field)"] = page.strings["error_\(error.code.rawValue)"] ?? error.message
+            if let suggested = error.suggested {
+                var fields = form
+                fields[field] = suggested
+                page.values["f"] = fields
+                page.values["suggested_\(field)"] = suggested
+            }
+            page.values["idempotency"] = WebSupport.randomToken()
+            return render("pay_form", page, status: .unprocessableContent)
+        }
+    }
+
+    /// `creditor.iban` → `creditor_iban`, the form's input name; unknown fields show at the top.
+    static func formField(_ field: String?) -> String {
+        guard let field else { return "form" }
+        if field.hasPrefix("qrbill_payload") { return "qrbill_payload" }
+        return field.replacingOccurrences(of: ".", with: "_")
+    }
+
+    static func paymentRequest(type: PaymentType, form: [String: String]) throws -> PaymentRequest {
+        func value(_ name: String) -> String? {
+            let text = (form[name] ?? "").trimmingCharacters(in: .whitespaces)
+            return text.isEmpty ? nil : text
+        }
+        guard let debtorText = value("debtor_account"), let debtor = AccountID(text: debtorText) else {
+            throw DomainError(.missingField, field: "debtor_account", "Choose the account to pay from.")
+        }
+        let amount = try value("amount").map { try Money(parsing: $0, currency: Currency(code: value("currency") ?? "CHF") ?? .chf) }
+        let date = try value("execution_date").map { try LocalDate(parsing: $0, field: "execution_date") }
+        var request = PaymentRequest(type: type, debtorAccount: debtor, amount: amount, executionDate: date, message: value("message"))
+        switch type {
+        case .internal:
+            request.creditor = CreditorInput(account: value("creditor_account").flatMap { AccountID(text: $0) })
+        case .iban:
+            request.creditor = CreditorInput(
+                name: value("creditor_name"), iban: form["creditor_iban"], street: value("creditor_street"),
+                buildingNumber: value("creditor_building_number"), postalCode: value("creditor_postal_code"), town: value("creditor_town"),
+                country: value("creditor_country") ?? "CH")
+            request.reference = value("reference")
+        case .qrbill:
+            request.qrbillPayload = form["qrbill_payload"]?.replacingOccurrences(of: "\r\n", with: "\n")
+        case .esr:
+            request.codeLine = value("code_line")
+        case .topup:
+            request.topup = TopUpInput(operator: value("topup_operator") ?? "", phone: form["topup_phone"] ?? "")
+        }
+        return request
+    }
+
+    func receipt(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        guard let id = PaymentID(text: context.parameters.get("id") ?? ""),
+            let payment = try? await services.payments.payment(id, of: principal.customerID)
+        else { return WebSupport.html("Not found", status: .notFound) }
+        var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+        page.values["payment"] = paymentValues(payment, page: page)
+        if let challenge = try await services.payments.openChallenge(of: payment) {
+            page.values["challenge"] = [
+                "position": challenge.position.map(String.init) ?? "", "question": challenge.question ?? "", "tan": challenge.provider == .tanList,
+                "authenticator": challenge.provider == .authenticator, "device": challenge.provider == .deviceKey,
+            ]
+        }
+        if let failed = request.uri.queryParameters.get("error") { page.values["error"] = page.strings["error_\(failed)"] ?? String(failed) }
+        return render("receipt", page)
+    }
+
+    func paymentValues(_ payment: Payment, page: Page) -> [String: Any] {
+        let language = page.language
+        return [
+            "id": String(payment.id.rawValue), "status": page.strings["status_\(payment.status.rawValue)"] ?? payment.status.rawValue,
+            "status_code": payment.status.rawValue, "amount": language.format(payment.instruction.amount),
+            "payee": payment.instruction.payeeDisplay, "date": language.format(payment.executionDate),
+            "adjusted": payment.dateAdjusted, "message": payment.instruction.message ?? "", "reference": payment.instruction.reference?.value ?? "",
+            "open": payment.status.isOpen, "type": page.strings["favorite_\(payment.instruction.type.rawValue)"] ?? "",
+        ]
+    }
+
+    func sign(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var request = request
+        let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
+        guard checkCSRF(form, token: token), let id = PaymentID(text: context.parameters.get("id") ?? "") else {
+            return WebSupport.html("Forbidden", status: .forbidden)
+        }
+        do {
+            _ = try await services.payments.sign(id, response: form["code"] ?? "", trustPayee: form["trust"] == "on", by: principal)
+            return WebSupport.redirect("/payments/\(id)")
+        } catch let error as DomainError {
+            return WebSupport.redirect("/payments/\(id)?error=\(error.code.rawValue)")
+        }
+    }
+
+    func deletePayment(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var request = request
+        let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
+        guard checkCSRF(form, token: token), let id = PaymentID(text: context.parameters.get("id") ?? "") else {
+            return WebSupport.html("Forbidden", status: .forbidden)
+        }
+        _ = try? await services.payments.cancel(id, by: principal)
+        return WebSupport.redirect("/payments")
+    }
+
+    func paymentList(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+        let pending = try await services.payments.payments(of: principal.customerID, filter: .pending, limit: 50, before: nil)
+        let processed = try await services.payments.payments(of: principal.customerID, filter: .processed, limit: 50, before: nil)
+        page.values["pending"] = pending.map { paymentValues($0, page: page) }
+        page.values["processed"] = processed.map { paymentValues($0, page: page) }
+        return render("payments", page)
+    }
+}

@@ -1,0 +1,111 @@
+"""Paying from the phone in the web app: QR-bill with signature, own-account transfer, errors at
+the field. Run by scripts/web-test.sh against `tresor serve --demo`."""
+import os
+import re
+import unittest
+from datetime import date, timedelta
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from webbase import BASE, BrowserTest
+
+QR_BILL = "\n".join([
+    "SPC", "0200", "1", "CH4431999123000889012", "S", "Robert Schneider AG", "Rue du Lac", "1268", "2501", "Biel", "CH",
+    "", "", "", "", "", "", "", "199.95", "CHF", "S", "Pia-Maria Rutschmann-Schnyder", "Grosse Marktgasse", "28", "9400",
+    "Rorschach", "CH", "QRR", "210000000003139471430009017", "Order dated 18.06.2020", "EPD",
+])
+
+
+def tan(contract, position):
+    """The code at `position` of the demo TAN list the server wrote for `contract`."""
+    text = open(os.environ["TRESOR_WEB_TANS"]).read()
+    block = text.split(contract, 1)[1].split("\n\n", 1)[0]
+    return re.search(rf"(?<!\d){position}: (\d{{6}})", block).group(1)
+
+
+def minor(text):
+    """`CHF 1’234.50` → 123450."""
+    digits = re.sub(r"[^\d\-−]", "", text).replace("−", "-")
+    return int(digits)
+
+
+class PaymentsTest(BrowserTest):
+    def submit(self):
+        self.browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+        WebDriverWait(self.browser, 10).until(
+            lambda b: "/payments/" in b.current_url or b.find_elements(By.ID, "form-error"))
+
+    def test_qr_bill_pasted_signed_pending_then_deleted(self):
+        self.login()
+        self.browser.get(BASE + "/pay")
+        self.browser.find_element(By.CSS_SELECTOR, "a[data-type=qrbill]").click()
+        self.browser.find_element(By.ID, "qrbill_payload").send_keys(QR_BILL)
+        future = date.today() + timedelta(days=10)
+        self.browser.execute_script("document.getElementById('execution_date').value = arguments[0]", future.isoformat())
+        self.submit()
+        status = self.browser.find_element(By.CSS_SELECTOR, "[data-testid=status]")
+        self.assertEqual(status.get_attribute("data-status"), "needs_signature")
+        position = self.browser.find_element(By.CSS_SELECTOR, "[data-testid=tan-position] strong").text
+        self.browser.find_element(By.ID, "code").send_keys(tan("10000001", position))
+        self.browser.find_element(By.CSS_SELECTOR, "form[action$='/sign'] button").click()
+        WebDriverWait(self.browser, 10).until(
+            lambda b: b.find_element(By.CSS_SELECTOR, "[data-testid=status]").get_attribute("data-status") == "pending")
+        payment_id = self.browser.current_url.rstrip("/").split("/")[-1]
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=payee]").text, "Robert Schneider AG")
+
+        self.browser.get(BASE + "/payments")
+        row = self.browser.find_element(By.CSS_SELECTOR, f"#pending li[data-id='{payment_id}']")
+        row.find_element(By.CSS_SELECTOR, "form button").click()
+        WebDriverWait(self.browser, 10).until(lambda b: not b.find_elements(By.CSS_SELECTOR, f"#pending li[data-id='{payment_id}']"))
+        self.assertTrue(self.browser.find_elements(By.CSS_SELECTOR, f"#processed li[data-id='{payment_id}']"))
+
+    def balances(self):
+        self.browser.get(BASE + "/accounts")
+        cards = self.browser.find_elements(By.CSS_SELECTOR, ".card.account")
+        return {c.find_element(By.TAG_NAME, "h2").text.split("\n")[0]: minor(c.find_element(By.CSS_SELECTOR, "[data-testid=booked]").text)
+                for c in cards}
+
+    def test_own_account_transfer_moves_both_balances(self):
+        self.login()
+        before = self.balances()
+        self.browser.get(BASE + "/pay/internal")
+        options = Select(self.browser.find_element(By.ID, "debtor_account")).options
+        source = options[0].text.split(" · ")[0]
+        target_option = next(o for o in Select(self.browser.find_element(By.ID, "creditor_account")).options
+                             if "CHF" in o.text and o.text.split(" · ")[0] != source)
+        target = target_option.text.split(" · ")[0]
+        Select(self.browser.find_element(By.ID, "creditor_account")).select_by_visible_text(target_option.text)
+        self.browser.find_element(By.ID, "amount").send_keys("25.00")
+        self.submit()
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=status]").get_attribute("data-status"), "executed")
+        after = self.balances()
+        source_key = next(k for k in before if k.startswith(source))
+        target_key = next(k for k in before if k.startswith(target))
+        self.assertEqual(after[source_key], before[source_key] - 2500)
+        self.assertEqual(after[target_key], before[target_key] + 2500)
+
+    def test_wrong_iban_shows_the_error_at_the_field(self):
+        self.login()
+        self.browser.get(BASE + "/pay/iban")
+        for field, value in [("creditor_name", "Müller AG"), ("creditor_iban", "CH93 0076 2011 6238 5295 8"),
+                             ("creditor_postal_code", "8000"), ("creditor_town", "Zürich"), ("amount", "10.00")]:
+            self.browser.find_element(By.ID, field).send_keys(value)
+        iban = self.browser.find_element(By.ID, "creditor_iban")
+        self.assertEqual(iban.get_attribute("aria-invalid"), "true", "live validation flags the checksum as you type")
+        self.submit()
+        self.assertEqual(self.browser.find_element(By.ID, "form-error").get_attribute("data-field"), "creditor_iban")
+        self.assertTrue(self.browser.find_element(By.ID, "creditor_iban-error").text)
+        self.assertEqual(self.browser.find_element(By.ID, "creditor_iban").get_attribute("aria-invalid"), "true")
+        self.assertEqual(self.browser.find_element(By.ID, "creditor_name").get_attribute("value"), "Müller AG", "typed values stay")
+        self.assert_fits_and_accessible()
+
+    def test_pay_pages_fit_and_are_accessible(self):
+        self.login()
+        for path in ["/pay", "/pay/qrbill", "/pay/iban", "/pay/internal", "/pay/esr", "/pay/topup", "/payments"]:
+            self.browser.get(BASE + path)
+            self.assert_fits_and_accessible()
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,76 @@
+"""Shared set-up of the browser tests: a headless Chromium at 375x812 and the checks every page
+must pass (no horizontal overflow, labels, contrast)."""
+import os
+import unittest
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+BASE = os.environ["TRESOR_WEB_URL"]
+ARTIFACTS = os.environ.get("TRESOR_WEB_ARTIFACTS", "/tmp/tresor-web-artifacts")
+
+# Every text element's contrast against its background, and every form control's label.
+ACCESSIBILITY_CHECK = """
+function rgb(c) { const m = c.match(/[\\d.]+/g); return m ? m.map(Number) : [0, 0, 0, 0]; }
+function lum(c) { const [r, g, b] = c.slice(0, 3).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b; }
+function background(el) { for (; el; el = el.parentElement) { const c = rgb(getComputedStyle(el).backgroundColor);
+  if (c.length < 4 || c[3] > 0) return c; } return [255, 255, 255, 1]; }
+const problems = [];
+if (!document.documentElement.lang) problems.push("no lang on <html>");
+for (const el of document.querySelectorAll("input:not([type=hidden]), select, textarea")) {
+  if (!(el.id && document.querySelector(`label[for="${el.id}"]`)) && !el.getAttribute("aria-label")) problems.push("unlabelled " + el.outerHTML);
+}
+for (const el of document.querySelectorAll("button, a")) { if (!el.textContent.trim() && !el.getAttribute("aria-label")) problems.push("no name " + el.outerHTML); }
+for (const el of document.querySelectorAll("body *")) {
+  const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+  if (!own || el.offsetParent === null) continue;
+  const fg = lum(rgb(getComputedStyle(el).color)), bg = lum(background(el));
+  const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+  if (ratio < 4.5) problems.push(`contrast ${ratio.toFixed(2)} on ${el.tagName} "${el.textContent.trim().slice(0, 30)}"`);
+}
+return problems;
+"""
+
+
+class BrowserTest(unittest.TestCase):
+    """No tests of its own: the test modules subclass it."""
+
+    def setUp(self):
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=375,812", "--lang=de-CH"]:
+            options.add_argument(argument)
+        options.add_experimental_option("prefs", {"intl.accept_languages": "de-CH,de"})
+        self.browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        self.browser.set_window_size(375, 812)
+        self.browser.implicitly_wait(2)
+
+    def tearDown(self):
+        failed = any(error for _, error in self._outcome.result.errors + self._outcome.result.failures if _ is self)
+        if failed:
+            os.makedirs(ARTIFACTS, exist_ok=True)
+            self.browser.save_screenshot(os.path.join(ARTIFACTS, f"{self._testMethodName}.png"))
+        self.browser.quit()
+
+    def login(self, contract="10000001", password="tresor-demo"):
+        self.browser.get(BASE + "/login")
+        self.browser.find_element(By.ID, "contract").send_keys(contract)
+        self.browser.find_element(By.ID, "password").send_keys(password)
+        self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
+        # Wait for the answer: the home page, or the login page again with its error.
+        WebDriverWait(self.browser, 10).until(
+            lambda b: b.current_url.endswith("/home") or b.find_elements(By.ID, "login-error"))
+
+    def click_and_wait(self, selector, url_part):
+        self.browser.find_element(By.CSS_SELECTOR, selector).click()
+        WebDriverWait(self.browser, 10).until(lambda b: url_part in b.current_url)
+
+    def assert_fits_and_accessible(self):
+        width = self.browser.execute_script("return document.documentElement.scrollWidth")
+        viewport = self.browser.execute_script("return window.innerWidth")
+        self.assertLessEqual(width, viewport, f"horizontal overflow on {self.browser.current_url}")
+        self.assertEqual(self.browser.execute_script(ACCESSIBILITY_CHECK), [], self.browser.current_url)
+
