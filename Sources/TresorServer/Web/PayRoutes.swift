@@ -41,10 +41,14 @@ extension WebApp {
         let language = page.language
         let accounts = try await services.accounts.accounts(of: principal).filter { $0.kind == .current || $0.kind == .savings }
         let selected = fields["debtor_account"] ?? accounts.first.map { String($0.id.rawValue) } ?? ""
+        // why: an own-account transfer to the paying account is never meant; offer another one.
+        let target =
+            fields["creditor_account"] ?? accounts.first { String($0.id.rawValue) != selected && $0.currency.code == accounts.first?.currency.code }
+            .map { String($0.id.rawValue) } ?? ""
         page.values["accounts"] = accounts.map { account in
             [
                 "id": String(account.id.rawValue), "label": "\(account.name) · \(language.format(account.available))",
-                "selected": String(account.id.rawValue) == selected, "target_selected": String(account.id.rawValue) == fields["creditor_account"],
+                "selected": String(account.id.rawValue) == selected, "target_selected": String(account.id.rawValue) == target,
             ]
         }
         page.values["type"] = type.rawValue
@@ -75,8 +79,9 @@ extension WebApp {
         } catch let error as DomainError {
             var page = try await formPage(request, principal: principal, token: token, type: type, fields: form)
             let field = Self.formField(error.field)
-            page.values["error"] = ["field": field, "message": page.strings["error_\(error.code.rawValue)"] ?? error.message]
-            page.values["error_\(field)"] = page.strings["error_\(error.code.rawValue)"] ?? error.message
+            let message = Self.message(for: error, strings: page.strings)
+            page.values["error"] = ["field": field, "message": message]
+            page.values["error_\(field)"] = message
             if let suggested = error.suggested {
                 var fields = form
                 fields[field] = suggested
@@ -86,6 +91,16 @@ extension WebApp {
             page.values["idempotency"] = WebSupport.randomToken()
             return render("pay_form", page, status: .unprocessableContent)
         }
+    }
+
+    /// The error in the page's language: its own string, else the family's (`qrbill_…`, `slip_…`),
+    /// else the server's English message.
+    static func message(for error: DomainError, strings: [String: String]) -> String {
+        if let own = strings["error_\(error.code.rawValue)"] { return own }
+        for family in ["qrbill", "slip"] where error.code.rawValue.hasPrefix(family + "_") {
+            if let text = strings["error_\(family)"] { return "\(text) (\(error.field ?? "")): \(error.message)" }
+        }
+        return error.message
     }
 
     /// `creditor.iban` → `creditor_iban`, the form's input name; unknown fields show at the top.
@@ -131,7 +146,7 @@ extension WebApp {
             let payment = try? await services.payments.payment(id, of: principal.customerID)
         else { return WebSupport.html("Not found", status: .notFound) }
         var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
-        page.values["payment"] = paymentValues(payment, page: page)
+        page.values["payment"] = paymentValues(payment, page: page, accountNames: try await accountNames(of: principal))
         if let challenge = try await services.payments.openChallenge(of: payment) {
             page.values["challenge"] = [
                 "position": challenge.position.map(String.init) ?? "", "question": challenge.question ?? "", "tan": challenge.provider == .tanList,
@@ -142,15 +157,24 @@ extension WebApp {
         return render("receipt", page)
     }
 
-    func paymentValues(_ payment: Payment, page: Page) -> [String: Any] {
+    func paymentValues(_ payment: Payment, page: Page, accountNames: [AccountID: String] = [:]) -> [String: Any] {
         let language = page.language
-        return [
+        var payee = payment.instruction.payeeDisplay
+        if payment.instruction.type == .internal, let target = payment.instruction.creditorAccount, let name = accountNames[target] { payee = name }
+        var values: [String: Any] = [
             "id": String(payment.id.rawValue), "status": page.strings["status_\(payment.status.rawValue)"] ?? payment.status.rawValue,
             "status_code": payment.status.rawValue, "amount": language.format(payment.instruction.amount),
-            "payee": payment.instruction.payeeDisplay, "date": language.format(payment.executionDate),
-            "adjusted": payment.dateAdjusted, "message": payment.instruction.message ?? "", "reference": payment.instruction.reference?.value ?? "",
+            "payee": payee, "date": language.format(payment.executionDate), "adjusted": payment.dateAdjusted,
             "open": payment.status.isOpen, "type": page.strings["favorite_\(payment.instruction.type.rawValue)"] ?? "",
         ]
+        // why only when present: an empty string is truthy in Mustache and would show an empty row.
+        if let message = payment.instruction.message { values["message"] = message }
+        if let reference = payment.instruction.reference { values["reference"] = reference.value }
+        return values
+    }
+
+    func accountNames(of principal: Principal) async throws -> [AccountID: String] {
+        Dictionary(uniqueKeysWithValues: try await services.accounts.accounts(of: principal).map { ($0.id, $0.name) })
     }
 
     func sign(_ request: Request, context: TresorRequestContext) async throws -> Response {
@@ -184,8 +208,9 @@ extension WebApp {
         var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
         let pending = try await services.payments.payments(of: principal.customerID, filter: .pending, limit: 50, before: nil)
         let processed = try await services.payments.payments(of: principal.customerID, filter: .processed, limit: 50, before: nil)
-        page.values["pending"] = pending.map { paymentValues($0, page: page) }
-        page.values["processed"] = processed.map { paymentValues($0, page: page) }
+        let names = try await accountNames(of: principal)
+        page.values["pending"] = pending.map { paymentValues($0, page: page, accountNames: names) }
+        page.values["processed"] = processed.map { paymentValues($0, page: page, accountNames: names) }
         return render("payments", page)
     }
 }
