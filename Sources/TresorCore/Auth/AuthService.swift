@@ -127,6 +127,26 @@ public struct AuthService: Sendable {
         }
     }
 
+    /// Changes the password after checking the current one; other sessions stay valid.
+    public func changePassword(principal: Principal, current: String, new: String) async throws {
+        guard new.count >= 10, new.count <= config.passwordLengthMax else {
+            throw DomainError(.invalidParameter, field: "new_password", "A password has 10 to \(config.passwordLengthMax) characters.")
+        }
+        let hash = try await database.read { session in
+            try await session.queryOne(SQL("SELECT password_hash FROM contracts WHERE number = ?", [.text(principal.contract)]))?.text(0)
+        }
+        guard let hash, current.count <= config.passwordLengthMax, Bcrypt.verify(current, hash: hash) else {
+            throw DomainError(.invalidCredentials, field: "current_password", "The current password is wrong.")
+        }
+        let newHash = Bcrypt.hash(new, cost: config.bcryptCost)
+        let now = clock.unixMillis
+        let dialect = database.dialect
+        try await database.transaction { session in
+            try await session.execute(SQL("UPDATE contracts SET password_hash = ? WHERE number = ?", [.text(newHash), .text(principal.contract)]))
+            try await AuditLog.append(AuditEntry.customer(principal, at: now, action: "password.change"), dialect: dialect, in: session)
+        }
+    }
+
     /// The contract number of a customer.
     public func contract(of customer: CustomerID) async throws -> String? {
         try await database.read { session in

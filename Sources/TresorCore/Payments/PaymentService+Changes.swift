@@ -87,3 +87,16 @@ extension PaymentService {
         PaymentRequest(draftOf: try await payment(id, of: principal.customerID).instruction)
     }
 }
+
+extension PaymentService {
+    /// The caller's payment that made booking `transaction`, if one did (for "repeat").
+    public func payment(forTransaction transaction: TransactionID, of customer: CustomerID) async throws -> Payment? {
+        try await database.read { session in
+            try await session.queryOne(
+                SQL(
+                    "SELECT \(PaymentStore.columns) FROM payments WHERE transaction_id = ? AND customer_id = ?",
+                    [.int(transaction.rawValue), .int(customer.rawValue)])
+            ).map(PaymentStore.payment(from:))
+        }
+    }
+}

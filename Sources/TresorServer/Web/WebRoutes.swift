@@ -14,6 +14,8 @@ extension WebApp {
         router.get("/home", use: home)
         router.get("/accounts", use: accounts)
         registerPay(on: router)
+        registerTimeline(on: router)
+        registerSettings(on: router)
         router.get("/language/{code}") { request, context in
             let code = context.parameters.get("code") ?? "de"
             let language = WebLanguage(rawValue: code) ?? .de

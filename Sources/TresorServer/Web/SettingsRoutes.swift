@@ -1,0 +1,130 @@
+import Foundation
+import Hummingbird
+import TresorCore
+import TresorDomain
+
+/// Settings (language, devices, signing method, password) and templates.
+extension WebApp {
+    func registerSettings(on router: Router<TresorRequestContext>) {
+        router.get("/settings", use: settings)
+        router.post("/settings/devices/{id}/lock", use: lockDevice)
+        router.post("/settings/password", use: changePassword)
+        router.get("/templates", use: templateList)
+        router.post("/templates", use: saveTemplate)
+        router.post("/templates/{id}/pay", use: payFromTemplate)
+        router.post("/templates/{id}/delete", use: deleteTemplate)
+    }
+
+    func settings(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+        try await fillSettings(&page, principal: principal)
+        if request.uri.queryParameters.get("saved") != nil { page.values["notice"] = page.strings["settings_saved"] }
+        return render("settings", page)
+    }
+
+    func fillSettings(_ page: inout Page, principal: Principal) async throws {
+        let language = page.language
+        page.values["devices"] = try await services.devices.devices(of: principal.customerID).map { device in
+            [
+                "id": String(device.id), "name": device.name, "active": device.status == .active,
+                "created": language.format(services.calendar.date(of: Date(timeIntervalSince1970: Double(device.createdAtMillis) / 1000))),
+            ]
+        }
+        let signing = try await services.signing.settings(of: principal.customerID)
+        page.values["provider"] = page.strings["provider_\(signing.provider?.rawValue ?? "none")"] ?? ""
+        page.values["limit"] = language.format(Money(minorUnits: signing.limitMinor, currency: .chf))
+    }
+
+    func lockDevice(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var request = request
+        let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
+        guard checkCSRF(form, token: token), let id = Int64(context.parameters.get("id") ?? "") else {
+            return WebSupport.html("Forbidden", status: .forbidden)
+        }
+        _ = try? await services.devices.setLocked(
+            true, device: id, of: principal.customerID, actor: "customer:\(principal.customerID)", contract: principal.contract)
+        return WebSupport.redirect("/settings?saved=1")
+    }
+
+    func changePassword(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var request = request
+        let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
+        guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        do {
+            try await services.auth.changePassword(principal: principal, current: form["current_password"] ?? "", new: form["new_password"] ?? "")
+            return WebSupport.redirect("/settings?saved=1")
+        } catch let error as DomainError {
+            var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+            try await fillSettings(&page, principal: principal)
+            page.values["password_error"] = Self.message(for: error, strings: page.strings)
+            page.values["password_error_field"] = Self.formField(error.field)
+            return render("settings", page, status: .unprocessableContent)
+        }
+    }
+
+    func templateList(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+        let folders = try await services.templates.folders(of: principal.customerID)
+        let templates = try await services.templates.templates(of: principal.customerID)
+        let names = Dictionary(uniqueKeysWithValues: folders.map { ($0.id, $0.name) })
+        let grouped = Dictionary(grouping: templates) { $0.folderID }
+        page.values["groups"] = grouped.keys.sorted { (names[$0 ?? FolderID(0)] ?? "") < (names[$1 ?? FolderID(0)] ?? "") }.map { folder in
+            [
+                "folder": folder.flatMap { names[$0] } ?? page.strings["templates_no_folder"] ?? "",
+                "templates": grouped[folder]!.map { template in
+                    [
+                        "id": String(template.id.rawValue), "name": template.name,
+                        "type": page.strings["favorite_\(template.request.type.rawValue)"] ?? template.request.type.rawValue,
+                    ]
+                },
+            ]
+        }
+        return render("templates", page)
+    }
+
+    /// "Save as template" from a receipt: `payment` and `name`.
+    func saveTemplate(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var request = request
+        let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
+        guard checkCSRF(form, token: token), let id = PaymentID(text: form["payment"] ?? "") else {
+            return WebSupport.html("Forbidden", status: .forbidden)
+        }
+        do {
+            let draft = try await services.payments.repeatDraft(id, by: principal)
+            _ = try await services.templates.create(named: form["name"] ?? "", folder: nil, request: draft, for: principal.customerID)
+            return WebSupport.redirect("/templates")
+        } catch let error as DomainError {
+            return WebSupport.redirect("/payments/\(id)?error=\(error.code.rawValue)")
+        }
+    }
+
+    func payFromTemplate(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var request = request
+        let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
+        guard checkCSRF(form, token: token), let id = TemplateID(text: context.parameters.get("id") ?? "") else {
+            return WebSupport.html("Forbidden", status: .forbidden)
+        }
+        let template = try await services.templates.template(id, of: principal.customerID)
+        var page = try await formPage(
+            request, principal: principal, token: token, type: template.request.type, fields: Self.formFields(of: template.request))
+        page.values["idempotency"] = WebSupport.randomToken()
+        return render("pay_form", page)
+    }
+
+    func deleteTemplate(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var request = request
+        let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
+        guard checkCSRF(form, token: token), let id = TemplateID(text: context.parameters.get("id") ?? "") else {
+            return WebSupport.html("Forbidden", status: .forbidden)
+        }
+        try? await services.templates.delete(id, for: principal.customerID)
+        return WebSupport.redirect("/templates")
+    }
+}
