@@ -4,7 +4,7 @@ import Logging
 import TresorCore
 
 /// Builds the router: the seam tests drive directly (`app.test(.router)`).
-public func buildRouter(services: Services, metrics: ServerMetrics) async throws -> Router<TresorRequestContext> {
+public func buildRouter(services: Services, metrics: ServerMetrics, theme: WebTheme = .demo) async throws -> Router<TresorRequestContext> {
     let router = Router(context: TresorRequestContext.self)
     router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: ErrorMiddleware())
@@ -78,17 +78,17 @@ public func buildRouter(services: Services, metrics: ServerMetrics) async throws
     v1.get("/favorites", use: favorites.list)
     v1.put("/favorites/pins", use: favorites.pin)
     v1.get("/beneficiaries", use: favorites.beneficiaryList)
-    try await WebApp.load(services: services).register(on: router)
+    try await WebApp.load(services: services, theme: theme).register(on: router)
     return router
 }
 
 /// The application `tresor serve` runs.
 public func buildApplication(
-    services: Services, metrics: ServerMetrics, host: String, port: Int, logger: Logger,
+    services: Services, metrics: ServerMetrics, host: String, port: Int, logger: Logger, theme: WebTheme = .demo,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     Application(
-        router: try await buildRouter(services: services, metrics: metrics),
+        router: try await buildRouter(services: services, metrics: metrics, theme: theme),
         configuration: .init(address: .hostname(host, port: port), serverName: "Tresor"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
         logger: logger)

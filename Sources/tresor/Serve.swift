@@ -12,6 +12,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port to listen on (0 picks a free one).") var port = 8080
     @OptionGroup var database: DatabaseOptions
     @Flag(help: "Seed the demo bank into an empty database.") var demo = false
+    @Option(help: "A JSON file with the bank's colours and logo for the web app (see README).") var theme: String?
     @Option(help: "A session unused this many seconds expires.") var sessionIdleSeconds: Int64 = 600
     @Option(help: "A session expires this many seconds after login.") var sessionLifetimeSeconds: Int64 = 12 * 3600
     @Option(help: "Seconds between runs of the payment scheduler (0: off, e.g. when another instance runs it).")
@@ -37,7 +38,8 @@ struct Serve: AsyncParsableCommand {
         let host = self.host
         let scheduler = schedulerIntervalSeconds > 0 ? Self.startScheduler(services, every: schedulerIntervalSeconds, logger: logger) : nil
         defer { scheduler?.cancel() }
-        let app = try await buildApplication(services: services, metrics: metrics, host: host, port: port, logger: logger) { port in
+        let webTheme = try theme.map { try WebTheme.load(path: $0) } ?? .demo
+        let app = try await buildApplication(services: services, metrics: metrics, host: host, port: port, logger: logger, theme: webTheme) { port in
             // why: unbuffered, so scripts waiting for this line see it at once.
             FileHandle.standardOutput.write(Data("Tresor is serving \(database.redacted) on http://\(host):\(port)\n".utf8))
         }

@@ -1,6 +1,9 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
 import Testing
+import TresorServer
 
 @Suite("Web app: cookies, CSRF, headers")
 struct WebAppTests {
@@ -37,5 +40,34 @@ struct WebAppTests {
             #expect(logoutWithoutToken.status == .seeOther)
             #expect(try await client.call(.get, "/v1/accounts", token: token).status == .ok, "a forged logout does not end the session")
         }
+    }
+}
+
+@Suite("Web app: white label")
+struct WebThemeTests {
+    @Test("a theme file sets the colours and the logo; a bad colour or a scripted logo is refused")
+    func theme() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("theme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>"#
+            .write(to: directory.appendingPathComponent("logo.svg"), atomically: true, encoding: .utf8)
+        let file = directory.appendingPathComponent("theme.json")
+        try ##"{"brand": "#7a0019", "brand_contrast": "#ffffff", "logo_svg": "logo.svg"}"##.write(to: file, atomically: true, encoding: .utf8)
+        let theme = try WebTheme.load(path: file.path)
+        let harness = try await APIHarness.make()
+        let app = Application(router: try await buildRouter(services: harness.services, metrics: harness.metrics, theme: theme))
+        try await app.test(.router) { client in
+            let css = try await client.execute(uri: "/static/theme.css", method: .get) { String(buffer: $0.body) }
+            #expect(css.contains("--brand: #7a0019"))
+            let logo = try await client.execute(uri: "/static/logo.svg", method: .get) { ($0.status, $0.headers[.contentType]) }
+            #expect(logo.0 == .ok && logo.1 == "image/svg+xml")
+            let login = try await client.execute(uri: "/login", method: .get) { String(buffer: $0.body) }
+            #expect(login.contains(#"src="/static/logo.svg""#))
+        }
+        try ##"{"brand": "red", "brand_contrast": "#ffffff"}"##.write(to: file, atomically: true, encoding: .utf8)
+        #expect(throws: WebTheme.ThemeError.self) { try WebTheme.load(path: file.path) }
+        try #"<svg><script>alert(1)</script></svg>"#.write(to: directory.appendingPathComponent("logo.svg"), atomically: true, encoding: .utf8)
+        try ##"{"brand": "#7a0019", "brand_contrast": "#ffffff", "logo_svg": "logo.svg"}"##.write(to: file, atomically: true, encoding: .utf8)
+        #expect(throws: WebTheme.ThemeError.self) { try WebTheme.load(path: file.path) }
     }
 }

@@ -11,14 +11,15 @@ struct WebApp: Sendable {
     let library: MustacheLibrary
     let catalogues: Catalogues
     let bankName: String
+    let theme: WebTheme
 
-    static func load(services: Services) async throws -> WebApp {
+    static func load(services: Services, theme: WebTheme) async throws -> WebApp {
         guard let directory = Bundle.module.resourceURL?.appendingPathComponent("web/templates").path else {
             throw CocoaError(.fileNoSuchFile)
         }
         let library = try await MustacheLibrary(directory: directory)
         let bank = try await services.bank.profile()
-        return WebApp(services: services, library: library, catalogues: try Catalogues.load(), bankName: bank?.name ?? "Tresor")
+        return WebApp(services: services, library: library, catalogues: try Catalogues.load(), bankName: bank?.name ?? "Tresor", theme: theme)
     }
 
     /// What every page needs: language, strings, bank name, CSRF token.
@@ -35,7 +36,7 @@ struct WebApp: Sendable {
         return Page(
             language: language, strings: strings,
             values: [
-                "lang": language.rawValue, "t": strings, "bank": bankName, "csrf": csrf ?? "",
+                "lang": language.rawValue, "t": strings, "bank": bankName, "csrf": csrf ?? "", "logo": theme.logoSVG != nil,
                 "languages": WebLanguage.allCases.map { ["code": $0.rawValue, "current": $0 == language] },
             ])
     }

@@ -23,6 +23,17 @@ extension WebApp {
             return WebSupport.redirect(
                 back ?? "/", cookies: [WebSupport.cookie(WebSupport.languageCookie, language.rawValue, request: request, maxAge: 31_536_000)])
         }
+        router.get("/static/theme.css") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/css; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: theme.css)))
+        }
+        router.get("/static/logo.svg") { _, _ in
+            guard let logo = theme.logoSVG else { return Response(status: .notFound) }
+            var headers = HTTPFields()
+            headers[.contentType] = "image/svg+xml"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: logo)))
+        }
         router.get("/static/{file}") { _, context in
             guard let file = context.parameters.get("file"), ["app.css", "app.js"].contains(file),
                 let url = Bundle.module.url(forResource: "web/static/\(file)", withExtension: nil), let data = try? Data(contentsOf: url)
@@ -98,7 +109,15 @@ extension WebApp {
             }
         }
         let favorites = try await services.favorites.favorites(of: principal.customerID)
-        page.values["favorites"] = favorites.map { ["label": page.strings["favorite_\($0.label)"] ?? $0.label] }
+        page.values["favorites"] = favorites.map { favorite -> [String: Any] in
+            var values: [String: Any] = ["label": page.strings["favorite_\(favorite.label)"] ?? favorite.label]
+            if favorite.item.hasPrefix("template:") {
+                values["template"] = String(favorite.item.dropFirst("template:".count))
+            } else {
+                values["type"] = String(favorite.item.dropFirst("type:".count))
+            }
+            return values
+        }
         return render("home", page)
     }
 

@@ -22,6 +22,26 @@ function ibanError(text) {
   }
   return remainder === 1 ? "" : "checksum";
 }
+// ISO 11649 (RF + mod 97) or a 27-digit QR reference (mod 10 recursive), as the server checks them.
+function referenceError(text) {
+  const compact = text.replace(/\s+/g, "").toUpperCase();
+  if (!compact) return "";
+  if (/^RF\d{2}[A-Z0-9]{1,21}$/.test(compact)) {
+    let remainder = 0;
+    for (const ch of compact.slice(4) + compact.slice(0, 4)) {
+      const value = ch >= "A" ? (ch.charCodeAt(0) - 55).toString() : ch;
+      for (const digit of value) remainder = (remainder * 10 + Number(digit)) % 97;
+    }
+    return remainder === 1 ? "" : "checksum";
+  }
+  if (/^\d{27}$/.test(compact)) {
+    const table = [0, 9, 4, 6, 8, 2, 7, 1, 3, 5];
+    let carry = 0;
+    for (const digit of compact.slice(0, 26)) carry = table[(carry + Number(digit)) % 10];
+    return (10 - carry) % 10 === Number(compact[26]) ? "" : "checksum";
+  }
+  return "format";
+}
 document.addEventListener("input", (event) => {
   const input = event.target;
   const kind = input.dataset && input.dataset.validate;
@@ -29,6 +49,7 @@ document.addEventListener("input", (event) => {
   const message = document.getElementById(input.id + "-error");
   let problem = "";
   if (kind === "iban") problem = ibanError(input.value);
+  if (kind === "reference") problem = referenceError(input.value);
   if (kind === "amount" && input.value && !/^\d{1,12}([.,]\d{1,2})?$/.test(input.value.trim())) problem = "format";
   input.setAttribute("aria-invalid", problem ? "true" : "false");
   if (message && problem) message.textContent = message.dataset.live || "✗";

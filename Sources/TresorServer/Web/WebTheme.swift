@@ -1,0 +1,51 @@
+import Foundation
+
+/// A bank's look: its colours and logo, from a JSON file given to `tresor serve --theme`.
+/// `{"brand": "#0b4f6c", "brand_contrast": "#ffffff", "logo_svg": "path/to/logo.svg"}`
+public struct WebTheme: Sendable, Decodable {
+    public var brand: String
+    public var brandContrast: String
+    /// The logo's SVG text, served as /static/logo.svg (same origin, so the CSP allows it).
+    public var logoSVG: String?
+
+    enum CodingKeys: String, CodingKey {
+        case brand
+        case brandContrast = "brand_contrast"
+        case logoSVG = "logo_svg"
+    }
+
+    /// The demo bank's own look.
+    public static let demo = WebTheme(brand: "#0b4f6c", brandContrast: "#ffffff", logoSVG: nil)
+
+    public init(brand: String, brandContrast: String, logoSVG: String?) {
+        self.brand = brand
+        self.brandContrast = brandContrast
+        self.logoSVG = logoSVG
+    }
+
+    /// Reads a theme file; the logo path is relative to the file. Colours must be `#rrggbb`.
+    public static func load(path: String) throws -> WebTheme {
+        let url = URL(fileURLWithPath: path)
+        var theme = try JSONDecoder().decode(WebTheme.self, from: Data(contentsOf: url))
+        let color = /^#[0-9a-fA-F]{6}$/
+        guard theme.brand.wholeMatch(of: color) != nil, theme.brandContrast.wholeMatch(of: color) != nil else {
+            throw ThemeError(message: "brand and brand_contrast must be colours like #0b4f6c")
+        }
+        if let logo = theme.logoSVG {
+            let text = try String(contentsOf: url.deletingLastPathComponent().appendingPathComponent(logo), encoding: .utf8)
+            guard text.count <= 100_000, text.contains("<svg"), !text.lowercased().contains("<script") else {
+                throw ThemeError(message: "the logo must be an SVG of at most 100 kB without scripts")
+            }
+            theme.logoSVG = text
+        }
+        return theme
+    }
+
+    /// The CSS variables that override the stylesheet's defaults.
+    var css: String { ":root { --brand: \(brand); --brand-contrast: \(brandContrast); }\n" }
+
+    public struct ThemeError: Error, CustomStringConvertible {
+        public let message: String
+        public var description: String { "theme: \(message)" }
+    }
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""make bench, web part: request latency (server-side render plus loopback HTTP) of the home and
+pay pages of the demo bank, p50/p99 over sequential requests. Writes bench/results/web.json."""
+import datetime
+import json
+import os
+import subprocess
+import tempfile
+import time
+import urllib.request
+
+TRESOR = os.environ.get("TRESOR_BIN", ".build/release/tresor")
+COUNT = int(os.environ.get("BENCH_WEB_REQUESTS", "300"))
+work = tempfile.mkdtemp(prefix="tresor-bench-web.")
+port = 41100
+server = subprocess.Popen([TRESOR, "serve", "--db", f"{work}/web.sqlite", "--demo", "--port", str(port), "--scheduler-interval-seconds", "0"],
+                          cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "LOG_LEVEL": "warning"})
+try:
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            urllib.request.urlopen(base + "/healthz", timeout=1)
+            break
+        except Exception:
+            time.sleep(0.1)
+    login = urllib.request.Request(base + "/v1/sessions", method="POST", headers={"Content-Type": "application/json"},
+                                   data=json.dumps({"contract": "10000001", "password": "tresor-demo"}).encode())
+    token = json.load(urllib.request.urlopen(login))["token"]
+    results = {}
+    for name, path in [("home", "/home"), ("pay", "/pay/iban"), ("transactions", "/transactions")]:
+        latencies = []
+        for _ in range(COUNT):
+            request = urllib.request.Request(base + path, headers={"Cookie": f"tresor_session={token}"})
+            start = time.perf_counter()
+            body = urllib.request.urlopen(request).read()
+            latencies.append((time.perf_counter() - start) * 1000)
+            assert b"<html" in body
+        latencies.sort()
+        results[name] = {"path": path, "requests": COUNT, "p50_ms": round(latencies[len(latencies) // 2], 3),
+                         "p99_ms": round(latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))], 3)}
+        print(name, results[name], flush=True)
+finally:
+    server.terminate()
+    server.wait()
+os.makedirs("bench/results", exist_ok=True)
+with open("bench/results/web.json", "w") as f:
+    json.dump({"generated_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+               "what": "sequential GETs with a session cookie: server render + loopback HTTP", "pages": results}, f, indent=2)
+print("wrote bench/results/web.json")
