@@ -9,7 +9,7 @@ import tempfile
 import time
 import urllib.request
 
-TRESOR = os.environ.get("TRESOR_BIN", ".build/release/tresor")
+TRESOR = os.path.abspath(os.environ.get("TRESOR_BIN", ".build/release/tresor"))
 COUNT = int(os.environ.get("BENCH_WEB_REQUESTS", "300"))
 work = tempfile.mkdtemp(prefix="tresor-bench-web.")
 port = 41100
