@@ -1,5 +1,6 @@
 """Transactions, templates and settings in the web app."""
 import unittest
+from datetime import date, timedelta
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -46,6 +47,48 @@ class ScreensTest(BrowserTest):
         self.assertIn("12.34", self.browser.find_element(By.CSS_SELECTOR, "[data-testid=amount]").text)
         self.submit("#repeat")
         self.assertEqual(self.browser.find_element(By.ID, "amount").get_attribute("value"), "12.34", "repeat fills the form again")
+
+    def test_pending_payment_is_edited(self):
+        self.login()
+        self.browser.get(BASE + "/pay/internal")
+        self.browser.find_element(By.ID, "amount").send_keys("30.00")
+        self.browser.execute_script("document.getElementById('execution_date').value = arguments[0]", (date.today() + timedelta(days=30)).isoformat())
+        self.submit()
+        payment_id = self.browser.current_url.rstrip("/").split("/")[-1]
+        self.browser.get(BASE + "/payments")
+        self.browser.find_element(By.CSS_SELECTOR, f"#pending li[data-id='{payment_id}'] a.edit").click()
+        WebDriverWait(self.browser, 10).until(lambda b: b.current_url.endswith("/edit"))
+        self.assert_fits_and_accessible()
+        amount = self.browser.find_element(By.ID, "amount")
+        amount.clear()
+        amount.send_keys("31.50")
+        self.submit("#save-edit")
+        self.assertIn("31.50", self.browser.find_element(By.CSS_SELECTOR, "[data-testid=amount]").text)
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=status]").get_attribute("data-status"), "pending")
+
+    def test_template_folders_create_rename_move(self):
+        self.login()
+        self.browser.get(BASE + "/pay/internal")
+        self.browser.find_element(By.ID, "amount").send_keys("5.00")
+        self.submit()
+        name = self.browser.find_element(By.ID, "template_name")
+        name.clear()
+        name.send_keys("Kleinsparen")
+        self.submit("#save-template")
+        self.browser.find_element(By.ID, "folder_name").send_keys("Sparen")
+        self.submit("#create-folder")
+        template = self.browser.find_element(By.XPATH, "//li[span[@class='who' and text()='Kleinsparen']]")
+        template_id = template.get_attribute("data-id")
+        Select(template.find_element(By.CSS_SELECTOR, "select")).select_by_visible_text("Sparen")
+        self.submit(f"form[action='/templates/{template_id}/move'] button")
+        folder = self.browser.find_element(By.CSS_SELECTOR, "section[data-folder='Sparen']")
+        self.assertTrue(folder.find_elements(By.CSS_SELECTOR, f"li[data-id='{template_id}']"))
+        rename = folder.find_element(By.CSS_SELECTOR, "form[action$='/rename'] input[name=name]")
+        rename.clear()
+        rename.send_keys("Sparziele")
+        self.submit("section[data-folder='Sparen'] form[action$='/rename'] button")
+        self.assertTrue(self.browser.find_elements(By.CSS_SELECTOR, "section[data-folder='Sparziele']"))
+        self.assert_fits_and_accessible()
 
     def test_settings_password_error_and_pages_pass_checks(self):
         self.login()

@@ -71,14 +71,19 @@ extension WebApp {
         let folders = try await services.templates.folders(of: principal.customerID)
         let templates = try await services.templates.templates(of: principal.customerID)
         let names = Dictionary(uniqueKeysWithValues: folders.map { ($0.id, $0.name) })
-        let grouped = Dictionary(grouping: templates) { $0.folderID }
+        if let code = request.uri.queryParameters.get("error") { page.values["error"] = page.strings["error_\(code)"] ?? String(code) }
+        page.values["folders"] = folders.map { ["id": String($0.id.rawValue), "name": $0.name] }
+        var grouped = Dictionary(grouping: templates) { $0.folderID }
+        for folder in folders where grouped[folder.id] == nil { grouped[folder.id] = [] }
         page.values["groups"] = grouped.keys.sorted { (names[$0 ?? FolderID(0)] ?? "") < (names[$1 ?? FolderID(0)] ?? "") }.map { folder in
             [
                 "folder": folder.flatMap { names[$0] } ?? page.strings["templates_no_folder"] ?? "",
+                "folder_id": folder.map { String($0.rawValue) } ?? "",
                 "templates": grouped[folder]!.map { template in
                     [
                         "id": String(template.id.rawValue), "name": template.name,
                         "type": page.strings["favorite_\(template.request.type.rawValue)"] ?? template.request.type.rawValue,
+                        "folders": folders.map { ["id": String($0.id.rawValue), "name": $0.name, "selected": $0.id == template.folderID] },
                     ]
                 },
             ]

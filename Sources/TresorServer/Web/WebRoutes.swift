@@ -16,6 +16,7 @@ extension WebApp {
         registerPay(on: router)
         registerTimeline(on: router)
         registerSettings(on: router)
+        registerEdit(on: router)
         router.get("/language/{code}") { request, context in
             let code = context.parameters.get("code") ?? "de"
             let language = WebLanguage(rawValue: code) ?? .de
