@@ -24,7 +24,7 @@ class Shots(BrowserTest):
         self.browser.save_screenshot(os.path.join(out, "pay-error.png"))
         self.browser.get(BASE + "/pay/internal")
         self.browser.find_element(By.ID, "amount").send_keys("50.00")
-        self.browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+        self.pay()
         self.browser.save_screenshot(os.path.join(out, "receipt.png"))
 
 

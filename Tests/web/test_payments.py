@@ -32,9 +32,7 @@ def minor(text):
 
 class PaymentsTest(BrowserTest):
     def submit(self):
-        self.browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
-        WebDriverWait(self.browser, 10).until(
-            lambda b: "/payments/" in b.current_url or b.find_elements(By.ID, "form-error"))
+        self.pay()
 
     def test_qr_bill_pasted_signed_pending_then_deleted(self):
         self.login()

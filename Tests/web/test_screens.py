@@ -29,7 +29,7 @@ class ScreensTest(BrowserTest):
         self.login()
         self.browser.get(BASE + "/pay/internal")
         self.browser.find_element(By.ID, "amount").send_keys("12.34")
-        self.submit()
+        self.pay()
         self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=status]").get_attribute("data-status"), "executed")
         name = self.browser.find_element(By.ID, "template_name")
         name.clear()
@@ -53,7 +53,7 @@ class ScreensTest(BrowserTest):
         self.browser.get(BASE + "/pay/internal")
         self.browser.find_element(By.ID, "amount").send_keys("30.00")
         self.browser.execute_script("document.getElementById('execution_date').value = arguments[0]", (date.today() + timedelta(days=30)).isoformat())
-        self.submit()
+        self.pay()
         payment_id = self.browser.current_url.rstrip("/").split("/")[-1]
         self.browser.get(BASE + "/payments")
         self.browser.find_element(By.CSS_SELECTOR, f"#pending li[data-id='{payment_id}'] a.edit").click()
@@ -70,7 +70,7 @@ class ScreensTest(BrowserTest):
         self.login()
         self.browser.get(BASE + "/pay/internal")
         self.browser.find_element(By.ID, "amount").send_keys("5.00")
-        self.submit()
+        self.pay()
         name = self.browser.find_element(By.ID, "template_name")
         name.clear()
         name.send_keys("Kleinsparen")
@@ -100,6 +100,10 @@ class ScreensTest(BrowserTest):
         self.assertEqual(self.browser.find_element(By.ID, "password-error").get_attribute("data-field"), "current_password")
         self.browser.get(BASE + "/templates")
         self.assert_fits_and_accessible()
+        self.browser.get(BASE + "/settings")
+        Select(self.browser.find_element(By.ID, "provider")).select_by_value("device_key")
+        self.submit("form[action='/settings/signing'] button")
+        self.assertTrue(self.browser.find_elements(By.ID, "signing-error"), "no device enrolled yet")
 
 
 if __name__ == "__main__":

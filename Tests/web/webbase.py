@@ -64,6 +64,15 @@ class BrowserTest(unittest.TestCase):
         WebDriverWait(self.browser, 10).until(
             lambda b: b.current_url.endswith("/home") or b.find_elements(By.ID, "login-error"))
 
+    def pay(self):
+        """Submits a pay form, and on its review page confirms; ends on the receipt or the form's error."""
+        self.browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+        WebDriverWait(self.browser, 10).until(lambda b: b.find_elements(By.ID, "confirm") or b.find_elements(By.ID, "form-error"))
+        if self.browser.find_elements(By.ID, "confirm"):
+            self.assert_fits_and_accessible()
+            self.browser.find_element(By.ID, "confirm").click()
+            WebDriverWait(self.browser, 10).until(lambda b: "/payments/" in b.current_url or b.find_elements(By.ID, "form-error"))
+
     def click_and_wait(self, selector, url_part):
         self.browser.find_element(By.CSS_SELECTOR, selector).click()
         WebDriverWait(self.browser, 10).until(lambda b: url_part in b.current_url)

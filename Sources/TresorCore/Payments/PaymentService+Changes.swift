@@ -100,3 +100,16 @@ extension PaymentService {
         }
     }
 }
+
+extension PaymentService {
+    /// Every check `create` makes, without writing: for a review step before the customer confirms.
+    public func check(_ request: PaymentRequest, by principal: Principal) async throws -> (
+        instruction: PaymentInstruction, execution: LocalDate, signing: SigningDecision
+    ) {
+        let plan = try await planner.plan(try request.validated(), for: principal.customerID)
+        let (_, execution) = try Self.executionDate(request.executionDate, today: calendar.date(of: clock.now()))
+        return (
+            plan.instruction, execution, try await signingDecision(for: plan.instruction, customer: principal.customerID, device: principal.deviceID)
+        )
+    }
+}

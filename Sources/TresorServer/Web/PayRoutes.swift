@@ -71,6 +71,9 @@ extension WebApp {
         guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
         do {
             let paymentRequest = try Self.paymentRequest(type: type, form: form)
+            if form["confirm"] != "1" {
+                return try await review(request, principal: principal, token: token, type: type, form: form, paymentRequest: paymentRequest)
+            }
             // why the form's own key: a double submit or a reload re-sends it and gets the first payment.
             let key = "web-" + (form["idempotency"] ?? WebSupport.randomToken())
             let hash = IdempotencyKey.requestHash(method: "POST", path: "/pay/\(type.rawValue)", body: body.readableBytesView)
@@ -91,6 +94,31 @@ extension WebApp {
             page.values["idempotency"] = WebSupport.randomToken()
             return render("pay_form", page, status: .unprocessableContent)
         }
+    }
+
+    /// The review page: what will be paid, to whom, when, and whether a signature follows; the
+    /// form's fields ride along hidden until the customer confirms.
+    func review(_ request: Request, principal: Principal, token: String, type: PaymentType, form: [String: String], paymentRequest: PaymentRequest)
+        async throws -> Response
+    {
+        let checked = try await services.payments.check(paymentRequest, by: principal)
+        var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+        let language = page.language
+        let names = try await accountNames(of: principal)
+        var payee = checked.instruction.payeeDisplay
+        if let target = checked.instruction.creditorAccount, let name = names[target] { payee = name }
+        page.values["type"] = type.rawValue
+        var summary: [String: Any] = [
+            "payee": payee, "amount": language.format(checked.instruction.amount), "date": language.format(checked.execution),
+            "from": names[checked.instruction.debtorAccount] ?? "", "signature": checked.signing.required,
+        ]
+        if let reference = checked.instruction.reference { summary["reference"] = reference.value }
+        if let message = checked.instruction.message { summary["message"] = message }
+        page.values["review"] = summary
+        page.values["hidden"] = form.filter { $0.key != "csrf" && $0.key != "confirm" }.sorted { $0.key < $1.key }.map {
+            ["name": $0.key, "value": $0.value]
+        }
+        return render("review", page)
     }
 
     /// The error in the page's language: its own string, else the family's (`qrbill_…`, `slip_…`),

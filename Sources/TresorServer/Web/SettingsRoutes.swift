@@ -9,6 +9,7 @@ extension WebApp {
         router.get("/settings", use: settings)
         router.post("/settings/devices/{id}/lock", use: lockDevice)
         router.post("/settings/password", use: changePassword)
+        router.post("/settings/signing", use: chooseSigning)
         router.get("/templates", use: templateList)
         router.post("/templates", use: saveTemplate)
         router.post("/templates/{id}/pay", use: payFromTemplate)
@@ -46,6 +47,32 @@ extension WebApp {
         _ = try? await services.devices.setLocked(
             true, device: id, of: principal.customerID, actor: "customer:\(principal.customerID)", contract: principal.contract)
         return WebSupport.redirect("/settings?saved=1")
+    }
+
+    /// Switches to the authenticator app (its `otpauth://` URI is shown once) or the device key.
+    func chooseSigning(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var request = request
+        let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
+        guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+        let actor = "customer:\(principal.customerID)"
+        do {
+            switch form["provider"] {
+            case "authenticator":
+                page.values["otpauth"] = try await services.signing.enrolAuthenticator(
+                    for: principal.customerID, label: principal.contract, actor: actor)
+            case "device_key":
+                try await services.signing.useDeviceKey(for: principal.customerID, actor: actor)
+                page.values["notice"] = page.strings["settings_saved"]
+            default:
+                break
+            }
+        } catch let error as DomainError {
+            page.values["signing_error"] = Self.message(for: error, strings: page.strings)
+        }
+        try await fillSettings(&page, principal: principal)
+        return render("settings", page)
     }
 
     func changePassword(_ request: Request, context: TresorRequestContext) async throws -> Response {
