@@ -6,7 +6,7 @@ import unittest
 from datetime import date, timedelta
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 from webbase import BASE, BrowserTest
 
@@ -47,7 +47,7 @@ class PaymentsTest(BrowserTest):
         position = self.browser.find_element(By.CSS_SELECTOR, "[data-testid=tan-position] strong").text
         self.browser.find_element(By.ID, "code").send_keys(tan("10000001", position))
         self.browser.find_element(By.CSS_SELECTOR, "form[action$='/sign'] button").click()
-        WebDriverWait(self.browser, 10).until(
+        self.wait_until(
             lambda b: b.find_element(By.CSS_SELECTOR, "[data-testid=status]").get_attribute("data-status") == "pending")
         payment_id = self.browser.current_url.rstrip("/").split("/")[-1]
         self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=payee]").text, "Robert Schneider AG")
@@ -55,7 +55,7 @@ class PaymentsTest(BrowserTest):
         self.browser.get(BASE + "/payments")
         row = self.browser.find_element(By.CSS_SELECTOR, f"#pending li[data-id='{payment_id}']")
         row.find_element(By.CSS_SELECTOR, "form button").click()
-        WebDriverWait(self.browser, 10).until(lambda b: not b.find_elements(By.CSS_SELECTOR, f"#pending li[data-id='{payment_id}']"))
+        self.wait_until(lambda b: not b.find_elements(By.CSS_SELECTOR, f"#pending li[data-id='{payment_id}']"))
         self.assertTrue(self.browser.find_elements(By.CSS_SELECTOR, f"#processed li[data-id='{payment_id}']"))
 
     def balances(self):

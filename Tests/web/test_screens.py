@@ -3,15 +3,20 @@ import unittest
 from datetime import date, timedelta
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import Select
 
 from webbase import BASE, BrowserTest
 
 
 class ScreensTest(BrowserTest):
     def submit(self, selector="main form button[type=submit]"):
+        """Clicks and waits for the next page: the old document must go stale first, or a check
+        could still read the page the click is leaving."""
+        old_page = self.browser.find_element(By.TAG_NAME, "html")
         self.browser.find_element(By.CSS_SELECTOR, selector).click()
-        WebDriverWait(self.browser, 10).until(lambda b: b.execute_script("return document.readyState") == "complete")
+        self.wait_until(expected_conditions.staleness_of(old_page))
+        self.wait_until(lambda b: b.execute_script("return document.readyState") == "complete")
 
     def test_timeline_filters_by_type_and_groups_by_day(self):
         self.login()
@@ -43,7 +48,7 @@ class ScreensTest(BrowserTest):
 
         self.browser.get(BASE + "/transactions")
         self.browser.find_element(By.CSS_SELECTOR, ".timeline a.who").click()
-        WebDriverWait(self.browser, 10).until(lambda b: "/transactions/" in b.current_url)
+        self.wait_until(lambda b: "/transactions/" in b.current_url)
         self.assertIn("12.34", self.browser.find_element(By.CSS_SELECTOR, "[data-testid=amount]").text)
         self.submit("#repeat")
         self.assertEqual(self.browser.find_element(By.ID, "amount").get_attribute("value"), "12.34", "repeat fills the form again")
@@ -57,7 +62,7 @@ class ScreensTest(BrowserTest):
         payment_id = self.browser.current_url.rstrip("/").split("/")[-1]
         self.browser.get(BASE + "/payments")
         self.browser.find_element(By.CSS_SELECTOR, f"#pending li[data-id='{payment_id}'] a.edit").click()
-        WebDriverWait(self.browser, 10).until(lambda b: b.current_url.endswith("/edit"))
+        self.wait_until(lambda b: b.current_url.endswith("/edit"))
         self.assert_fits_and_accessible()
         amount = self.browser.find_element(By.ID, "amount")
         amount.clear()

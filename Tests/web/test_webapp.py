@@ -5,7 +5,6 @@ import re
 import unittest
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 from webbase import BASE, BrowserTest
 
@@ -22,7 +21,7 @@ class WebAppTest(BrowserTest):
     def test_french_formats_amounts_and_dates(self):
         self.login()
         self.browser.find_element(By.CSS_SELECTOR, "a[href^='/language/fr']").click()
-        WebDriverWait(self.browser, 10).until(lambda b: b.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fr")
+        self.wait_until(lambda b: b.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fr")
         self.assertEqual(self.browser.find_element(By.TAG_NAME, "html").get_attribute("lang"), "fr")
         totals = [e.text for e in self.browser.find_elements(By.CSS_SELECTOR, "[data-testid=total]")]
         self.assertTrue(any(re.fullmatch(r"\d{1,3}(\s\d{3})*,\d{2}\sCHF", t) for t in totals), totals)

@@ -5,6 +5,7 @@ import unittest
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -55,27 +56,32 @@ class BrowserTest(unittest.TestCase):
             self.browser.save_screenshot(os.path.join(ARTIFACTS, f"{self._testMethodName}.png"))
         self.browser.quit()
 
+    def wait_until(self, condition):
+        """Waits up to 10 s; an element of the page being left may go stale while the condition
+        reads it, which only means the next page is not there yet."""
+        return WebDriverWait(self.browser, 10, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(condition)
+
     def login(self, contract="10000001", password="tresor-demo"):
         self.browser.get(BASE + "/login")
         self.browser.find_element(By.ID, "contract").send_keys(contract)
         self.browser.find_element(By.ID, "password").send_keys(password)
         self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
         # Wait for the answer: the home page, or the login page again with its error.
-        WebDriverWait(self.browser, 10).until(
+        self.wait_until(
             lambda b: b.current_url.endswith("/home") or b.find_elements(By.ID, "login-error"))
 
     def pay(self):
         """Submits a pay form, and on its review page confirms; ends on the receipt or the form's error."""
         self.browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
-        WebDriverWait(self.browser, 10).until(lambda b: b.find_elements(By.ID, "confirm") or b.find_elements(By.ID, "form-error"))
+        self.wait_until(lambda b: b.find_elements(By.ID, "confirm") or b.find_elements(By.ID, "form-error"))
         if self.browser.find_elements(By.ID, "confirm"):
             self.assert_fits_and_accessible()
             self.browser.find_element(By.ID, "confirm").click()
-            WebDriverWait(self.browser, 10).until(lambda b: "/payments/" in b.current_url or b.find_elements(By.ID, "form-error"))
+            self.wait_until(lambda b: "/payments/" in b.current_url or b.find_elements(By.ID, "form-error"))
 
     def click_and_wait(self, selector, url_part):
         self.browser.find_element(By.CSS_SELECTOR, selector).click()
-        WebDriverWait(self.browser, 10).until(lambda b: url_part in b.current_url)
+        self.wait_until(lambda b: url_part in b.current_url)
 
     def assert_fits_and_accessible(self):
         width = self.browser.execute_script("return document.documentElement.scrollWidth")
