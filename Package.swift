@@ -26,6 +26,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "TresorDomain"),
+        /// zbar, Tesseract 5 and Leptonica from Debian (scripts/install-deps.sh installs them).
+        .systemLibrary(name: "CScanLibraries"),
+        .target(name: "TresorScan", dependencies: ["CScanLibraries", "TresorDomain"]),
         .target(name: "TresorLedger", dependencies: ["TresorDomain"]),
         .target(
             name: "TresorCore",
@@ -50,7 +53,7 @@ let package = Package(
         .target(
             name: "TresorServer",
             dependencies: [
-                "TresorCore", "TresorLedger", "TresorDomain",
+                "TresorCore", "TresorLedger", "TresorDomain", "TresorScan",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -63,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "tresor",
             dependencies: [
-                "TresorServer", "TresorCore", "TresorLedger", "TresorSQLite", "TresorPostgres",
+                "TresorServer", "TresorCore", "TresorLedger", "TresorSQLite", "TresorPostgres", "TresorScan",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Tresor needs, only those missing. Groups: base, postgres, bench.
+# Installs the Debian packages Tresor needs, only those missing. Groups: base (build, SQLite,
+# zbar and Tesseract with its four languages), postgres, test, bench.
 # Usage: scripts/install-deps.sh [GROUP…]   (default: base)
 set -euo pipefail
 declare -A groups=(
-  [base]="libsqlite3-dev sqlite3 curl ca-certificates python3"
+  [base]="libsqlite3-dev sqlite3 curl ca-certificates python3 pkg-config libzbar-dev libtesseract-dev libleptonica-dev tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-ita tesseract-ocr-eng"
   [postgres]="postgresql postgresql-contrib"
   [test]="libxml2-utils chromium chromium-driver python3-venv fonts-dejavu-core"
   [bench]="postgresql postgresql-contrib wrk"

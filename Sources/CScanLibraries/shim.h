@@ -1,0 +1,5 @@
+// The C libraries behind TresorScan: Leptonica decodes and prepares images, zbar reads QR codes,
+// Tesseract 5 reads text. Installed by scripts/install-deps.sh (libzbar-dev, libtesseract-dev).
+#include <leptonica/allheaders.h>
+#include <zbar.h>
+#include <tesseract/capi.h>

@@ -1,0 +1,90 @@
+import CScanLibraries
+
+/// A decoded image (a Leptonica `PIX`), checked against the limits from its header before the
+/// pixels are decoded, so a small file that claims a huge image is refused without the memory.
+final class ScanImage {
+    let pix: UnsafeMutablePointer<PIX>
+
+    private init(owning pix: UnsafeMutablePointer<PIX>) { self.pix = pix }
+
+    deinit {
+        var pointer: UnsafeMutablePointer<PIX>? = pix
+        pixDestroy(&pointer)
+    }
+
+    static func decode(_ bytes: [UInt8], limits: ScanLimits) throws -> ScanImage {
+        guard bytes.count <= limits.maxBytes else { throw ScanError(.imageTooLarge, "Images are at most \(limits.maxBytes / 1_048_576) MB.") }
+        guard isJPEG(bytes) || isPNG(bytes) else { throw ScanError(.unsupportedImage, "Send a JPEG or PNG image.") }
+        var format: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var bits: Int32 = 0
+        var samples: Int32 = 0
+        var colormap: Int32 = 0
+        let header = bytes.withUnsafeBufferPointer {
+            pixReadHeaderMem($0.baseAddress, $0.count, &format, &width, &height, &bits, &samples, &colormap)
+        }
+        guard header == 0, width > 0, height > 0 else { throw ScanError(.unreadable, "The image cannot be decoded.") }
+        guard Int(width) * Int(height) <= limits.maxPixels else {
+            throw ScanError(.imageTooLarge, "Images are at most \(limits.maxPixels / 1_000_000) megapixels.")
+        }
+        guard let pix = bytes.withUnsafeBufferPointer({ pixReadMem($0.baseAddress, $0.count) }) else {
+            throw ScanError(.unreadable, "The image cannot be decoded.")
+        }
+        return ScanImage(owning: pix)
+    }
+
+    static func isJPEG(_ bytes: [UInt8]) -> Bool { bytes.count > 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF }
+    static func isPNG(_ bytes: [UInt8]) -> Bool { bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) }
+
+    var width: Int { Int(pixGetWidth(pix)) }
+    var height: Int { Int(pixGetHeight(pix)) }
+
+    private func derived(_ make: (UnsafeMutablePointer<PIX>) -> UnsafeMutablePointer<PIX>?) throws -> ScanImage {
+        guard let result = make(pix) else { throw ScanError(.unreadable, "The image cannot be processed.") }
+        return ScanImage(owning: result)
+    }
+
+    /// 8 bits of grey, what zbar and the deskewer want.
+    func gray() throws -> ScanImage { try derived { pixConvertTo8($0, 0) } }
+
+    func scaled(_ factor: Float) throws -> ScanImage { try derived { pixScale($0, factor, factor) } }
+
+    /// Straightens text lines (a photo taken a little askew); leaves the image as is when no
+    /// skew is found.
+    func deskewed() throws -> ScanImage { try derived { pixDeskew($0, 0) ?? pixClone($0) } }
+
+    func rotated(degrees: Float) throws -> ScanImage {
+        try derived { pixRotate($0, degrees * .pi / 180, Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), 0, 0) }
+    }
+
+    /// Black and white by local thresholds, which copes with shadows and uneven light.
+    func binarized() throws -> ScanImage {
+        try derived { source in
+            var result: UnsafeMutablePointer<PIX>?
+            guard pixOtsuAdaptiveThreshold(source, 64, 64, 8, 8, 0.1, nil, &result) == 0, let binary = result else { return nil }
+            defer {
+                var pointer: UnsafeMutablePointer<PIX>? = binary
+                pixDestroy(&pointer)
+            }
+            return pixConvertTo8(binary, 0)
+        }
+    }
+
+    /// The grey rows as bytes, top to bottom (Leptonica keeps them in 32-bit words).
+    func grayBytes() -> [UInt8] {
+        let width = self.width
+        let height = self.height
+        let wordsPerLine = Int(pixGetWpl(pix))
+        guard let data = pixGetData(pix) else { return [] }
+        var bytes = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            let line = data + y * wordsPerLine
+            for x in 0..<width {
+                let word = line[x >> 2]
+                bytes[y * width + x] = UInt8(truncatingIfNeeded: word >> UInt32(8 * (3 - (x & 3))))
+            }
+        }
+        return bytes
+    }
+}

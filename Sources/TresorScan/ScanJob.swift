@@ -1,0 +1,76 @@
+import CScanLibraries
+import Foundation
+import TresorDomain
+
+/// One image in, one answer out: what the `tresor scan-worker` process runs. The server never
+/// calls the C decoders itself; a crash or a hang here ends a worker process, not the server.
+public enum ScanJob {
+    public enum Task: String, Sendable, Codable, CaseIterable {
+        case slip
+        case receipt
+    }
+
+    /// The worker's answer on stdout, one JSON object.
+    public struct Output: Sendable, Codable {
+        public var slip: SlipScan?
+        public var receipt: ReceiptReading?
+        public var error: Failure?
+        public var milliseconds: Int = 0
+
+        public struct Failure: Sendable, Codable, Equatable {
+            public let code: String
+            public let field: String?
+            public let message: String
+        }
+    }
+
+    public static func run(_ task: Task, image bytes: [UInt8], limits: ScanLimits = ScanLimits()) -> Output {
+        let started = ContinuousClock.now
+        var output = Output()
+        do {
+            // why: Leptonica reports every unreadable image on stderr; the answer says it instead.
+            setMsgSeverity(Int32(L_SEVERITY_NONE))
+            let image = try ScanImage.decode(bytes, limits: limits)
+            switch task {
+            case .slip: output.slip = try scanSlip(image)
+            case .receipt: output.receipt = try readReceipt(image)
+            }
+        } catch let error as ScanError {
+            output.error = .init(code: error.code.rawValue, field: "image", message: error.message)
+        } catch let error as DomainError {
+            output.error = .init(code: error.code.rawValue, field: error.field, message: error.message)
+        } catch {
+            output.error = .init(code: ScanErrorCode.unreadable.rawValue, field: "image", message: "The image could not be read.")
+        }
+        let elapsed = ContinuousClock.now - started
+        output.milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        return output
+    }
+
+    static func scanSlip(_ image: ScanImage) throws -> SlipScan {
+        let codes = try QRCodeReader.read(image)
+        return try SlipScan.from(qrCodes: codes) {
+            let recognizer = try TextRecognizer(languages: "eng", characters: "0123456789>+ ")
+            var text = ""
+            // The code line may be upside down on a photo: read both ways.
+            let upright = try image.gray().deskewed()
+            text += recognizer.read(upright).text
+            if CodeLineRepair.candidates(in: text).isEmpty {
+                text += "\n" + recognizer.read(try upright.rotated(degrees: 180)).text
+            }
+            return text
+        }
+    }
+
+    static func readReceipt(_ image: ScanImage) throws -> ReceiptReading {
+        let prepared = try image.gray().deskewed()
+        let recognizer = try TextRecognizer(languages: "deu+fra+ita+eng")
+        recognizer.setSingleBlock()
+        let (text, confidence) = recognizer.read(prepared)
+        let reading = ReceiptParser.parse(text, ocrConfidence: confidence)
+        guard reading.total != nil || reading.merchant != nil else {
+            throw ScanError(.noReceiptFound, "No receipt text was found in the photo.")
+        }
+        return reading
+    }
+}

@@ -1,0 +1,16 @@
+/// The limits every uploaded image is held to before any decoder touches it, and the budget of
+/// the worker process that decodes it.
+public struct ScanLimits: Sendable {
+    public var maxBytes: Int = 10 * 1024 * 1024
+    public var maxPixels: Int = 40_000_000
+    /// Wall-clock limit of one decode + OCR job; the worker is killed when it is over.
+    public var timeoutSeconds: Double = 20
+    /// OCR jobs running at once (each Tesseract uses one core with `OMP_THREAD_LIMIT=1`).
+    public var concurrentJobs: Int = 2
+    /// Jobs waiting for a slot; one more gets `scan_busy` at once instead of an unbounded queue.
+    public var queueLength: Int = 16
+    /// Address space of the worker, so a hostile image cannot take the machine's memory.
+    public var workerMemoryBytes: Int = 2 * 1024 * 1024 * 1024
+
+    public init() {}
+}

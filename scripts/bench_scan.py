@@ -1,0 +1,81 @@
+"""Scan corpus benchmark: every slip and receipt image of Tests/corpus through `tresor
+scan-worker` (the process the server runs per image), compared with the truth the corpus was
+generated from. Writes bench/results/scan.json.
+
+    python3 scripts/bench_scan.py [.build/release/tresor]
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(ROOT, "Tests", "corpus")
+
+
+def run(binary, task, path):
+    started = time.perf_counter()
+    result = subprocess.run([binary, "scan-worker", task, path], capture_output=True, env={**os.environ, "OMP_THREAD_LIMIT": "1"}, timeout=60)
+    elapsed = time.perf_counter() - started
+    return json.loads(result.stdout or b"{}"), elapsed
+
+
+def slip_is_exact(answer, truth):
+    draft = (answer.get("slip") or {}).get("draft")
+    if not draft or answer["slip"]["source"] != truth["source"]:
+        return False
+    amount = (draft.get("amount") or {}).get("amount")
+    reference = (draft.get("reference") or {}).get("value")
+    if truth["source"] == "qrbill":
+        return (draft.get("qrbill_payload") == truth["payload"] and (draft.get("creditor") or {}).get("iban") == truth["iban"]
+                and amount == truth["amount"] and reference == truth["reference"] and draft["currency"] == truth["currency"])
+    return draft.get("participant") == truth["participant"] and amount == truth["amount"] and reference == truth["reference"]
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def main():
+    binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "release", "tresor")
+    report = {"binary": os.path.relpath(binary, ROOT), "omp_thread_limit": 1}
+    slips = json.load(open(os.path.join(CORPUS, "slips", "truth.json")))
+    times, exact, misses = [], 0, []
+    for truth in slips:
+        answer, elapsed = run(binary, "slip", os.path.join(CORPUS, "slips", truth["file"]))
+        times.append(elapsed)
+        if slip_is_exact(answer, truth):
+            exact += 1
+        else:
+            misses.append({"file": truth["file"], "answer": answer.get("error") or answer.get("slip", {}).get("draft")})
+    report["slips"] = {"images": len(slips), "exact_payment": exact, "share": round(exact / len(slips), 3),
+                       "p50_ms": round(statistics.median(times) * 1000), "p99_ms": round(percentile(times, 99) * 1000), "misses": misses}
+    receipts = json.load(open(os.path.join(CORPUS, "receipts", "truth.json")))
+    times, totals, merchants, dates, misses = [], 0, 0, 0, []
+    for truth in receipts:
+        answer, elapsed = run(binary, "receipt", os.path.join(CORPUS, "receipts", truth["file"]))
+        times.append(elapsed)
+        reading = answer.get("receipt") or {}
+        total_ok = reading.get("total") == {"amount": truth["total"], "currency": truth["currency"]}
+        merchant_ok = (reading.get("merchant") or "").casefold() == truth["merchant"].casefold()
+        date_ok = reading.get("date") == truth["date"]
+        totals += total_ok
+        merchants += merchant_ok
+        dates += date_ok
+        if not (total_ok and merchant_ok and date_ok):
+            misses.append({"file": truth["file"], "total": reading.get("total"), "merchant": reading.get("merchant"), "date": reading.get("date"),
+                           "error": answer.get("error")})
+    n = len(receipts)
+    report["receipts"] = {"images": n, "total_share": round(totals / n, 3), "merchant_share": round(merchants / n, 3), "date_share": round(dates / n, 3),
+                          "p50_ms": round(statistics.median(times) * 1000), "p99_ms": round(percentile(times, 99) * 1000), "misses": misses}
+    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
+    with open(os.path.join(ROOT, "bench", "results", "scan.json"), "w") as f:
+        json.dump(report, f, indent=1, ensure_ascii=False)
+    print(json.dumps({k: {x: y for x, y in v.items() if x != "misses"} if isinstance(v, dict) else v for k, v in report.items()}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
