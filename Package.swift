@@ -74,6 +74,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TresorDomainTests", dependencies: ["TresorDomain"]),
+        .testTarget(name: "TresorScanTests", dependencies: ["TresorScan", "TresorDomain"]),
         .testTarget(
             name: "TresorStoreTests",
             dependencies: ["TresorLedger", "TresorCore", "TresorSQLite", "TresorPostgres", "TresorDomain"],

@@ -2,9 +2,13 @@ import Foundation
 import Hummingbird
 import Logging
 import TresorCore
+import TresorScan
 
 /// Builds the router: the seam tests drive directly (`app.test(.router)`).
-public func buildRouter(services: Services, metrics: ServerMetrics, theme: WebTheme = .demo) async throws -> Router<TresorRequestContext> {
+public func buildRouter(
+    services: Services, metrics: ServerMetrics, theme: WebTheme = .demo,
+    scanner: ScanWorkerPool? = ScanWorkerPool.locateWorker().map { ScanWorkerPool(executable: $0) }
+) async throws -> Router<TresorRequestContext> {
     let router = Router(context: TresorRequestContext.self)
     router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: ErrorMiddleware())
@@ -63,6 +67,10 @@ public func buildRouter(services: Services, metrics: ServerMetrics, theme: WebTh
     v1.post("/payments/{id}/repeat", use: payments.repeatPayment)
     v1.post("/payments/{id}/signature", use: payments.sign)
     v1.post("/qrbill/parse", use: payments.parseSlip)
+    if let scanner {
+        let scan = ScanRoutes(scanner: scanner)
+        v1.post("/scan/slip", use: scan.slip)
+    }
     let templates = TemplateRoutes(templates: services.templates, payments: services.payments)
     v1.get("/template-folders", use: templates.folders)
     v1.post("/template-folders", use: templates.createFolder)

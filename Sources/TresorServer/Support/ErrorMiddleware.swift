@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import TresorDomain
 import TresorLedger
+import TresorScan
 
 /// Turns every error into the one error shape
 /// `{"error": {"code", "field", "message", "suggested"}}` with a fitting status. An error we
@@ -16,6 +17,11 @@ struct ErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as DomainError {
             return Self.response(for: error)
+        } catch let error as ScanError {
+            return Self.body(status: Self.status(for: error.code), code: error.code.rawValue, field: "image", message: error.message, suggested: nil)
+        } catch let error as ScanFailure {
+            let status = ScanErrorCode(rawValue: error.failure.code).map(Self.status(for:)) ?? .unprocessableContent
+            return Self.body(status: status, code: error.failure.code, field: error.failure.field, message: error.failure.message, suggested: nil)
         } catch let error as LedgerError {
             return Self.response(for: error.domainError)
         } catch let error as DecodingError {
@@ -52,6 +58,15 @@ struct ErrorMiddleware: RouterMiddleware {
             .unknownOperator, .invalidDenomination, .savingsPayoutRestricted, .invalidPaymentType:
             .unprocessableContent
         default: code.rawValue.hasPrefix("qrbill_") || code.rawValue.hasPrefix("slip_") ? .unprocessableContent : .badRequest
+        }
+    }
+
+    static func status(for code: ScanErrorCode) -> HTTPResponse.Status {
+        switch code {
+        case .imageTooLarge: .contentTooLarge
+        case .unsupportedImage: .unsupportedMediaType
+        case .scanBusy: .serviceUnavailable
+        default: .unprocessableContent
         }
     }
 

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@testable import TresorScan
+
+/// The isolation of the decoders: a worker that crashes, hangs or is swamped costs one answer,
+/// never the caller. Stand-in workers are shell scripts that do exactly the bad thing.
+@Suite("Scan worker pool: crashes, hangs and queues")
+struct ScanWorkerPoolTests {
+    static func script(_ body: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-fake-worker-\(UUID().uuidString)")
+        try "#!/bin/sh\n\(body)\n".write(to: url, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+        return url
+    }
+
+    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]
+
+    @Test("a worker killed by a signal (a decoder crash) is answered as unreadable")
+    func crash() async throws {
+        let pool = ScanWorkerPool(executable: try Self.script("kill -SEGV $$"))
+        await #expect(throws: ScanError(.unreadable, "The image could not be decoded.")) { try await pool.run(.slip, image: Self.jpeg) }
+    }
+
+    @Test("a worker over its time limit is killed and answered as scan_timeout")
+    func hang() async throws {
+        var limits = ScanLimits()
+        limits.timeoutSeconds = 0.5
+        let pool = ScanWorkerPool(executable: try Self.script("exec sleep 30"), limits: limits)
+        let started = ContinuousClock.now
+        await #expect(throws: ScanError(.scanTimeout, "Reading the image took too long.")) { try await pool.run(.receipt, image: Self.jpeg) }
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test("jobs beyond the running slots and the queue are refused with scan_busy, the rest finish")
+    func queueBound() async throws {
+        var limits = ScanLimits()
+        limits.concurrentJobs = 1
+        limits.queueLength = 1
+        let pool = ScanWorkerPool(executable: try Self.script(#"sleep 0.5; printf '{"milliseconds": 1}'"#), limits: limits)
+        let results = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    do {
+                        _ = try await pool.run(.slip, image: Self.jpeg)
+                        return "ok"
+                    } catch let error as ScanError {
+                        return error.code.rawValue
+                    } catch {
+                        return "other"
+                    }
+                }
+            }
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(results.filter { $0 == "ok" }.count == 2, "\(results)")
+        #expect(results.filter { $0 == "scan_busy" }.count == 2, "\(results)")
+    }
+
+    @Test("the real worker reads a clean QR-bill and refuses a truncated one")
+    func realWorker() async throws {
+        let worker = try #require(ScanWorkerPool.locateWorker(), "build the tresor product first")
+        let pool = ScanWorkerPool(executable: worker)
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("corpus/slips")
+        let image = [UInt8](try Data(contentsOf: corpus.appendingPathComponent("qrbill-00-clean.jpg")))
+        let output = try await pool.run(.slip, image: image)
+        #expect(output.slip?.source == "qrbill")
+        #expect(output.slip?.draft.qrbillPayload?.hasPrefix("SPC\r\n0200") == true)
+        let broken = try await pool.run(.slip, image: Array(image.prefix(2000)))
+        #expect(broken.slip == nil)
+        #expect(["unreadable", "no_slip_found"].contains(broken.error?.code ?? ""))
+    }
+}
