@@ -68,6 +68,7 @@ let package = Package(
             dependencies: [
                 "TresorServer", "TresorCore", "TresorLedger", "TresorSQLite", "TresorPostgres", "TresorScan",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -22,12 +22,15 @@ public struct Services: Sendable {
     public let audit: AuditLog
     public let devices: DeviceService
     public let staff: StaffService
+    public let receipts: ReceiptService
+    public let budgets: BudgetService
     public let clock: any Clock
     public let calendar: BankCalendar
 
     public init(
         database: any SQLDatabase, clock: any Clock = SystemClock(), calendar: BankCalendar = BankCalendar(),
-        random: any RandomSource = SystemRandom(), auth authConfig: AuthConfig = AuthConfig(), observer: (any LedgerObserver)? = nil
+        random: any RandomSource = SystemRandom(), auth authConfig: AuthConfig = AuthConfig(), observer: (any LedgerObserver)? = nil,
+        blobs: (any BlobStore)? = nil
     ) {
         self.database = database
         self.clock = clock
@@ -49,6 +52,15 @@ public struct Services: Sendable {
         favorites = FavoriteService(database: database, clock: clock)
         messages = MessageService(database: database)
         pain001 = Pain001Exporter(database: database, bank: bank, clock: clock)
+        budgets = BudgetService(database: database, clock: clock)
+        // why: a store in a private temporary directory with a fresh key when none is given
+        // (tests, tools); `tresor serve` passes the configured one.
+        let store =
+            blobs
+            ?? (try! FileBlobStore(
+                directory: FileManager.default.temporaryDirectory.appendingPathComponent("tresor-blobs-\(UUID().uuidString)"),
+                key: .init(size: .bits256)))
+        receipts = ReceiptService(database: database, blobs: store, clock: clock, budgets: budgets)
     }
 
     public var demo: DemoBank { DemoBank(bank: bank, auth: auth) }

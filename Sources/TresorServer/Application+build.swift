@@ -70,6 +70,17 @@ public func buildRouter(
     if let scanner {
         let scan = ScanRoutes(scanner: scanner)
         v1.post("/scan/slip", use: scan.slip)
+        let receipts = ReceiptRoutes(receipts: services.receipts, budgets: services.budgets, scanner: scanner)
+        v1.post("/receipts", use: receipts.create)
+        v1.get("/receipts", use: receipts.list)
+        v1.get("/receipts/{id}", use: receipts.show)
+        v1.get("/receipts/{id}/image", use: receipts.image)
+        v1.patch("/receipts/{id}", use: receipts.update)
+        v1.delete("/receipts/{id}", use: receipts.delete)
+        v1.get("/receipt-categories", use: receipts.categories)
+        v1.post("/receipt-categories", use: receipts.addCategory)
+        v1.get("/budgets", use: receipts.showBudget)
+        v1.put("/budgets", use: receipts.setBudget)
     }
     let templates = TemplateRoutes(templates: services.templates, payments: services.payments)
     v1.get("/template-folders", use: templates.folders)

@@ -11,6 +11,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
     @Option(help: "Port to listen on (0 picks a free one).") var port = 8080
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var blobs: BlobOptions
     @Flag(help: "Seed the demo bank into an empty database.") var demo = false
     @Option(help: "A JSON file with the bank's colours and logo for the web app (see README).") var theme: String?
     @Option(help: "A session unused this many seconds expires.") var sessionIdleSeconds: Int64 = 600
@@ -26,7 +27,7 @@ struct Serve: AsyncParsableCommand {
         var auth = AuthConfig()
         auth.idleTimeoutSeconds = max(60, sessionIdleSeconds)
         auth.lifetimeSeconds = max(auth.idleTimeoutSeconds, sessionLifetimeSeconds)
-        let services = Services(database: db, auth: auth, observer: metrics)
+        let services = Services(database: db, auth: auth, observer: metrics, blobs: try blobs.store())
         if demo {
             if try await services.demo.seed(today: services.today) {
                 logger.info("seeded the demo bank")

@@ -1,0 +1,101 @@
+import Crypto
+import Foundation
+
+/// Where receipt images live: content-addressed (the SHA-256 of the image names it, so the same
+/// photo is stored once) and encrypted at rest with AES-GCM.
+public protocol BlobStore: Sendable {
+    /// Stores `plaintext` encrypted; returns its hash. Storing the same bytes again is a no-op.
+    func put(_ plaintext: [UInt8]) async throws -> String
+    /// The plaintext, checked against its hash after decryption.
+    func get(_ hash: String) async throws -> [UInt8]
+    /// Every stored hash, for backups.
+    func hashes() async throws -> [String]
+    /// The encrypted object as stored, and storing one as is: what backup and restore copy.
+    func sealed(_ hash: String) async throws -> [UInt8]
+    func putSealed(_ hash: String, _ sealed: [UInt8]) async throws
+}
+
+public enum BlobStoreError: Error, Equatable {
+    case notFound(String)
+    case corrupt(String)
+    case badKey
+}
+
+/// The default store: one file per object under `directory/ab/abcdef…`, written to a temporary
+/// name and renamed, so a crash never leaves half an object under its hash.
+public struct FileBlobStore: BlobStore {
+    public let directory: URL
+    let key: SymmetricKey
+
+    public init(directory: URL, key: SymmetricKey) throws {
+        self.directory = directory
+        self.key = key
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
+    /// The key from `TRESOR_BLOB_KEY` (base64 of 32 bytes) or from `keyFile`, which is created
+    /// with a random key (mode 0600) the first time.
+    public static func loadKey(file: URL) throws -> SymmetricKey {
+        if let text = ProcessInfo.processInfo.environment["TRESOR_BLOB_KEY"] {
+            guard let data = Data(base64Encoded: text), data.count == 32 else { throw BlobStoreError.badKey }
+            return SymmetricKey(data: data)
+        }
+        if let data = try? Data(contentsOf: file) {
+            guard let decoded = Data(base64Encoded: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+                decoded.count == 32
+            else { throw BlobStoreError.badKey }
+            return SymmetricKey(data: decoded)
+        }
+        let key = SymmetricKey(size: .bits256)
+        let text = key.withUnsafeBytes { Data($0).base64EncodedString() }
+        FileManager.default.createFile(atPath: file.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        return key
+    }
+
+    func path(_ hash: String) throws -> URL {
+        guard hash.count == 64, hash.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { throw BlobStoreError.notFound(hash) }
+        return directory.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent(hash)
+    }
+
+    public func put(_ plaintext: [UInt8]) async throws -> String {
+        let hash = SHA256.hash(data: plaintext).map { String(format: "%02x", $0) }.joined()
+        if FileManager.default.fileExists(atPath: try path(hash).path) { return hash }
+        let sealed = try AES.GCM.seal(plaintext, using: key).combined!
+        try await putSealed(hash, [UInt8](sealed))
+        return hash
+    }
+
+    public func get(_ hash: String) async throws -> [UInt8] {
+        let sealed = try await self.sealed(hash)
+        guard let box = try? AES.GCM.SealedBox(combined: sealed), let plain = try? AES.GCM.open(box, using: key) else {
+            throw BlobStoreError.corrupt(hash)
+        }
+        guard SHA256.hash(data: plain).map({ String(format: "%02x", $0) }).joined() == hash else { throw BlobStoreError.corrupt(hash) }
+        return [UInt8](plain)
+    }
+
+    public func hashes() async throws -> [String] {
+        let manager = FileManager.default
+        let shards = (try? manager.contentsOfDirectory(atPath: directory.path)) ?? []
+        return shards.filter { $0.count == 2 }.flatMap { shard in
+            ((try? manager.contentsOfDirectory(atPath: directory.appendingPathComponent(shard).path)) ?? []).filter { $0.count == 64 }
+        }.sorted()
+    }
+
+    public func sealed(_ hash: String) async throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: try path(hash).path) else { throw BlobStoreError.notFound(hash) }
+        return [UInt8](data)
+    }
+
+    public func putSealed(_ hash: String, _ sealed: [UInt8]) async throws {
+        let target = try path(hash)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(hash).\(UUID().uuidString)")
+        try Data(sealed).write(to: temporary)
+        // why: rename(2) replaces atomically; readers see the old object or the new, never half.
+        guard rename(temporary.path, target.path) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown)
+        }
+    }
+}

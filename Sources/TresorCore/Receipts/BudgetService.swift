@@ -1,0 +1,145 @@
+import TresorDomain
+import TresorLedger
+
+/// Monthly budgets, overall and per category, and what was spent against them: receipts of the
+/// month, plus debits whose counterparty a category rule (or the customer's teaching) names,
+/// except debits a receipt is already matched to, so a matched pair counts once.
+public struct BudgetService: Sendable {
+    let database: any SQLDatabase
+    let clock: any Clock
+
+    /// The overall budget is stored under this category name.
+    static let overall = ""
+
+    public struct Line: Sendable, Hashable {
+        /// `nil` for the overall line.
+        public let category: String?
+        public let limit: Money?
+        public let spent: Money
+        public var remaining: Money? { limit.map { Money(minorUnits: $0.minorUnits - spent.minorUnits, currency: spent.currency) } }
+        /// Spent as a share of the limit, in whole percent.
+        public var percent: Int? {
+            guard let limit, limit.minorUnits > 0 else { return nil }
+            return Int(spent.minorUnits * 100 / limit.minorUnits)
+        }
+    }
+
+    public struct Report: Sendable, Hashable {
+        public let month: String
+        public let currency: Currency
+        public let overall: Line
+        public let categories: [Line]
+    }
+
+    public static func validate(month: String) throws -> LocalDate {
+        guard month.count == 7, let date = try? LocalDate(parsing: month + "-01") else {
+            throw DomainError(.invalidParameter, field: "month", "The month is written YYYY-MM.")
+        }
+        return date
+    }
+
+    /// Replaces the month's budget. Amounts are in one currency (the customer's), never negative.
+    public func set(
+        month: String, overall: Money?, categories: [String: Money], known: [String], for customer: CustomerID
+    ) async throws {
+        _ = try Self.validate(month: month)
+        let all = (overall.map { [(Self.overall, $0)] } ?? []) + categories.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        guard let currency = all.first?.1.currency else {
+            throw DomainError(.missingField, field: "overall", "Set an overall budget or one per category.")
+        }
+        for (category, limit) in all {
+            let field = category.isEmpty ? "overall" : "categories.\(category)"
+            guard category.isEmpty || known.contains(category) else {
+                throw DomainError(.invalidParameter, field: field, "Unknown category \(category).")
+            }
+            guard limit.minorUnits >= 0 else { throw DomainError(.invalidAmount, field: field, "A budget is zero or more.") }
+            guard limit.currency == currency else { throw DomainError(.currencyMismatch, field: field, "A budget uses one currency.") }
+        }
+        try await database.transaction { session in
+            try await session.execute(
+                SQL("DELETE FROM budgets WHERE customer_id = ? AND month = ?", [.int(customer.rawValue), .text(month)]))
+            for (category, limit) in all {
+                try await session.execute(
+                    SQL(
+                        "INSERT INTO budgets (customer_id, month, category, limit_minor, currency) VALUES (?, ?, ?, ?, ?)",
+                        [.int(customer.rawValue), .text(month), .text(category), .int(limit.minorUnits), .text(currency.code)]))
+            }
+        }
+        try await sendAlerts(for: customer, around: try Self.validate(month: month))
+    }
+
+    public func report(month: String, for customer: CustomerID) async throws -> Report {
+        let first = try Self.validate(month: month)
+        return try await database.read { try await Self.report(month: month, first: first, customer: customer, in: $0) }
+    }
+
+    static func report(month: String, first: LocalDate, customer: CustomerID, in session: any SQLSession) async throws -> Report {
+        let limits = try await session.query(
+            SQL(
+                "SELECT category, limit_minor, currency FROM budgets WHERE customer_id = ? AND month = ? ORDER BY category",
+                [.int(customer.rawValue), .text(month)]))
+        let currency = limits.first.flatMap { Currency(code: $0.text(2)) } ?? .chf
+        var spent: [String: Int64] = [:]
+        let range: [SQLValue] = [.text(first.description), .text(first.endOfMonth.description)]
+        for row in try await session.query(
+            SQL(
+                """
+                SELECT category, SUM(total_minor) FROM receipts WHERE customer_id = ? AND currency = ? AND total_minor IS NOT NULL \
+                AND purchase_date >= ? AND purchase_date <= ? GROUP BY category
+                """, [.int(customer.rawValue), .text(currency.code)] + range))
+        {
+            spent[row.text(0), default: 0] += row.int(1)
+        }
+        let learnt = Dictionary(
+            try await session.query(
+                SQL("SELECT merchant_key, category FROM merchant_categories WHERE customer_id = ?", [.int(customer.rawValue)])
+            ).map { ($0.text(0), $0.text(1)) }, uniquingKeysWith: { first, _ in first })
+        for row in try await session.query(
+            SQL(
+                """
+                SELECT p.counterparty, p.amount_minor FROM postings p JOIN accounts a ON a.id = p.account_id \
+                WHERE a.customer_id = ? AND p.currency = ? AND p.amount_minor < 0 AND p.booking_date >= ? AND p.booking_date <= ? \
+                AND p.counterparty IS NOT NULL AND NOT EXISTS (SELECT 1 FROM receipts r WHERE r.transaction_id = p.transaction_id)
+                """, [.int(customer.rawValue), .text(currency.code)] + range))
+        {
+            let counterparty = row.text(0)
+            guard let category = learnt[ReceiptCategories.merchantKey(counterparty)] ?? ReceiptCategories.byRule(counterparty) else { continue }
+            spent[category, default: 0] += -row.int(1)
+        }
+        let limitBy = Dictionary(limits.map { ($0.text(0), Money(minorUnits: $0.int(1), currency: currency)) }, uniquingKeysWith: { a, _ in a })
+        let names = Set(spent.keys).union(limitBy.keys.filter { !$0.isEmpty }).sorted()
+        return Report(
+            month: month, currency: currency,
+            overall: Line(category: nil, limit: limitBy[overall], spent: Money(minorUnits: spent.values.reduce(0, +), currency: currency)),
+            categories: names.map { Line(category: $0, limit: limitBy[$0], spent: Money(minorUnits: spent[$0] ?? 0, currency: currency)) })
+    }
+
+    /// Posts one message per line and threshold (80 %, 100 %) the first time the month reaches
+    /// it; the alerts table makes a second call (or a retry) post nothing.
+    func sendAlerts(for customer: CustomerID, around date: LocalDate?) async throws {
+        guard let date else { return }
+        let month = String(date.description.prefix(7))
+        let now = clock.unixMillis
+        try await database.transaction { session in
+            let report = try await Self.report(month: month, first: date.startOfMonth, customer: customer, in: session)
+            for line in [report.overall] + report.categories {
+                guard let percent = line.percent, let limit = line.limit else { continue }
+                for threshold in [80, 100] where percent >= threshold {
+                    let inserted = try await session.query(
+                        SQL(
+                            """
+                            INSERT INTO budget_alerts (customer_id, month, category, threshold, created_at_ms) VALUES (?, ?, ?, ?, ?) \
+                            ON CONFLICT DO NOTHING RETURNING threshold
+                            """, [.int(customer.rawValue), .text(month), .text(line.category ?? Self.overall), .int(Int64(threshold)), .int(now)]))
+                    guard !inserted.isEmpty else { continue }
+                    let name = line.category ?? "overall"
+                    try await MessageService.post(
+                        to: customer, subject: "Budget \(month): \(name) at \(threshold) %",
+                        body:
+                            "You have spent \(line.spent.decimalString) of your \(limit.decimalString) \(limit.currency.code) budget for \(name) in \(month).",
+                        now: now, in: session)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// The built-in spending categories and the merchant-name rules that assign them. A customer's
+/// correction beats the rules for that merchant from then on (ReceiptService.learn).
+public enum ReceiptCategories {
+    public static let builtIn = ["groceries", "fuel", "restaurants", "household", "health", "transport", "other"]
+
+    /// Lower-case fragments of merchant names, checked in order.
+    static let rules: [(fragment: String, category: String)] = [
+        ("apothe", "health"), ("pharma", "health"), ("farmacia", "health"), ("vitality", "health"), ("boots", "health"),
+        ("drogerie", "health"),
+        ("shell", "fuel"), ("agrola", "fuel"), ("totalenergies", "fuel"), ("eni", "fuel"), ("bp", "fuel"), ("avia", "fuel"),
+        ("tamoil", "fuel"),
+        ("restaurant", "restaurants"), ("ristorante", "restaurants"), ("café", "restaurants"), ("cafe", "restaurants"),
+        ("bäckerei", "restaurants"), ("boulangerie", "restaurants"), ("pasticceria", "restaurants"), ("starbucks", "restaurants"),
+        ("pret a manger", "restaurants"), ("autogrill", "restaurants"), ("mcdonald", "restaurants"),
+        ("sbb", "transport"), ("cff", "transport"), ("ffs", "transport"), ("taxi", "transport"), ("uber", "transport"),
+        ("jumbo", "household"), ("landi", "household"), ("brico", "household"), ("ikea", "household"), ("home centre", "household"),
+        ("casa ticino", "household"),
+        ("migros", "groceries"), ("coop", "groceries"), ("denner", "groceries"), ("aldi", "groceries"), ("lidl", "groceries"),
+        ("volg", "groceries"), ("manor", "groceries"), ("carrefour", "groceries"), ("leclerc", "groceries"), ("esselunga", "groceries"),
+        ("conad", "groceries"), ("tesco", "groceries"), ("spar", "groceries"), ("avec", "groceries"), ("globus", "groceries"),
+        ("marks & spencer", "groceries"),
+    ]
+
+    /// The key a learnt category is stored under: the name without case, digits or punctuation,
+    /// so `MIGROS 1234` and `Migros` are the same merchant.
+    public static func merchantKey(_ merchant: String) -> String {
+        merchant.lowercased().filter { $0.isLetter || $0 == " " }.split(separator: " ").joined(separator: " ")
+    }
+
+    static func byRule(_ merchant: String?) -> String? {
+        guard let merchant else { return nil }
+        let words = " " + merchantKey(merchant) + " "
+        return rules.first { rule in
+            // why: short fragments ("bp", "eni") must be whole words, or "Benita" would be fuel.
+            rule.fragment.count <= 3 ? words.contains(" \(rule.fragment) ") : words.contains(rule.fragment)
+        }?.category
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import TresorDomain
+import TresorLedger
+
+/// Receipts of one customer: stored with their image, categorised (learnt corrections first,
+/// then the merchant rules), matched to a transaction of the same amount within ±3 days, and
+/// counted against the month's budget.
+public struct ReceiptService: Sendable {
+    let database: any SQLDatabase
+    let blobs: any BlobStore
+    let clock: any Clock
+    let budgets: BudgetService
+
+    static let columns = "id, blob_hash, merchant, purchase_date, total_minor, currency, category, text, confidence, transaction_id"
+
+    public func create(image: [UInt8], reading: ReceiptInput, for customer: CustomerID) async throws -> Receipt {
+        let hash = try await blobs.put(image)
+        let now = clock.unixMillis
+        let receipt = try await database.transaction { session in
+            let category = try await Self.category(for: reading.merchant, customer: customer, in: session)
+            let row = try await session.queryOne(
+                SQL(
+                    """
+                    INSERT INTO receipts (customer_id, blob_hash, merchant, purchase_date, total_minor, currency, category, text, confidence, \
+                    created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING \(Self.columns)
+                    """,
+                    [
+                        .int(customer.rawValue), .text(hash), reading.merchant.map(SQLValue.text) ?? .null,
+                        reading.date.map { .text($0.description) } ?? .null, reading.total.map { .int($0.minorUnits) } ?? .null,
+                        .text((reading.total?.currency ?? reading.currency).code), .text(category), .text(reading.text),
+                        .int(Int64(reading.confidence)), .int(now), .int(now),
+                    ]))
+            return try await Self.match(Self.receipt(row!), customer: customer, in: session)
+        }
+        try await budgets.sendAlerts(for: customer, around: receipt.date)
+        return receipt
+    }
+
+    public func list(of customer: CustomerID, month: String? = nil) async throws -> [Receipt] {
+        try await database.read { session in
+            var sql = "SELECT \(Self.columns) FROM receipts WHERE customer_id = ?"
+            var values: [SQLValue] = [.int(customer.rawValue)]
+            if let month {
+                sql += " AND purchase_date >= ? AND purchase_date <= ?"
+                values += [.text("\(month)-01"), .text("\(month)-31")]
+            }
+            return try await session.query(SQL(sql + " ORDER BY purchase_date DESC, id DESC", values)).map(Self.receipt)
+        }
+    }
+
+    public func get(_ id: Int64, of customer: CustomerID) async throws -> Receipt {
+        try await database.read { try await Self.load(id, customer: customer, in: $0) }
+    }
+
+    public func image(_ id: Int64, of customer: CustomerID) async throws -> [UInt8] {
+        try await blobs.get(try await get(id, of: customer).blobHash)
+    }
+
+    /// Applies the corrections. A new category is learnt for the merchant; a new amount or date
+    /// is matched again.
+    public func update(_ id: Int64, of customer: CustomerID, _ changes: ReceiptChanges) async throws -> Receipt {
+        let now = clock.unixMillis
+        let updated = try await database.transaction { session in
+            var receipt = try await Self.load(id, customer: customer, in: session)
+            if let category = changes.category {
+                try await Self.validate(category: category, customer: customer, in: session)
+                receipt.category = category
+            }
+            if let merchant = changes.merchant {
+                let trimmed = merchant.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.isEmpty, trimmed.count <= 100 else {
+                    throw DomainError(.invalidParameter, field: "merchant", "The merchant has 1 to 100 characters.")
+                }
+                receipt.merchant = trimmed
+            }
+            if let date = changes.date { receipt.date = date }
+            if let total = changes.total {
+                guard total.minorUnits > 0 else { throw DomainError(.invalidAmount, field: "total", "The total is more than zero.") }
+                receipt.total = total
+                receipt.currency = total.currency
+            }
+            if changes.category != nil, let merchant = receipt.merchant {
+                try await session.execute(
+                    SQL(
+                        """
+                        INSERT INTO merchant_categories (customer_id, merchant_key, category) VALUES (?, ?, ?) \
+                        ON CONFLICT (customer_id, merchant_key) DO UPDATE SET category = excluded.category
+                        """, [.int(customer.rawValue), .text(ReceiptCategories.merchantKey(merchant)), .text(receipt.category)]))
+            }
+            if changes.total != nil || changes.date != nil { receipt.transactionID = nil }
+            try await session.execute(
+                SQL(
+                    """
+                    UPDATE receipts SET merchant = ?, purchase_date = ?, total_minor = ?, currency = ?, category = ?, transaction_id = ?, \
+                    updated_at_ms = ? WHERE id = ? AND customer_id = ?
+                    """,
+                    [
+                        receipt.merchant.map(SQLValue.text) ?? .null, receipt.date.map { .text($0.description) } ?? .null,
+                        receipt.total.map { .int($0.minorUnits) } ?? .null, .text(receipt.currency.code), .text(receipt.category),
+                        receipt.transactionID.map(SQLValue.int) ?? .null, .int(now), .int(id), .int(customer.rawValue),
+                    ]))
+            return receipt.transactionID == nil ? try await Self.match(receipt, customer: customer, in: session) : receipt
+        }
+        try await budgets.sendAlerts(for: customer, around: updated.date)
+        return updated
+    }
+
+    /// Deletes the receipt. The image stays in the store: it is content-addressed and may be
+    /// another receipt's too; backups keep every object.
+    public func delete(_ id: Int64, of customer: CustomerID) async throws {
+        try await database.transaction { session in
+            _ = try await Self.load(id, customer: customer, in: session)
+            try await session.execute(SQL("DELETE FROM receipts WHERE id = ? AND customer_id = ?", [.int(id), .int(customer.rawValue)]))
+        }
+    }
+
+    /// The built-in categories and the customer's own.
+    public func categories(of customer: CustomerID) async throws -> [String] {
+        let own = try await database.read { session in
+            try await session.query(SQL("SELECT name FROM custom_categories WHERE customer_id = ? ORDER BY name", [.int(customer.rawValue)]))
+                .map { $0.text(0) }
+        }
+        return ReceiptCategories.builtIn + own
+    }
+
+    public func addCategory(_ name: String, for customer: CustomerID) async throws {
+        let trimmed = name.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !trimmed.isEmpty, trimmed.count <= 40, !ReceiptCategories.builtIn.contains(trimmed) else {
+            throw DomainError(.invalidParameter, field: "name", "A new category has 1 to 40 characters and is not a built-in one.")
+        }
+        try await database.transaction { session in
+            try await session.execute(
+                SQL(
+                    "INSERT INTO custom_categories (customer_id, name) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    [.int(customer.rawValue), .text(trimmed)]))
+        }
+    }
+
+    static func validate(category: String, customer: CustomerID, in session: any SQLSession) async throws {
+        if ReceiptCategories.builtIn.contains(category) { return }
+        let own = try await session.queryOne(
+            SQL("SELECT 1 FROM custom_categories WHERE customer_id = ? AND name = ?", [.int(customer.rawValue), .text(category)]))
+        guard own != nil else {
+            throw DomainError(.invalidParameter, field: "category", "Unknown category \(category); add it first or use a built-in one.")
+        }
+    }
+
+    /// What this customer taught for the merchant, else the rules, else `other`.
+    static func category(for merchant: String?, customer: CustomerID, in session: any SQLSession) async throws -> String {
+        if let merchant,
+            let learnt = try await session.queryOne(
+                SQL(
+                    "SELECT category FROM merchant_categories WHERE customer_id = ? AND merchant_key = ?",
+                    [.int(customer.rawValue), .text(ReceiptCategories.merchantKey(merchant))]))
+        {
+            return learnt.text(0)
+        }
+        return ReceiptCategories.byRule(merchant) ?? "other"
+    }
+
+    /// Links the receipt to the customer's debit of the same amount booked closest to its date,
+    /// within ±3 days, that no other receipt has.
+    static func match(_ receipt: Receipt, customer: CustomerID, in session: any SQLSession) async throws -> Receipt {
+        guard let total = receipt.total, let date = receipt.date else { return receipt }
+        let candidates = try await session.query(
+            SQL(
+                """
+                SELECT p.transaction_id, p.booking_date FROM postings p JOIN accounts a ON a.id = p.account_id \
+                WHERE a.customer_id = ? AND p.currency = ? AND p.amount_minor = ? AND p.booking_date >= ? AND p.booking_date <= ? \
+                AND NOT EXISTS (SELECT 1 FROM receipts r WHERE r.transaction_id = p.transaction_id AND r.id <> ?)
+                """,
+                [
+                    .int(customer.rawValue), .text(total.currency.code), .int(-total.minorUnits), .text(date.adding(days: -3).description),
+                    .text(date.adding(days: 3).description), .int(receipt.id),
+                ]))
+        let best = candidates.min { first, second in
+            func distance(_ row: SQLRow) -> Int {
+                abs(((try? LocalDate(parsing: row.text(1)))?.daysSinceEpoch ?? date.daysSinceEpoch) - date.daysSinceEpoch)
+            }
+            return distance(first) < distance(second)
+        }
+        guard let best else { return receipt }
+        var matched = receipt
+        matched.transactionID = best.int(0)
+        try await session.execute(SQL("UPDATE receipts SET transaction_id = ? WHERE id = ?", [.int(best.int(0)), .int(receipt.id)]))
+        return matched
+    }
+
+    static func load(_ id: Int64, customer: CustomerID, in session: any SQLSession) async throws -> Receipt {
+        guard
+            let row = try await session.queryOne(
+                SQL("SELECT \(columns) FROM receipts WHERE id = ? AND customer_id = ?", [.int(id), .int(customer.rawValue)]))
+        else { throw DomainError(.notFound, field: "id", "No such receipt.") }
+        return try receipt(row)
+    }
+
+    static func receipt(_ row: SQLRow) throws -> Receipt {
+        let currency = Currency(code: row.text(5)) ?? .chf
+        return Receipt(
+            id: row.int(0), blobHash: row.text(1), merchant: row.optionalText(2), date: try row.optionalText(3).map { try LocalDate(parsing: $0) },
+            total: row.optionalInt(4).map { Money(minorUnits: $0, currency: currency) }, currency: currency, category: row.text(6),
+            text: row.text(7), confidence: Int(row.int(8)), transactionID: row.optionalInt(9))
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Hummingbird
+import TresorCore
+import TresorDomain
+import TresorScan
+
+/// Receipts (`/v1/receipts`: photo in, reading out, corrections, the image back), the
+/// categories, and the monthly budgets (`/v1/budgets?month=YYYY-MM`).
+struct ReceiptRoutes {
+    let receipts: ReceiptService
+    let budgets: BudgetService
+    let scanner: ScanWorkerPool
+
+    struct ReceiptDTO: Encodable {
+        let id: String
+        let merchant: String?
+        let date: LocalDate?
+        let total: Money?
+        let category: String
+        let text: String
+        let confidence: Int
+        let transactionID: String?
+        let vat: [ReceiptReading.VATLine]?
+
+        init(_ receipt: Receipt, vat: [ReceiptReading.VATLine]? = nil) {
+            id = String(receipt.id)
+            merchant = receipt.merchant
+            date = receipt.date
+            total = receipt.total
+            category = receipt.category
+            text = receipt.text
+            confidence = receipt.confidence
+            transactionID = receipt.transactionID.map(String.init)
+            self.vat = vat
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id, merchant, date, total, category, text, confidence, vat
+            case transactionID = "transaction_id"
+        }
+    }
+
+    struct One: Encodable { let receipt: ReceiptDTO }
+
+    func create(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        let image = try await ImageBody.read(request, limits: scanner.limits)
+        let output = try await scanner.run(.receipt, image: image)
+        if let failure = output.error { throw ScanFailure(failure) }
+        guard let reading = output.receipt else { throw ScanError(.unreadable, "The image could not be read.") }
+        let receipt = try await receipts.create(
+            image: image,
+            reading: ReceiptInput(
+                merchant: reading.merchant, date: reading.date, total: reading.total, currency: reading.total?.currency ?? .chf,
+                text: reading.text, confidence: reading.confidence),
+            for: principal.customerID)
+        return try JSON.response(One(receipt: ReceiptDTO(receipt, vat: reading.vat)), status: .created)
+    }
+
+    func list(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        let month = request.uri.queryParameters.get("month").map { String($0) }
+        if let month { _ = try BudgetService.validate(month: month) }
+        struct Many: Encodable { let receipts: [ReceiptDTO] }
+        return try JSON.response(Many(receipts: try await receipts.list(of: principal.customerID, month: month).map { ReceiptDTO($0) }))
+    }
+
+    func show(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        return try JSON.response(One(receipt: ReceiptDTO(try await receipts.get(try context.parameters.receiptID(), of: principal.customerID))))
+    }
+
+    func image(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        let bytes = try await receipts.image(try context.parameters.receiptID(), of: principal.customerID)
+        var headers = HTTPFields()
+        headers[.contentType] = bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "image/png" : "image/jpeg"
+        headers[.cacheControl] = "private, max-age=86400"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    func update(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        struct Input: Decodable {
+            let merchant: String?
+            let date: LocalDate?
+            let total: Money?
+            let category: String?
+        }
+        let input = try JSON.decode(Input.self, from: try await JSON.body(request))
+        let receipt = try await receipts.update(
+            try context.parameters.receiptID(), of: principal.customerID,
+            ReceiptChanges(merchant: input.merchant, date: input.date, total: input.total, category: input.category))
+        return try JSON.response(One(receipt: ReceiptDTO(receipt)))
+    }
+
+    func delete(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        try await receipts.delete(try context.parameters.receiptID(), of: principal.customerID)
+        return Response(status: .noContent)
+    }
+
+    func categories(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        return try JSON.response(["categories": try await receipts.categories(of: principal.customerID)])
+    }
+
+    func addCategory(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        struct Input: Decodable { let name: String }
+        try await receipts.addCategory(try JSON.decode(Input.self, from: try await JSON.body(request)).name, for: principal.customerID)
+        return try JSON.response(["categories": try await receipts.categories(of: principal.customerID)], status: .created)
+    }
+
+    struct BudgetDTO: Encodable {
+        struct Line: Encodable {
+            let category: String?
+            let limit: Money?
+            let spent: Money
+            let remaining: Money?
+            let percent: Int?
+        }
+        let month: String
+        let currency: String
+        let overall: Line
+        let categories: [Line]
+
+        init(_ report: BudgetService.Report) {
+            func line(_ line: BudgetService.Line) -> Line {
+                Line(category: line.category, limit: line.limit, spent: line.spent, remaining: line.remaining, percent: line.percent)
+            }
+            month = report.month
+            currency = report.currency.code
+            overall = line(report.overall)
+            categories = report.categories.map(line)
+        }
+    }
+
+    static func month(_ request: Request) throws -> String {
+        guard let month = request.uri.queryParameters.get("month") else {
+            throw DomainError(.missingField, field: "month", "Name the month: ?month=YYYY-MM.")
+        }
+        return String(month)
+    }
+
+    func showBudget(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        struct Body: Encodable { let budget: BudgetDTO }
+        let report = try await budgets.report(month: try Self.month(request), for: principal.customerID)
+        return try JSON.response(Body(budget: BudgetDTO(report)))
+    }
+
+    func setBudget(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        struct Input: Decodable {
+            let overall: Money?
+            let categories: [String: Money]?
+        }
+        let month = try Self.month(request)
+        let input = try JSON.decode(Input.self, from: try await JSON.body(request))
+        try await budgets.set(
+            month: month, overall: input.overall, categories: input.categories ?? [:],
+            known: try await receipts.categories(of: principal.customerID), for: principal.customerID)
+        struct Body: Encodable { let budget: BudgetDTO }
+        return try JSON.response(Body(budget: BudgetDTO(try await budgets.report(month: month, for: principal.customerID))))
+    }
+}
+
+extension Parameters {
+    func receiptID() throws -> Int64 {
+        guard let text = get("id"), let id = Int64(text), id > 0 else { throw DomainError(.notFound, field: "id", "No such receipt.") }
+        return id
+    }
+}
