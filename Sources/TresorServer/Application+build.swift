@@ -97,7 +97,7 @@ public func buildRouter(
     v1.get("/favorites", use: favorites.list)
     v1.put("/favorites/pins", use: favorites.pin)
     v1.get("/beneficiaries", use: favorites.beneficiaryList)
-    try await WebApp.load(services: services, theme: theme).register(on: router)
+    try await WebApp.load(services: services, theme: theme, scanner: scanner).register(on: router)
     return router
 }
 

@@ -22,6 +22,12 @@ public struct BudgetService: Sendable {
             guard let limit, limit.minorUnits > 0 else { return nil }
             return Int(spent.minorUnits * 100 / limit.minorUnits)
         }
+
+        public init(category: String?, limit: Money?, spent: Money) {
+            self.category = category
+            self.limit = limit
+            self.spent = spent
+        }
     }
 
     public struct Report: Sendable, Hashable {

@@ -3,6 +3,7 @@ import Hummingbird
 import Mustache
 import TresorCore
 import TresorDomain
+import TresorScan
 
 /// The phone-first web app at `/`: server-rendered Mustache pages over the same services as
 /// the JSON API, a session cookie holding the same kind of session as a bearer token.
@@ -12,14 +13,18 @@ struct WebApp: Sendable {
     let catalogues: Catalogues
     let bankName: String
     let theme: WebTheme
+    /// The scan workers for photos of slips and receipts; nil when no `tresor` binary is found.
+    let scanner: ScanWorkerPool?
 
-    static func load(services: Services, theme: WebTheme) async throws -> WebApp {
+    static func load(services: Services, theme: WebTheme, scanner: ScanWorkerPool? = nil) async throws -> WebApp {
         guard let directory = Bundle.module.resourceURL?.appendingPathComponent("web/templates").path else {
             throw CocoaError(.fileNoSuchFile)
         }
         let library = try await MustacheLibrary(directory: directory)
         let bank = try await services.bank.profile()
-        return WebApp(services: services, library: library, catalogues: try Catalogues.load(), bankName: bank?.name ?? "Tresor", theme: theme)
+        return WebApp(
+            services: services, library: library, catalogues: try Catalogues.load(), bankName: bank?.name ?? "Tresor", theme: theme,
+            scanner: scanner)
     }
 
     /// What every page needs: language, strings, bank name, CSRF token.

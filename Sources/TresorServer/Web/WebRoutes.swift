@@ -17,6 +17,8 @@ extension WebApp {
         registerTimeline(on: router)
         registerSettings(on: router)
         registerEdit(on: router)
+        registerScan(on: router)
+        registerReceipts(on: router)
         router.get("/language/{code}") { request, context in
             let code = context.parameters.get("code") ?? "de"
             let language = WebLanguage(rawValue: code) ?? .de

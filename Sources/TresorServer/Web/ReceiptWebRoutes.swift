@@ -1,0 +1,131 @@
+import Foundation
+import Hummingbird
+import TresorCore
+import TresorDomain
+import TresorScan
+
+/// The receipts screen (take a photo, list, correct, delete) and the budget screen (this month
+/// per category, bars, remaining), over ReceiptService and BudgetService like the JSON API.
+extension WebApp {
+    func registerReceipts(on router: Router<TresorRequestContext>) {
+        router.get("/receipts", use: receiptList)
+        router.post("/receipts", use: receiptUpload)
+        router.get("/receipts/{id}", use: receiptDetail)
+        router.get("/receipts/{id}/image", use: receiptImage)
+        router.post("/receipts/{id}", use: receiptSave)
+        router.post("/receipts/{id}/delete", use: receiptDelete)
+        router.get("/budget", use: budgetPage)
+        router.post("/budget", use: budgetSave)
+    }
+
+    func categoryOptions(_ page: Page, customer: CustomerID, selected: String?) async throws -> [[String: Any]] {
+        try await services.receipts.categories(of: customer).map {
+            ["value": $0, "label": page.strings["category_\($0)"] ?? $0, "selected": $0 == selected]
+        }
+    }
+
+    func receiptList(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+        let language = page.language
+        page.values["receipts"] = try await services.receipts.list(of: principal.customerID).map { receipt in
+            [
+                "id": String(receipt.id), "merchant": receipt.merchant ?? "?", "date": receipt.date.map(language.format) ?? "",
+                "total": receipt.total.map(language.format) ?? "", "category": page.strings["category_\(receipt.category)"] ?? receipt.category,
+            ]
+        }
+        if let failed = request.uri.queryParameters.get("error") { page.values["photo_error"] = page.strings["error_\(failed)"] ?? String(failed) }
+        return render("receipts", page)
+    }
+
+    func receiptUpload(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        guard let scanner else { return WebSupport.redirect("/receipts") }
+        do {
+            let (image, form) = try await ImageBody.readForm(request, limits: scanner.limits)
+            guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+            let output = try await scanner.run(.receipt, image: image)
+            if let failure = output.error { throw ScanFailure(failure) }
+            guard let reading = output.receipt else { throw ScanError(.unreadable, "The image could not be read.") }
+            let receipt = try await services.receipts.create(
+                image: image,
+                reading: ReceiptInput(
+                    merchant: reading.merchant, date: reading.date, total: reading.total, currency: reading.total?.currency ?? .chf,
+                    text: reading.text, confidence: reading.confidence),
+                for: principal.customerID)
+            return WebSupport.redirect("/receipts/\(receipt.id)")
+        } catch {
+            return WebSupport.redirect("/receipts?error=\(Self.scanErrorCode(error))")
+        }
+    }
+
+    func receiptDetail(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        guard let id = Int64(context.parameters.get("id") ?? ""), let receipt = try? await services.receipts.get(id, of: principal.customerID)
+        else { return WebSupport.html("Not found", status: .notFound) }
+        let page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+        return try await renderReceipt(receipt, page: page, customer: principal.customerID, fields: [:], error: nil)
+    }
+
+    func renderReceipt(_ receipt: Receipt, page: Page, customer: CustomerID, fields: [String: String], error: (field: String, message: String)?)
+        async throws -> Response
+    {
+        var page = page
+        page.values["receipt"] = [
+            "id": String(receipt.id), "merchant": fields["merchant"] ?? receipt.merchant ?? "",
+            "date": fields["date"] ?? receipt.date?.description ?? "",
+            "total": fields["total"] ?? receipt.total?.decimalString ?? "", "currency": receipt.currency.code, "text": receipt.text,
+            "confidence": receipt.confidence, "matched": receipt.transactionID != nil,
+        ]
+        page.values["categories"] = try await categoryOptions(page, customer: customer, selected: fields["category"] ?? receipt.category)
+        if let error {
+            page.values["error"] = ["field": error.field, "message": error.message]
+            page.values["error_\(error.field)"] = error.message
+        }
+        return render("till", page, status: error == nil ? .ok : .unprocessableContent)
+    }
+
+    func receiptImage(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, _) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        guard let id = Int64(context.parameters.get("id") ?? ""), let bytes = try? await services.receipts.image(id, of: principal.customerID)
+        else { return WebSupport.html("Not found", status: .notFound) }
+        var headers = HTTPFields()
+        headers[.contentType] = bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "image/png" : "image/jpeg"
+        headers[.cacheControl] = "private, no-store"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    func receiptSave(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var request = request
+        let form = WebSupport.form(try await request.collectBody(upTo: 64 * 1024))
+        guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        guard let id = Int64(context.parameters.get("id") ?? ""), let receipt = try? await services.receipts.get(id, of: principal.customerID)
+        else { return WebSupport.html("Not found", status: .notFound) }
+        let page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+        do {
+            func text(_ name: String) -> String? {
+                let value = (form[name] ?? "").trimmingCharacters(in: .whitespaces)
+                return value.isEmpty ? nil : value
+            }
+            let changes = ReceiptChanges(
+                merchant: text("merchant"), date: try text("date").map { try LocalDate(parsing: $0, field: "date") },
+                total: try text("total").map { try Money(parsing: $0, currency: receipt.currency, field: "total") }, category: text("category"))
+            _ = try await services.receipts.update(id, of: principal.customerID, changes)
+            return WebSupport.redirect("/receipts/\(id)")
+        } catch let error as DomainError {
+            let field = Self.formField(error.field)
+            return try await renderReceipt(
+                receipt, page: page, customer: principal.customerID, fields: form, error: (field, Self.message(for: error, strings: page.strings)))
+        }
+    }
+
+    func receiptDelete(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var request = request
+        let form = WebSupport.form(try await request.collectBody(upTo: 64 * 1024))
+        guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        if let id = Int64(context.parameters.get("id") ?? "") { try? await services.receipts.delete(id, of: principal.customerID) }
+        return WebSupport.redirect("/receipts")
+    }
+}

@@ -1,0 +1,81 @@
+"""Photos in the web app: a QR-bill photo fills the pay form; a till receipt becomes a receipt
+that can be corrected and counts against the month's budget."""
+import os
+import unittest
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import Select
+
+from webbase import BASE, BrowserTest
+
+CORPUS = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "corpus"))
+
+
+class ScanReceiptsTest(BrowserTest):
+    def upload(self, path, button):
+        old_page = self.browser.find_element(By.TAG_NAME, "html")
+        self.browser.find_element(By.ID, "photo").send_keys(path)
+        self.browser.find_element(By.ID, button).click()
+        self.wait_until(expected_conditions.staleness_of(old_page))
+
+    def submit(self, selector):
+        old_page = self.browser.find_element(By.TAG_NAME, "html")
+        self.browser.find_element(By.CSS_SELECTOR, selector).click()
+        self.wait_until(expected_conditions.staleness_of(old_page))
+
+    def test_photo_of_a_qr_bill_fills_the_pay_form(self):
+        self.login()
+        self.browser.get(BASE + "/pay")
+        self.assert_fits_and_accessible()
+        self.upload(os.path.join(CORPUS, "slips", "qrbill-01-rotated.jpg"), "scan-submit")
+        self.assertTrue(self.browser.find_elements(By.ID, "scan-notice"))
+        payload = self.browser.find_element(By.ID, "qrbill_payload").get_attribute("value")
+        self.assertTrue(payload.startswith("SPC"), payload[:20])
+        self.assert_fits_and_accessible()
+        self.pay()
+        self.assertIn("/payments/", self.browser.current_url)
+
+    def test_a_file_that_is_no_photo_shows_the_error_at_the_photo(self):
+        self.login()
+        self.browser.get(BASE + "/pay/qrbill")
+        self.upload(os.path.join(CORPUS, "slips", "truth.json"), "scan-submit")
+        error = self.browser.find_element(By.ID, "photo-error")
+        self.assertIn("JPEG", error.text)
+        self.assertEqual(self.browser.find_element(By.ID, "photo").get_attribute("aria-invalid"), "true")
+
+    def test_receipt_is_read_corrected_and_counted_in_the_budget(self):
+        self.login()
+        self.browser.get(BASE + "/receipts")
+        self.assert_fits_and_accessible()
+        self.upload(os.path.join(CORPUS, "receipts", "receipt-00-de-clean.jpg"), "receipt-upload")
+        self.assertIn("/receipts/", self.browser.current_url)
+        self.assertEqual(self.browser.find_element(By.ID, "merchant").get_attribute("value"), "Migros")
+        self.assertEqual(self.browser.find_element(By.ID, "total").get_attribute("value"), "14.46")
+        self.assertEqual(self.browser.find_element(By.ID, "date").get_attribute("value"), "2025-12-02")
+        self.assert_fits_and_accessible()
+        Select(self.browser.find_element(By.ID, "category")).select_by_value("household")
+        total = self.browser.find_element(By.ID, "total")
+        total.clear()
+        total.send_keys("14.4x")
+        self.submit("#save-receipt")
+        self.assertEqual(self.browser.find_element(By.ID, "form-error").get_attribute("data-field"), "total")
+        total = self.browser.find_element(By.ID, "total")
+        total.clear()
+        total.send_keys("16.46")
+        # why 2024: a month before the demo history, so only this receipt counts.
+        self.browser.execute_script("document.getElementById('date').value = '2024-03-15'")
+        self.submit("#save-receipt")
+        self.assertEqual(Select(self.browser.find_element(By.ID, "category")).first_selected_option.get_attribute("value"), "household")
+
+        self.browser.get(BASE + "/budget?month=2024-03")
+        self.browser.find_element(By.ID, "limit_household").send_keys("20.00")
+        self.submit("#save-budget")
+        line = self.browser.find_element(By.CSS_SELECTOR, "#budget-lines li[data-category='household']")
+        self.assertEqual(line.find_element(By.TAG_NAME, "progress").get_attribute("value"), "82")
+        self.assertIn("3.54", line.find_element(By.CSS_SELECTOR, "[data-testid=remaining]").text.replace("’", ""))
+        self.assert_fits_and_accessible()
+
+
+if __name__ == "__main__":
+    unittest.main()
