@@ -21,7 +21,7 @@ build:
 test: deps lint
 	@scripts/install-deps.sh test
 	swift build --build-tests
-	scripts/postgres-test-cluster.sh scripts/run-all-tests.sh
+	scripts/postgres-test-cluster.sh scripts/s3-test-server.sh scripts/run-all-tests.sh
 
 ## Check formatting with the one .swift-format at the root.
 lint:

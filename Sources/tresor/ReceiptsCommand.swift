@@ -28,7 +28,7 @@ struct ReceiptsCommand: AsyncParsableCommand {
         @Option(help: "Backup directory (created).") var to: String
 
         func run() async throws {
-            let store = try blobs.store()
+            let store = try await blobs.store()
             let target = URL(fileURLWithPath: to)
             try FileManager.default.createDirectory(at: target.appendingPathComponent("objects"), withIntermediateDirectories: true)
             var manifest = Manifest(objects: [])
@@ -57,7 +57,7 @@ struct ReceiptsCommand: AsyncParsableCommand {
         @Option(help: "Backup directory.") var from: String
 
         func run() async throws {
-            let store = try blobs.store()
+            let store = try await blobs.store()
             let source = URL(fileURLWithPath: from)
             let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: source.appendingPathComponent("manifest.json")))
             let present = Set(try await store.hashes())

@@ -27,7 +27,7 @@ struct Serve: AsyncParsableCommand {
         var auth = AuthConfig()
         auth.idleTimeoutSeconds = max(60, sessionIdleSeconds)
         auth.lifetimeSeconds = max(auth.idleTimeoutSeconds, sessionLifetimeSeconds)
-        let services = Services(database: db, auth: auth, observer: metrics, blobs: try blobs.store())
+        let services = Services(database: db, auth: auth, observer: metrics, blobs: try await blobs.store())
         if demo {
             if try await services.demo.seed(today: services.today) {
                 logger.info("seeded the demo bank")

@@ -31,12 +31,19 @@ struct IsolationAPITests {
             let code = try await harness.services.devices.issueActivationCode(contract: "10000002", staff: "iso.staff")
             let device = try await harness.services.devices.enrol(
                 contract: "10000002", code: code, name: "LUCA-PHONE", publicKey: Phone().publicKey)
-            let secrets = ["LUCA-SECRET-MEMO", "LUCA-FOLDER", "LUCA-TEMPLATE", "LUCA-PHONE", lucaAccount["iban"] as! String, "Bernasconi"]
+            let receipt = try await client.upload(
+                "/v1/receipts", token: lucaToken, bytes: try Corpus.bytes("receipts", "receipt-00-de-clean.jpg"), contentType: "image/jpeg")
+            let receiptID = try #require((receipt.json["receipt"] as? [String: Any])?["id"] as? String)
+            _ = try await client.call(.patch, "/v1/receipts/\(receiptID)", token: lucaToken, json: #"{"merchant": "LUCA-SHOP"}"#)
+            let secrets = [
+                "LUCA-SECRET-MEMO", "LUCA-FOLDER", "LUCA-TEMPLATE", "LUCA-PHONE", "LUCA-SHOP", lucaAccount["iban"] as! String, "Bernasconi",
+            ]
 
             // A: Anna, at level 2.
             let anna = try await PayingCustomer.annaMeier(client)
             let ids = [
                 "accounts": lucaAccountID, "payments": paymentID, "templates": templateID, "template-folders": folderID, "devices": String(device.id),
+                "receipts": receiptID,
             ]
             let body = #"""
                 {"amount": {"amount": "1.00", "currency": "CHF"}, "name": "x", "pin": "1234", "code": "123456", "message": "x",

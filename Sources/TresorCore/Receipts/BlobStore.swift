@@ -19,17 +19,36 @@ public enum BlobStoreError: Error, Equatable {
     case notFound(String)
     case corrupt(String)
     case badKey
+    case remote(String)
+}
+
+/// The encryption both stores share: AES-GCM with a random nonce per object, and the hash
+/// check after decryption that makes a swapped or damaged object an error, not a wrong image.
+struct BlobCipher: Sendable {
+    let key: SymmetricKey
+
+    static func hash(_ bytes: some DataProtocol) -> String { SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined() }
+
+    static func isHash(_ text: String) -> Bool { text.count == 64 && text.allSatisfy { $0.isHexDigit && !$0.isUppercase } }
+
+    func seal(_ plaintext: [UInt8]) throws -> [UInt8] { [UInt8](try AES.GCM.seal(plaintext, using: key).combined!) }
+
+    func open(_ sealed: [UInt8], hash: String) throws -> [UInt8] {
+        guard let box = try? AES.GCM.SealedBox(combined: sealed), let plain = try? AES.GCM.open(box, using: key), Self.hash(plain) == hash
+        else { throw BlobStoreError.corrupt(hash) }
+        return [UInt8](plain)
+    }
 }
 
 /// The default store: one file per object under `directory/ab/abcdef…`, written to a temporary
 /// name and renamed, so a crash never leaves half an object under its hash.
 public struct FileBlobStore: BlobStore {
     public let directory: URL
-    let key: SymmetricKey
+    let cipher: BlobCipher
 
     public init(directory: URL, key: SymmetricKey) throws {
         self.directory = directory
-        self.key = key
+        cipher = BlobCipher(key: key)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
@@ -53,25 +72,19 @@ public struct FileBlobStore: BlobStore {
     }
 
     func path(_ hash: String) throws -> URL {
-        guard hash.count == 64, hash.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { throw BlobStoreError.notFound(hash) }
+        guard BlobCipher.isHash(hash) else { throw BlobStoreError.notFound(hash) }
         return directory.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent(hash)
     }
 
     public func put(_ plaintext: [UInt8]) async throws -> String {
-        let hash = SHA256.hash(data: plaintext).map { String(format: "%02x", $0) }.joined()
+        let hash = BlobCipher.hash(plaintext)
         if FileManager.default.fileExists(atPath: try path(hash).path) { return hash }
-        let sealed = try AES.GCM.seal(plaintext, using: key).combined!
-        try await putSealed(hash, [UInt8](sealed))
+        try await putSealed(hash, try cipher.seal(plaintext))
         return hash
     }
 
     public func get(_ hash: String) async throws -> [UInt8] {
-        let sealed = try await self.sealed(hash)
-        guard let box = try? AES.GCM.SealedBox(combined: sealed), let plain = try? AES.GCM.open(box, using: key) else {
-            throw BlobStoreError.corrupt(hash)
-        }
-        guard SHA256.hash(data: plain).map({ String(format: "%02x", $0) }).joined() == hash else { throw BlobStoreError.corrupt(hash) }
-        return [UInt8](plain)
+        try cipher.open(try await sealed(hash), hash: hash)
     }
 
     public func hashes() async throws -> [String] {
