@@ -46,9 +46,46 @@ class WebAppTest(BrowserTest):
         self.browser.get(BASE + "/login")
         self.assert_fits_and_accessible()
         self.login()
-        for path in ["/home", "/home?period=week", "/accounts"]:
+        for path in ["/home", "/home?period=week", "/accounts", "/receipts", "/budget"]:
             self.browser.get(BASE + path)
             self.assert_fits_and_accessible()
+
+    def test_card_details_show_limit_used_and_what_is_left(self):
+        self.login()
+        self.browser.get(BASE + "/accounts")
+        card = self.browser.find_element(By.CSS_SELECTOR, "[data-testid=card-details]")
+        self.assertEqual(card.find_element(By.CSS_SELECTOR, "[data-testid=card-limit]").text, "CHF 5’000.00")
+        used = card.find_element(By.CSS_SELECTOR, "[data-testid=card-used]").text
+        left = card.find_element(By.CSS_SELECTOR, "[data-testid=card-left]").text
+        number = lambda text: int(re.sub(r"[^\d]", "", text))
+        self.assertGreater(number(used), 0, "the demo card has purchases")
+        self.assertLessEqual(number(left), 500000 - number(used))
+
+    def test_remembered_device_shows_the_quick_balance_view_and_steps_up_with_the_password(self):
+        self.browser.get(BASE + "/login")
+        self.assertFalse(self.browser.find_elements(By.ID, "quick-balance"))
+        self.browser.find_element(By.ID, "contract").send_keys("10000001")
+        self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
+        self.browser.find_element(By.ID, "remember").click()
+        self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
+        self.wait_until(lambda b: b.current_url.endswith("/home"))
+        self.click_and_wait("form[action='/logout'] button", "/login")
+        self.browser.get(BASE + "/login")
+        balances = [e.text for e in self.browser.find_elements(By.CSS_SELECTOR, "[data-testid=quick-available]")]
+        self.assertTrue(balances and all("CHF" in b or "EUR" in b for b in balances), balances)
+        self.assert_fits_and_accessible()
+        self.browser.get(BASE + "/accounts")
+        self.assertIn("/login", self.browser.current_url, "the quick view opens no session")
+        self.assertEqual(self.browser.find_element(By.ID, "contract").get_attribute("value"), "10000001")
+        self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
+        self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
+        self.wait_until(lambda b: b.current_url.endswith("/home"))
+        self.click_and_wait("form[action='/logout'] button", "/login")
+        self.browser.get(BASE + "/login")
+        self.browser.find_element(By.ID, "forget-device").click()
+        self.wait_until(lambda b: not b.find_elements(By.ID, "quick-balance"))
+        self.browser.get(BASE + "/login")
+        self.assertFalse(self.browser.find_elements(By.ID, "quick-balance"))
 
     def test_logout_ends_the_session_and_pages_need_a_login(self):
         self.login()

@@ -19,7 +19,9 @@ public struct Migration: Sendable {
     }
 
     /// Every migration, in order.
-    public static let all: [Migration] = [.m001Ledger, .m002Auth, .m003Payments, .m004Audit, .m005Signing, .m006Devices, .m007Receipts]
+    public static let all: [Migration] = [
+        .m001Ledger, .m002Auth, .m003Payments, .m004Audit, .m005Signing, .m006Devices, .m007Receipts, .m008RememberedBrowsers,
+    ]
 
     public static let trackingTable =
         "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at_ms BIGINT NOT NULL)"

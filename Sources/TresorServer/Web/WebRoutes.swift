@@ -11,6 +11,7 @@ extension WebApp {
         router.get("/login", use: loginForm)
         router.post("/login", use: login)
         router.post("/logout", use: logout)
+        router.post("/login/forget", use: forgetDevice)
         router.get("/home", use: home)
         router.get("/accounts", use: accounts)
         registerPay(on: router)
@@ -53,7 +54,31 @@ extension WebApp {
         let csrf = WebSupport.cookies(request)[WebSupport.csrfCookie] ?? WebSupport.randomToken()
         var page = page(request, csrf: csrf)
         if request.uri.queryParameters.get("expired") != nil { page.values["notice"] = page.strings["login_expired"] }
+        try await addQuickView(request, page: &page)
         return render("login", page, cookies: [WebSupport.cookie(WebSupport.csrfCookie, csrf, request: request)])
+    }
+
+    /// The level-1 quick balance view of a remembered browser: balances only, the contract
+    /// filled in, and the password as the step-up to everything else.
+    func addQuickView(_ request: Request, page: inout Page) async throws {
+        guard let token = WebSupport.cookies(request)[WebSupport.deviceCookie],
+            let principal = try await services.rememberedBrowsers.principal(token: token)
+        else { return }
+        let language = page.language
+        page.values["contract"] = principal.contract
+        page.values["quick"] = try await services.accounts.accounts(of: principal).map { account in
+            ["name": account.name, "available": language.format(account.available)]
+        }
+        page.values["has_quick"] = true
+    }
+
+    func forgetDevice(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        var request = request
+        let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
+        let csrf = WebSupport.cookies(request)[WebSupport.csrfCookie] ?? ""
+        guard !csrf.isEmpty, WebSupport.same(form["csrf"] ?? "", csrf) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        if let token = WebSupport.cookies(request)[WebSupport.deviceCookie] { try await services.rememberedBrowsers.forget(token: token) }
+        return WebSupport.redirect("/login", cookies: [WebSupport.cookie(WebSupport.deviceCookie, "", request: request, maxAge: 0)])
     }
 
     func login(_ request: Request, context: TresorRequestContext) async throws -> Response {
@@ -68,9 +93,17 @@ extension WebApp {
         page.values["contract"] = form["contract"] ?? ""
         do {
             let grant = try await services.auth.login(contract: form["contract"] ?? "", password: form["password"] ?? "", address: context.address)
-            return WebSupport.redirect("/home", cookies: [WebSupport.cookie(WebSupport.sessionCookie, grant.token, request: request)])
+            var cookies = [WebSupport.cookie(WebSupport.sessionCookie, grant.token, request: request)]
+            if form["remember"] == "1" {
+                let remembered = try await services.rememberedBrowsers.remember(try await services.auth.authenticate(token: grant.token))
+                cookies.append(
+                    WebSupport.cookie(WebSupport.deviceCookie, remembered, request: request, maxAge: Int(RememberedBrowsers.lifetimeSeconds)))
+            }
+            return WebSupport.redirect("/home", cookies: cookies)
         } catch let error as DomainError {
             page.values["error"] = page.strings["error_\(error.code.rawValue)"] ?? error.message
+            try await addQuickView(request, page: &page)
+            page.values["contract"] = form["contract"] ?? ""
             return render("login", page, status: error.code == .loginLocked ? .tooManyRequests : .unauthorized)
         }
     }
@@ -129,11 +162,20 @@ extension WebApp {
         var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
         let language = page.language
         page.values["accounts"] = try await services.accounts.accounts(of: principal).map { account in
-            [
+            var values: [String: Any] = [
                 "name": account.name, "iban": account.iban.formatted, "iban_compact": account.iban.electronic,
                 "kind": page.strings["kind_\(account.kind.rawValue)"] ?? account.kind.rawValue, "booked": language.format(account.booked),
                 "available": language.format(account.available), "held": account.heldMinor > 0,
             ]
+            if account.kind == .card {
+                // A card account's balance is what the card owes; its limit is the overdraft limit.
+                let money = { (minor: Int64) in language.format(Money(minorUnits: minor, currency: account.currency)) }
+                values["card"] = [
+                    "limit": money(account.overdraftLimitMinor), "used": money(max(0, -account.bookedMinor)),
+                    "pending": money(account.heldMinor), "left": money(account.overdraftLimitMinor + account.bookedMinor - account.heldMinor),
+                ]
+            }
+            return values
         }
         return render("accounts", page)
     }

@@ -9,6 +9,8 @@ enum WebSupport {
     static let sessionCookie = "tresor_session"
     static let csrfCookie = "tresor_csrf"
     static let languageCookie = "lang"
+    /// A remembered browser's token (RememberedBrowsers), for the level-1 quick balance view.
+    static let deviceCookie = "tresor_device"
 
     static func cookies(_ request: Request) -> [String: String] {
         var cookies: [String: String] = [:]
