@@ -29,7 +29,7 @@ public func buildRouter(
     }
 
     let sessions = SessionRoutes(auth: services.auth)
-    let accounts = AccountRoutes(accounts: services.accounts)
+    let accounts = AccountRoutes(accounts: services.accounts, receipts: services.receipts)
     let transfers = TransferRoutes(transfers: services.transfers)
     router.post("/v1/sessions", use: sessions.login)
     let deviceRoutes = DeviceRoutes(devices: services.devices, auth: services.auth, staff: services.staff)

@@ -77,6 +77,9 @@ struct ReceiptAPITests {
             #expect(budget.status == .ok, "\(budget.text)")
             let moved = try await client.call(.patch, "/v1/receipts/\(id)", token: anna.token, json: #"{"date": "2026-11-20", "category": "treats"}"#)
             #expect((moved.json["receipt"] as? [String: Any])?["transaction_id"] as? String == transaction, "\(moved.text)")
+            let timeline = try await client.call(.get, "/v1/accounts/\(anna.current)/transactions?limit=10", token: anna.token)
+            let entry = try #require((timeline.json["transactions"] as? [[String: Any]])?.first { $0["id"] as? String == transaction })
+            #expect(entry["receipt_id"] as? String == id, "linked both ways")
 
             #expect(try await spent("groceries") == groceriesBefore, "the matched payment is no longer counted as groceries")
             #expect(try await spent("treats") == "14.46", "the receipt and its payment count once")

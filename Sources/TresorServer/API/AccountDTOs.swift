@@ -38,12 +38,15 @@ struct EntryDTO: Encodable {
     let counterparty: String?
     let remittance: String?
     let balanceAfter: Money
+    /// The receipt matched to this transaction, when there is one (the other side of the link).
+    var receiptID: Int64? = nil
 
     enum CodingKeys: String, CodingKey {
         case id, amount, counterparty, remittance
         case bookingDate = "booking_date"
         case valueDate = "value_date"
         case balanceAfter = "balance_after"
+        case receiptID = "receipt_id"
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -55,6 +58,7 @@ struct EntryDTO: Encodable {
         try container.encode(counterparty, forKey: .counterparty)
         try container.encode(remittance, forKey: .remittance)
         try container.encode(balanceAfter, forKey: .balanceAfter)
+        try container.encodeIfPresent(receiptID.map(String.init), forKey: .receiptID)
     }
 
     init(_ entry: Entry) {

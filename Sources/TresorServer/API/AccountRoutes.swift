@@ -6,6 +6,7 @@ import TresorLedger
 /// Read-only account routes: list, one account, its transactions, its balance history.
 struct AccountRoutes {
     let accounts: AccountService
+    let receipts: ReceiptService
 
     func list(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
@@ -35,7 +36,13 @@ struct AccountRoutes {
         let page = try await accounts.transactions(
             try context.parameters.id("id"), of: principal, from: try request.date("from"), to: try request.date("to"),
             direction: direction, limit: limit, cursor: cursor)
-        return try JSON.response(EntryPageDTO(transactions: page.entries.map(EntryDTO.init), nextCursor: page.next?.token))
+        let linked = try await receipts.receiptIDs(forTransactions: page.entries.map(\.transactionID.rawValue), of: principal.customerID)
+        let entries = page.entries.map { entry in
+            var dto = EntryDTO(entry)
+            dto.receiptID = linked[entry.transactionID.rawValue]
+            return dto
+        }
+        return try JSON.response(EntryPageDTO(transactions: entries, nextCursor: page.next?.token))
     }
 
     func balanceHistory(_ request: Request, context: TresorRequestContext) async throws -> Response {
