@@ -63,7 +63,10 @@ public actor ScanWorkerPool {
 
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["scan-worker", task.rawValue, file.path, "--memory-bytes", String(limits.workerMemoryBytes)]
+        process.arguments = [
+            "scan-worker", task.rawValue, file.path, "--memory-bytes", String(limits.workerMemoryBytes), "--cpu-seconds",
+            String(Int(limits.timeoutSeconds.rounded(.up)) + 1),
+        ]
         var environment = ProcessInfo.processInfo.environment
         // why: Tesseract's OpenMP threads make one OCR 5x slower on a busy 2-core machine.
         environment["OMP_THREAD_LIMIT"] = "1"
