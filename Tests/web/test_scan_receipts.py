@@ -4,7 +4,6 @@ import os
 import unittest
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select
 
 from webbase import BASE, BrowserTest
@@ -17,12 +16,12 @@ class ScanReceiptsTest(BrowserTest):
         old_page = self.browser.find_element(By.TAG_NAME, "html")
         self.browser.find_element(By.ID, "photo").send_keys(path)
         self.browser.find_element(By.ID, button).click()
-        self.wait_until(expected_conditions.staleness_of(old_page))
+        self.wait_until_left(old_page)
 
     def submit(self, selector):
         old_page = self.browser.find_element(By.TAG_NAME, "html")
         self.browser.find_element(By.CSS_SELECTOR, selector).click()
-        self.wait_until(expected_conditions.staleness_of(old_page))
+        self.wait_until_left(old_page)
 
     def test_photo_of_a_qr_bill_fills_the_pay_form(self):
         self.login()

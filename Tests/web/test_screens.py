@@ -3,7 +3,6 @@ import unittest
 from datetime import date, timedelta
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select
 
 from webbase import BASE, BrowserTest
@@ -15,8 +14,7 @@ class ScreensTest(BrowserTest):
         could still read the page the click is leaving."""
         old_page = self.browser.find_element(By.TAG_NAME, "html")
         self.browser.find_element(By.CSS_SELECTOR, selector).click()
-        self.wait_until(expected_conditions.staleness_of(old_page))
-        self.wait_until(lambda b: b.execute_script("return document.readyState") == "complete")
+        self.wait_until_left(old_page)
 
     def test_timeline_filters_by_type_and_groups_by_day(self):
         self.login()

@@ -5,7 +5,7 @@ import unittest
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -60,6 +60,19 @@ class BrowserTest(unittest.TestCase):
         """Waits up to 10 s; an element of the page being left may go stale while the condition
         reads it, which only means the next page is not there yet."""
         return WebDriverWait(self.browser, 10, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(condition)
+
+    def wait_until_left(self, old_page):
+        """Waits until `old_page` (an element of the page a click leaves) is gone. Chromium says
+        so with a stale-element error or, now and then, with a generic 'node does not belong to
+        the document' one; both mean the next page is there."""
+        def gone(_):
+            try:
+                old_page.is_enabled()
+                return False
+            except WebDriverException:
+                return True
+        self.wait_until(gone)
+        self.wait_until(lambda b: b.execute_script("return document.readyState") == "complete")
 
     def login(self, contract="10000001", password="tresor-demo"):
         self.browser.get(BASE + "/login")
