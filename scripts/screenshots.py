@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Takes the README's screenshots (home, pay form with an error, receipt) from a running demo
+"""Takes the README's screenshots (home, pay form with an error, receipt, a till receipt read
+from a photo, the budget) from a running demo
 bank at 375x812: `TRESOR_WEB_URL=http://127.0.0.1:8080 .build/web-venv/bin/python scripts/screenshots.py`."""
 import os
 import sys
@@ -20,12 +21,24 @@ class Shots(BrowserTest):
         for field, value in [("creditor_name", "Müller Gartenbau AG"), ("creditor_iban", "ch56 0483 5012 3456 7800 9"),
                              ("creditor_postal_code", "8002"), ("creditor_town", "Zürich"), ("amount", "120.00")]:
             self.browser.find_element(By.ID, field).send_keys(value)
-        self.browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+        self.browser.find_element(By.CSS_SELECTOR, "form[action='/pay/iban'] button[type=submit]").click()
         self.browser.save_screenshot(os.path.join(out, "pay-error.png"))
         self.browser.get(BASE + "/pay/internal")
         self.browser.find_element(By.ID, "amount").send_keys("50.00")
         self.pay()
         self.browser.save_screenshot(os.path.join(out, "receipt.png"))
+        corpus = os.path.join(os.path.dirname(__file__), "..", "Tests", "corpus", "receipts")
+        self.browser.get(BASE + "/receipts")
+        self.browser.find_element(By.ID, "photo").send_keys(os.path.abspath(os.path.join(corpus, "receipt-00-de-clean.jpg")))
+        self.browser.find_element(By.ID, "receipt-upload").click()
+        self.wait_until(lambda b: "/receipts/" in b.current_url)
+        self.browser.save_screenshot(os.path.join(out, "till-receipt.png"))
+        self.browser.get(BASE + "/budget")
+        self.browser.find_element(By.ID, "limit_overall").send_keys("2500.00")
+        self.browser.find_element(By.ID, "limit_groceries").send_keys("600.00")
+        self.browser.find_element(By.ID, "save-budget").click()
+        self.wait_until(lambda b: "month=" in b.current_url)
+        self.browser.save_screenshot(os.path.join(out, "budget.png"))
 
 
 if __name__ == "__main__":

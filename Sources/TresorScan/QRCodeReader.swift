@@ -10,7 +10,7 @@ enum QRCodeReader {
         let longest = max(gray.width, gray.height)
         if longest > 1600 { attempts.append { try gray.scaled(1600 / Float(longest)) } }
         attempts.append { try gray.binarized() }
-        for degrees: Float in [-15, 15, -30, 30] { attempts.append { try gray.rotated(degrees: degrees) } }
+        for degrees: Float in [-15, 15, -30, 30, 90, 45] { attempts.append { try gray.rotated(degrees: degrees) } }
         for attempt in attempts {
             let found = scan(try attempt())
             if !found.isEmpty { return found }

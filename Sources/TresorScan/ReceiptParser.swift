@@ -149,11 +149,12 @@ public enum ReceiptParser {
         return LocalDate(year: year, month: Int(match.2)!, day: Int(match.1)!)
     }
 
+    /// The currency a line names as a word (`CHF`, `Fr.`, `EUR`, `€`, …): `BEURRE` holds no euro.
     static func currencyMentioned(_ line: String) -> Currency? {
-        let upper = line.uppercased()
-        if upper.contains("CHF") || upper.contains("FR.") || upper.contains("SFR") { return .chf }
-        if upper.contains("EUR") || upper.contains("€") { return .eur }
-        if upper.contains("GBP") || upper.contains("£") { return Currency(code: "GBP") }
+        let folded = fold(line)
+        if ["chf", "fr", "sfr"].contains(where: { hasWord($0, in: folded) }) { return .chf }
+        if hasWord("eur", in: folded) || line.contains("€") { return .eur }
+        if hasWord("gbp", in: folded) || line.contains("£") { return Currency(code: "GBP") }
         return nil
     }
 

@@ -50,9 +50,9 @@ final class ScanImage {
 
     func scaled(_ factor: Float) throws -> ScanImage { try derived { pixScale($0, factor, factor) } }
 
-    /// Straightens text lines (a photo taken a little askew); leaves the image as is when no
-    /// skew is found.
-    func deskewed() throws -> ScanImage { try derived { pixDeskew($0, 0) ?? pixClone($0) } }
+    /// Straightens text lines (a photo taken askew, up to 15° either way; Leptonica's default
+    /// search stops at 7°); leaves the image as is when no skew is found.
+    func deskewed() throws -> ScanImage { try derived { pixDeskewGeneral($0, 0, 15, 0, 0, 0, nil, nil) ?? pixClone($0) } }
 
     func rotated(degrees: Float) throws -> ScanImage {
         try derived { pixRotate($0, degrees * .pi / 180, Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), 0, 0) }

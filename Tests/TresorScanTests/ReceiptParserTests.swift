@@ -38,6 +38,13 @@ struct ReceiptParserTests {
         #expect(italian.date == LocalDate(year: 2026, month: 12, day: 22))
     }
 
+    @Test("a currency is a word: butter is not euros, Fr. is francs")
+    func currencyWords() {
+        #expect(ReceiptParser.parse("Globus\nBeurre 250g 19.61\nTOTAL 19.61", ocrConfidence: 90).total == Money(minorUnits: 1961, currency: .chf))
+        #expect(ReceiptParser.parse("Spar\nBread 2.10\nTotal EUR 2.10", ocrConfidence: 90).total == Money(minorUnits: 210, currency: .eur))
+        #expect(ReceiptParser.currencyMentioned("Total Fr. 12.00") == .chf)
+    }
+
     @Test("when no total line matches the items, the first total is taken with a lower confidence")
     func disagreeing() {
         let reading = ReceiptParser.parse("Coop\n01.02.2026\nBrot 3.00\nMilch 1.80\nTOTAL CHF 4.90", ocrConfidence: 95)
