@@ -97,6 +97,7 @@ public func buildRouter(
     v1.get("/favorites", use: favorites.list)
     v1.put("/favorites/pins", use: favorites.pin)
     v1.get("/beneficiaries", use: favorites.beneficiaryList)
+    v1.get("/messages", use: MessageRoutes(messages: services.messages).list)
     try await WebApp.load(services: services, theme: theme, scanner: scanner).register(on: router)
     return router
 }

@@ -96,6 +96,10 @@ struct ReceiptAPITests {
             _ = try await client.call(.patch, "/v1/receipts/\(id)", token: anna.token, json: #"{"merchant": "Migros"}"#)
             let again = try await harness.services.messages.messages(of: CustomerID(customer.int(0)))
             #expect(again.filter { $0.subject.contains("treats at 80 %") }.count == 1, "an alert is sent once")
+            let inbox = try await client.call(.get, "/v1/messages", token: anna.token)
+            #expect(
+                (inbox.json["messages"] as? [[String: Any]])?.contains { ($0["subject"] as? String)?.contains("treats at 80 %") == true } == true,
+                "the customer reads the alert in the inbox")
 
             let bad = try await client.call(
                 .put, "/v1/budgets?month=2026-13", token: anna.token, json: #"{"overall": {"amount": "1.00", "currency": "CHF"}}"#)

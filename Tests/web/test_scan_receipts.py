@@ -74,6 +74,16 @@ class ScanReceiptsTest(BrowserTest):
         self.assertEqual(line.find_element(By.TAG_NAME, "progress").get_attribute("value"), "82")
         self.assertIn("3.54", line.find_element(By.CSS_SELECTOR, "[data-testid=remaining]").text.replace("’", ""))
         self.assert_fits_and_accessible()
+        self.browser.get(BASE + "/home")
+        self.assertIn("household at 80 %", self.browser.find_element(By.ID, "messages").text, "the alert reaches the inbox")
+        self.assert_fits_and_accessible()
+
+        self.browser.get(BASE + "/receipts")
+        self.browser.find_element(By.CSS_SELECTOR, "#receipts a.who").click()
+        self.wait_until(lambda b: "/receipts/" in b.current_url)
+        receipt_id = self.browser.current_url.rstrip("/").split("/")[-1]
+        self.submit("#delete-receipt")
+        self.assertFalse(self.browser.find_elements(By.CSS_SELECTOR, f"#receipts li[data-id='{receipt_id}']"))
 
 
 if __name__ == "__main__":

@@ -154,6 +154,10 @@ extension WebApp {
             }
             return values
         }
+        // The inbox: the bank's newest messages (budget alerts, rejected payments).
+        let messages = try await services.messages.messages(of: principal.customerID, limit: 3)
+        page.values["messages"] = messages.map { ["subject": $0.subject, "body": $0.body] }
+        page.values["has_messages"] = !messages.isEmpty
         return render("home", page)
     }
 
