@@ -33,6 +33,9 @@ struct ReceiptAPITests {
             #expect((added.json["categories"] as? [String])?.contains("kids") == true)
             let corrected = try await client.call(.patch, "/v1/receipts/\(id)", token: token, json: #"{"category": "kids", "merchant": "Migros"}"#)
             #expect((corrected.json["receipt"] as? [String: Any])?["category"] as? String == "kids")
+            let stored = try await client.call(.get, "/v1/receipts/\(id)", token: token)
+            let vat = (stored.json["receipt"] as? [String: Any])?["vat"] as? [[String: Any]]
+            #expect(vat?.first?["rate"] as? String == "2.6" && vat?.first?.money("amount") == "0.36", "VAT lines are kept")
 
             let again = try await client.upload("/v1/receipts", token: token, bytes: image, contentType: "image/jpeg")
             #expect((again.json["receipt"] as? [String: Any])?["category"] as? String == "kids", "the same merchant gets the learnt category")

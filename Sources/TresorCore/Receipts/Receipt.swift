@@ -13,6 +13,18 @@ public struct Receipt: Sendable, Hashable {
     public var text: String
     public var confidence: Int
     public var transactionID: Int64?
+    public var vat: [VATAmount] = []
+}
+
+/// A VAT line of a receipt: the rate as printed (`8.1`, a label) and the tax amount.
+public struct VATAmount: Sendable, Hashable, Codable {
+    public let rate: String
+    public let amount: Money
+
+    public init(rate: String, amount: Money) {
+        self.rate = rate
+        self.amount = amount
+    }
 }
 
 /// What the OCR of a new receipt read.
@@ -23,8 +35,12 @@ public struct ReceiptInput: Sendable {
     public var currency: Currency
     public var text: String
     public var confidence: Int
+    public var vat: [VATAmount]
 
-    public init(merchant: String?, date: LocalDate?, total: Money?, currency: Currency, text: String, confidence: Int) {
+    public init(
+        merchant: String?, date: LocalDate?, total: Money?, currency: Currency, text: String, confidence: Int, vat: [VATAmount] = []
+    ) {
+        self.vat = vat
         self.merchant = merchant
         self.date = date
         self.total = total

@@ -11,7 +11,7 @@ public struct ReceiptService: Sendable {
     let clock: any Clock
     let budgets: BudgetService
 
-    static let columns = "id, blob_hash, merchant, purchase_date, total_minor, currency, category, text, confidence, transaction_id"
+    static let columns = "id, blob_hash, merchant, purchase_date, total_minor, currency, category, text, confidence, transaction_id, vat"
 
     public func create(image: [UInt8], reading: ReceiptInput, for customer: CustomerID) async throws -> Receipt {
         let hash = try await blobs.put(image)
@@ -22,13 +22,14 @@ public struct ReceiptService: Sendable {
                 SQL(
                     """
                     INSERT INTO receipts (customer_id, blob_hash, merchant, purchase_date, total_minor, currency, category, text, confidence, \
-                    created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING \(Self.columns)
+                    vat, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING \(Self.columns)
                     """,
                     [
                         .int(customer.rawValue), .text(hash), reading.merchant.map(SQLValue.text) ?? .null,
                         reading.date.map { .text($0.description) } ?? .null, reading.total.map { .int($0.minorUnits) } ?? .null,
                         .text((reading.total?.currency ?? reading.currency).code), .text(category), .text(reading.text),
-                        .int(Int64(reading.confidence)), .int(now), .int(now),
+                        .int(Int64(reading.confidence)), .text(String(decoding: try JSONEncoder().encode(reading.vat), as: UTF8.self)), .int(now),
+                        .int(now),
                     ]))
             return try await Self.match(Self.receipt(row!), customer: customer, in: session)
         }
@@ -212,6 +213,7 @@ public struct ReceiptService: Sendable {
         return Receipt(
             id: row.int(0), blobHash: row.text(1), merchant: row.optionalText(2), date: try row.optionalText(3).map { try LocalDate(parsing: $0) },
             total: row.optionalInt(4).map { Money(minorUnits: $0, currency: currency) }, currency: currency, category: row.text(6),
-            text: row.text(7), confidence: Int(row.int(8)), transactionID: row.optionalInt(9))
+            text: row.text(7), confidence: Int(row.int(8)), transactionID: row.optionalInt(9),
+            vat: (try? JSONDecoder().decode([VATAmount].self, from: Data(row.text(10).utf8))) ?? [])
     }
 }

@@ -1,5 +1,6 @@
 extension Migration {
-    /// Receipts (the image lives in the blob store under `blob_hash`), the categories a
+    /// Receipts (the image lives in the blob store under `blob_hash`; `vat` is a JSON list of
+    /// rate and amount), the categories a
     /// customer taught by correcting one, their own categories, monthly budgets and the
     /// 80 %/100 % alerts already sent.
     static let m007Receipts = Migration(
@@ -8,7 +9,7 @@ extension Migration {
             """
             CREATE TABLE receipts (id %PK%, customer_id BIGINT NOT NULL REFERENCES customers(id), blob_hash TEXT NOT NULL, \
             merchant TEXT, purchase_date TEXT, total_minor BIGINT, currency TEXT NOT NULL, category TEXT NOT NULL, \
-            text TEXT NOT NULL, confidence INTEGER NOT NULL, transaction_id BIGINT REFERENCES transactions(id), \
+            text TEXT NOT NULL, confidence INTEGER NOT NULL, vat TEXT NOT NULL DEFAULT '[]', transaction_id BIGINT REFERENCES transactions(id), \
             created_at_ms BIGINT NOT NULL, updated_at_ms BIGINT NOT NULL)
             """,
             "CREATE INDEX receipts_customer ON receipts (customer_id, purchase_date)",

@@ -20,9 +20,9 @@ struct ReceiptRoutes {
         let text: String
         let confidence: Int
         let transactionID: String?
-        let vat: [ReceiptReading.VATLine]?
+        let vat: [VATAmount]
 
-        init(_ receipt: Receipt, vat: [ReceiptReading.VATLine]? = nil) {
+        init(_ receipt: Receipt) {
             id = String(receipt.id)
             merchant = receipt.merchant
             date = receipt.date
@@ -31,7 +31,7 @@ struct ReceiptRoutes {
             text = receipt.text
             confidence = receipt.confidence
             transactionID = receipt.transactionID.map(String.init)
-            self.vat = vat
+            vat = receipt.vat
         }
 
         enum CodingKeys: String, CodingKey {
@@ -52,9 +52,9 @@ struct ReceiptRoutes {
             image: image,
             reading: ReceiptInput(
                 merchant: reading.merchant, date: reading.date, total: reading.total, currency: reading.total?.currency ?? .chf,
-                text: reading.text, confidence: reading.confidence),
+                text: reading.text, confidence: reading.confidence, vat: reading.vat.map { VATAmount(rate: $0.rate, amount: $0.amount) }),
             for: principal.customerID)
-        return try JSON.response(One(receipt: ReceiptDTO(receipt, vat: reading.vat)), status: .created)
+        return try JSON.response(One(receipt: ReceiptDTO(receipt)), status: .created)
     }
 
     func list(_ request: Request, context: TresorRequestContext) async throws -> Response {

@@ -51,7 +51,7 @@ extension WebApp {
                 image: image,
                 reading: ReceiptInput(
                     merchant: reading.merchant, date: reading.date, total: reading.total, currency: reading.total?.currency ?? .chf,
-                    text: reading.text, confidence: reading.confidence),
+                    text: reading.text, confidence: reading.confidence, vat: reading.vat.map { VATAmount(rate: $0.rate, amount: $0.amount) }),
                 for: principal.customerID)
             return WebSupport.redirect("/receipts/\(receipt.id)")
         } catch {
