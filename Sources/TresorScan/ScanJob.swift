@@ -17,7 +17,9 @@ public enum ScanJob {
         public var error: Failure?
         public var milliseconds: Int = 0
 
-        public struct Failure: Sendable, Codable, Equatable {
+        /// The worker's refusal, thrown as is: a QR-bill's own error (`qrbill_invalid_iban`)
+        /// keeps its code and field.
+        public struct Failure: Error, Sendable, Codable, Equatable {
             public let code: String
             public let field: String?
             public let message: String

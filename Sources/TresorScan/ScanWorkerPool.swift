@@ -32,6 +32,22 @@ public actor ScanWorkerPool {
         return try await Self.spawn(executable: executable, task: task, image: image, limits: limits)
     }
 
+    /// A slip photo's draft, or the worker's refusal thrown.
+    public func slip(_ image: [UInt8]) async throws -> SlipScan {
+        let output = try await run(.slip, image: image)
+        if let failure = output.error { throw failure }
+        guard let slip = output.slip else { throw ScanError(.unreadable, "The image could not be read.") }
+        return slip
+    }
+
+    /// A receipt photo's reading, or the worker's refusal thrown.
+    public func receipt(_ image: [UInt8]) async throws -> ReceiptReading {
+        let output = try await run(.receipt, image: image)
+        if let failure = output.error { throw failure }
+        guard let reading = output.receipt else { throw ScanError(.unreadable, "The image could not be read.") }
+        return reading
+    }
+
     private func acquire() async throws {
         if running < limits.concurrentJobs {
             running += 1

@@ -45,15 +45,7 @@ struct ReceiptRoutes {
     func create(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
         let image = try await ImageBody.read(request, limits: scanner.limits)
-        let output = try await scanner.run(.receipt, image: image)
-        if let failure = output.error { throw ScanFailure(failure) }
-        guard let reading = output.receipt else { throw ScanError(.unreadable, "The image could not be read.") }
-        let receipt = try await receipts.create(
-            image: image,
-            reading: ReceiptInput(
-                merchant: reading.merchant, date: reading.date, total: reading.total, currency: reading.total?.currency ?? .chf,
-                text: reading.text, confidence: reading.confidence, vat: reading.vat.map { VATAmount(rate: $0.rate, amount: $0.amount) }),
-            for: principal.customerID)
+        let receipt = try await ReceiptIntake.store(image, for: principal.customerID, scanner: scanner, receipts: receipts)
         return try JSON.response(One(receipt: ReceiptDTO(receipt)), status: .created)
     }
 

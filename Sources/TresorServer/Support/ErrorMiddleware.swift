@@ -19,9 +19,9 @@ struct ErrorMiddleware: RouterMiddleware {
             return Self.response(for: error)
         } catch let error as ScanError {
             return Self.body(status: Self.status(for: error.code), code: error.code.rawValue, field: "image", message: error.message, suggested: nil)
-        } catch let error as ScanFailure {
-            let status = ScanErrorCode(rawValue: error.failure.code).map(Self.status(for:)) ?? .unprocessableContent
-            return Self.body(status: status, code: error.failure.code, field: error.failure.field, message: error.failure.message, suggested: nil)
+        } catch let failure as ScanJob.Output.Failure {
+            let status = ScanErrorCode(rawValue: failure.code).map(Self.status(for:)) ?? .unprocessableContent
+            return Self.body(status: status, code: failure.code, field: failure.field, message: failure.message, suggested: nil)
         } catch let error as LedgerError {
             return Self.response(for: error.domainError)
         } catch let error as DecodingError {

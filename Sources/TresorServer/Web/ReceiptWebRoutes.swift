@@ -44,15 +44,7 @@ extension WebApp {
         do {
             let (image, form) = try await ImageBody.readForm(request, limits: scanner.limits)
             guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
-            let output = try await scanner.run(.receipt, image: image)
-            if let failure = output.error { throw ScanFailure(failure) }
-            guard let reading = output.receipt else { throw ScanError(.unreadable, "The image could not be read.") }
-            let receipt = try await services.receipts.create(
-                image: image,
-                reading: ReceiptInput(
-                    merchant: reading.merchant, date: reading.date, total: reading.total, currency: reading.total?.currency ?? .chf,
-                    text: reading.text, confidence: reading.confidence, vat: reading.vat.map { VATAmount(rate: $0.rate, amount: $0.amount) }),
-                for: principal.customerID)
+            let receipt = try await ReceiptIntake.store(image, for: principal.customerID, scanner: scanner, receipts: services.receipts)
             return WebSupport.redirect("/receipts/\(receipt.id)")
         } catch {
             return WebSupport.redirect("/receipts?error=\(Self.scanErrorCode(error))")

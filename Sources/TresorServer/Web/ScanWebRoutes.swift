@@ -17,9 +17,7 @@ extension WebApp {
         do {
             let (image, form) = try await ImageBody.readForm(request, limits: scanner.limits)
             guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
-            let output = try await scanner.run(.slip, image: image)
-            if let failure = output.error { throw ScanFailure(failure) }
-            guard let slip = output.slip else { throw ScanError(.unreadable, "The image could not be read.") }
+            let slip = try await scanner.slip(image)
             let type: PaymentType = slip.source == "qrbill" ? .qrbill : .esr
             var values: [String: String] = ["debtor_account": form["debtor_account"] ?? ""].filter { !$0.value.isEmpty }
             if let payload = slip.draft.qrbillPayload { values["qrbill_payload"] = payload }
@@ -48,7 +46,7 @@ extension WebApp {
     static func scanErrorCode(_ error: any Error) -> String {
         switch error {
         case let error as ScanError: error.code.rawValue
-        case let error as ScanFailure: error.failure.code
+        case let error as ScanJob.Output.Failure: error.code
         case let error as DomainError: error.code.rawValue
         default: ScanErrorCode.unreadable.rawValue
         }
