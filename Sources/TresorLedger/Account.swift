@@ -31,6 +31,9 @@ public struct Account: Sendable, Hashable {
     /// Booked balance less holds: what a new payment may still use before the overdraft limit.
     public var available: Money { Money(minorUnits: bookedMinor - heldMinor, currency: currency) }
     public var overdraftLimit: Money { Money(minorUnits: overdraftLimitMinor, currency: currency) }
+    /// What a debit may still take: the available balance plus the limit (for a card, the credit
+    /// left). The same bound the ledger's conditional UPDATE enforces.
+    public var spendable: Money { Money(minorUnits: bookedMinor - heldMinor + overdraftLimitMinor, currency: currency) }
 
     public init(
         id: AccountID, customerID: CustomerID?, iban: IBAN, name: String, kind: AccountKind, currency: Currency,

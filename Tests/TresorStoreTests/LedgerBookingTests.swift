@@ -54,7 +54,9 @@ struct LedgerBookingTests {
         let fixture = try await LedgerFixture.make(kind)
         let current = try await fixture.open(limitMinor: 5_000, fundedMinor: 10_000)
         let savings = try await fixture.open(.savings)
+        #expect(try await fixture.ledger.account(current.id)?.spendable.minorUnits == 15_000, "what the limit check allows")
         try await fixture.move(15_000, from: current.id, to: savings.id)  // exactly to the limit
+        #expect(try await fixture.ledger.account(current.id)?.spendable.minorUnits == 0)
         await #expect(throws: LedgerError.insufficientFunds(current.id)) {
             try await fixture.move(1, from: current.id, to: savings.id)
         }

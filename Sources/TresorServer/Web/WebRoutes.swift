@@ -173,10 +173,11 @@ extension WebApp {
             ]
             if account.kind == .card {
                 // A card account's balance is what the card owes; its limit is the overdraft limit.
-                let money = { (minor: Int64) in language.format(Money(minorUnits: minor, currency: account.currency)) }
                 values["card"] = [
-                    "limit": money(account.overdraftLimitMinor), "used": money(max(0, -account.bookedMinor)),
-                    "pending": money(account.heldMinor), "left": money(account.overdraftLimitMinor + account.bookedMinor - account.heldMinor),
+                    "limit": language.format(account.overdraftLimit),
+                    "used": language.format(Money(minorUnits: max(0, -account.bookedMinor), currency: account.currency)),
+                    "pending": language.format(Money(minorUnits: account.heldMinor, currency: account.currency)),
+                    "left": language.format(account.spendable),
                 ]
             }
             return values
