@@ -87,10 +87,11 @@ public struct BudgetService: Sendable {
         let currency = limits.first.flatMap { Currency(code: $0.text(2)) } ?? .chf
         var spent: [String: Int64] = [:]
         let range: [SQLValue] = [.text(first.description), .text(first.endOfMonth.description)]
+        // why the CAST: PostgreSQL sums BIGINT as NUMERIC; both stores then answer an integer.
         for row in try await session.query(
             SQL(
                 """
-                SELECT category, SUM(total_minor) FROM receipts WHERE customer_id = ? AND currency = ? AND total_minor IS NOT NULL \
+                SELECT category, CAST(SUM(total_minor) AS BIGINT) FROM receipts WHERE customer_id = ? AND currency = ? AND total_minor IS NOT NULL \
                 AND purchase_date >= ? AND purchase_date <= ? GROUP BY category
                 """, [.int(customer.rawValue), .text(currency.code)] + range))
         {

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import TresorCore
+import TresorDomain
+import TresorLedger
+
+/// Receipts, budgets and remembered browsers on both stores: the SQL these services write
+/// (upserts, RETURNING, sums) must mean the same on SQLite and PostgreSQL.
+@Suite("Receipts and budgets on every store")
+struct ReceiptStoreTests {
+    @Test("a receipt matches its payment, learns its category, and the budget alerts once", arguments: StoreKind.available)
+    func receiptBudget(kind: StoreKind) async throws {
+        let fixture = try await PaymentFixture.make(kind)
+        let services = fixture.services
+        let customer = fixture.principal.customerID
+        let paid = try await fixture.pay(fixture.ibanRequest(1_446))
+        let transaction = try #require(paid.transactionID)
+        let today = services.today
+        let receipt = try await services.receipts.create(
+            image: Array("receipt image \(kind)".utf8),
+            reading: ReceiptInput(
+                merchant: "MIGROS 1234", date: today.adding(days: -2), total: Money(minorUnits: 1_446, currency: .chf), currency: .chf,
+                text: "MIGROS\nTOTAL 14.46", confidence: 90, vat: [VATAmount(rate: "2.6", amount: Money(minorUnits: 37, currency: .chf))]),
+            for: customer)
+        #expect(receipt.category == "groceries")
+        #expect(receipt.transactionID == transaction.rawValue, "same amount, 2 days apart")
+        #expect(try await services.receipts.receiptIDs(forTransactions: [transaction.rawValue], of: customer) == [transaction.rawValue: receipt.id])
+        #expect(try await services.receipts.get(receipt.id, of: customer).vat.first?.rate == "2.6")
+        #expect(try await services.receipts.image(receipt.id, of: customer) == Array("receipt image \(kind)".utf8))
+
+        try await services.receipts.addCategory("Treats", for: customer)
+        _ = try await services.receipts.update(receipt.id, of: customer, ReceiptChanges(category: "treats"))
+        let next = try await services.receipts.create(
+            image: [1, 2, 3], reading: ReceiptInput(merchant: "Migros", date: nil, total: nil, currency: .chf, text: "", confidence: 10),
+            for: customer)
+        #expect(next.category == "treats", "learnt for the merchant")
+
+        let month = String(today.description.prefix(7))
+        try await services.budgets.set(
+            month: month, overall: nil, categories: ["treats": Money(minorUnits: 1_500, currency: .chf)],
+            known: try await services.receipts.categories(of: customer), for: customer)
+        let report = try await services.budgets.report(month: month, for: customer)
+        let treats = try #require(report.categories.first { $0.category == "treats" })
+        #expect(treats.spent.minorUnits == 1_446 && treats.percent == 96)
+        #expect(report.overall.spent.minorUnits == 1_446, "the matched payment is not counted again")
+        try await services.budgets.set(
+            month: month, overall: nil, categories: ["treats": Money(minorUnits: 1_500, currency: .chf)],
+            known: try await services.receipts.categories(of: customer), for: customer)
+        let alerts = try await services.messages.messages(of: customer).filter { $0.subject.hasPrefix("Budget") }
+        #expect(alerts.map(\.subject) == ["Budget \(month): treats at 80 %"])
+    }
+
+    @Test("a remembered browser gives level 1 until forgotten", arguments: StoreKind.available)
+    func rememberedBrowser(kind: StoreKind) async throws {
+        let fixture = try await PaymentFixture.make(kind)
+        let remembered = fixture.services.rememberedBrowsers
+        try await fixture.services.auth.createContract("20000001", for: fixture.principal.customerID, password: "a-long-password")
+        let token = try await remembered.remember(fixture.principal)
+        #expect(try await remembered.principal(token: token)?.level == 1)
+        try await remembered.forget(token: token)
+        #expect(try await remembered.principal(token: token) == nil)
+    }
+}
