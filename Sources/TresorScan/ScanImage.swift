@@ -2,7 +2,7 @@ import CScanLibraries
 
 /// A decoded image (a Leptonica `PIX`), checked against the limits from its header before the
 /// pixels are decoded, so a small file that claims a huge image is refused without the memory.
-final class ScanImage {
+public final class ScanImage {
     let pix: UnsafeMutablePointer<PIX>
 
     private init(owning pix: UnsafeMutablePointer<PIX>) { self.pix = pix }
@@ -34,8 +34,15 @@ final class ScanImage {
         return ScanImage(owning: pix)
     }
 
-    static func isJPEG(_ bytes: [UInt8]) -> Bool { bytes.count > 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF }
-    static func isPNG(_ bytes: [UInt8]) -> Bool { bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) }
+    static func isJPEG(_ bytes: [UInt8]) -> Bool { contentType(of: bytes) == "image/jpeg" }
+    static func isPNG(_ bytes: [UInt8]) -> Bool { contentType(of: bytes) == "image/png" }
+
+    /// `image/jpeg` or `image/png` from the file's signature, nil for anything else.
+    public static func contentType(of bytes: [UInt8]) -> String? {
+        if bytes.count > 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return "image/jpeg" }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
+        return nil
+    }
 
     var width: Int { Int(pixGetWidth(pix)) }
     var height: Int { Int(pixGetHeight(pix)) }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Crypto
 import Foundation
 import TresorCore
 
@@ -20,8 +19,6 @@ struct ReceiptsCommand: AsyncParsableCommand {
         var objects: [Object]
     }
 
-    static func sha256(_ bytes: [UInt8]) -> String { SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined() }
-
     struct Backup: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Copy every image to DIR with a verified manifest.")
         @OptionGroup var blobs: BlobOptions
@@ -37,8 +34,8 @@ struct ReceiptsCommand: AsyncParsableCommand {
                 _ = try await store.get(hash)  // why: back up only objects that decrypt to their hash
                 let file = target.appendingPathComponent("objects").appendingPathComponent(hash)
                 try Data(sealed).write(to: file)
-                guard Self.readBack(file) == ReceiptsCommand.sha256(sealed) else { throw ValidationError("Copy of \(hash) does not read back.") }
-                manifest.objects.append(.init(hash: hash, sealedSHA256: ReceiptsCommand.sha256(sealed), bytes: sealed.count))
+                guard Self.readBack(file) == Hashing.sha256Hex(sealed) else { throw ValidationError("Copy of \(hash) does not read back.") }
+                manifest.objects.append(.init(hash: hash, sealedSHA256: Hashing.sha256Hex(sealed), bytes: sealed.count))
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -47,7 +44,7 @@ struct ReceiptsCommand: AsyncParsableCommand {
         }
 
         static func readBack(_ file: URL) -> String? {
-            (try? Data(contentsOf: file)).map { ReceiptsCommand.sha256([UInt8]($0)) }
+            (try? Data(contentsOf: file)).map { Hashing.sha256Hex([UInt8]($0)) }
         }
     }
 
@@ -64,7 +61,7 @@ struct ReceiptsCommand: AsyncParsableCommand {
             var restored = 0
             for object in manifest.objects {
                 let sealed = [UInt8](try Data(contentsOf: source.appendingPathComponent("objects").appendingPathComponent(object.hash)))
-                guard ReceiptsCommand.sha256(sealed) == object.sealedSHA256, sealed.count == object.bytes else {
+                guard Hashing.sha256Hex(sealed) == object.sealedSHA256, sealed.count == object.bytes else {
                     throw ValidationError("Backup copy of \(object.hash) is damaged; nothing after it was restored.")
                 }
                 if present.contains(object.hash) { continue }

@@ -27,7 +27,7 @@ public enum BlobStoreError: Error, Equatable {
 struct BlobCipher: Sendable {
     let key: SymmetricKey
 
-    static func hash(_ bytes: some DataProtocol) -> String { SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined() }
+    static func hash(_ bytes: some DataProtocol) -> String { Hashing.sha256Hex(bytes) }
 
     static func isHash(_ text: String) -> Bool { text.count == 64 && text.allSatisfy { $0.isHexDigit && !$0.isUppercase } }
 

@@ -8,6 +8,14 @@ import TresorScan
 /// a `multipart/form-data` body, as a phone browser's file input sends it; with the form's
 /// text fields when there are any (the web app's CSRF token).
 enum ImageBody {
+    /// A stored image sent back; private to the customer, so never in a shared cache.
+    static func response(_ bytes: [UInt8]) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = ScanImage.contentType(of: bytes) ?? "application/octet-stream"
+        headers[.cacheControl] = "private, no-store"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
     static func read(_ request: Request, limits: ScanLimits) async throws -> [UInt8] {
         try await readForm(request, limits: limits).image
     }

@@ -64,11 +64,7 @@ struct ReceiptRoutes {
 
     func image(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
-        let bytes = try await receipts.image(try context.parameters.receiptID(), of: principal.customerID)
-        var headers = HTTPFields()
-        headers[.contentType] = bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "image/png" : "image/jpeg"
-        headers[.cacheControl] = "private, max-age=86400"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return ImageBody.response(try await receipts.image(try context.parameters.receiptID(), of: principal.customerID))
     }
 
     func update(_ request: Request, context: TresorRequestContext) async throws -> Response {

@@ -81,10 +81,7 @@ extension WebApp {
         guard let (principal, _) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         guard let id = Int64(context.parameters.get("id") ?? ""), let bytes = try? await services.receipts.image(id, of: principal.customerID)
         else { return WebSupport.html("Not found", status: .notFound) }
-        var headers = HTTPFields()
-        headers[.contentType] = bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "image/png" : "image/jpeg"
-        headers[.cacheControl] = "private, no-store"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return ImageBody.response(bytes)
     }
 
     func receiptSave(_ request: Request, context: TresorRequestContext) async throws -> Response {
