@@ -1,14 +1,15 @@
 # Tresor: what a person does with the project. See README.md.
 SHELL := /bin/bash
 PORT ?= 8080
-DB ?= ./tresor.sqlite
+BANKS ?= ./demo-banks
 SWIFT_FORMAT := swift format
 
 .PHONY: run deps build test test-unit crash-test lint format bench db-up clean
 
-## Install what is missing, build, and serve the demo bank on http://127.0.0.1:$(PORT) with SQLite.
+## Install what is missing, build, and serve the two demo banks on http://127.0.0.1:$(PORT) and
+## http://leman.localhost:$(PORT), each on its own SQLite file in $(BANKS).
 run: deps build
-	.build/debug/tresor serve --host 127.0.0.1 --port $(PORT) --db $(DB) --demo
+	.build/debug/tresor serve --host 127.0.0.1 --port $(PORT) --banks $(BANKS) --demo
 
 deps:
 	@scripts/install-deps.sh base
@@ -41,4 +42,4 @@ db-up:
 	scripts/postgres-test-cluster.sh bash -c 'echo "TRESOR_DATABASE_URL=$$TRESOR_TEST_POSTGRES_URL"; sleep infinity'
 
 clean:
-	rm -rf .build tresor.sqlite*
+	rm -rf .build tresor.sqlite* $(BANKS)

@@ -74,17 +74,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        /// What several test targets share: the stores they run against.
+        .target(name: "TresorTestSupport", dependencies: ["TresorLedger", "TresorSQLite", "TresorPostgres"], path: "Tests/TresorTestSupport"),
         .testTarget(name: "TresorDomainTests", dependencies: ["TresorDomain"]),
         .testTarget(name: "TresorScanTests", dependencies: ["TresorScan", "TresorDomain"]),
         .testTarget(
             name: "TresorStoreTests",
-            dependencies: ["TresorLedger", "TresorCore", "TresorSQLite", "TresorPostgres", "TresorDomain"],
+            dependencies: ["TresorLedger", "TresorCore", "TresorSQLite", "TresorPostgres", "TresorDomain", "TresorTestSupport"],
             exclude: ["Resources"]
         ),
         .testTarget(
             name: "TresorServerTests",
             dependencies: [
-                "TresorServer", "TresorCore", "TresorSQLite", "TresorDomain",
+                "TresorServer", "TresorCore", "TresorSQLite", "TresorPostgres", "TresorDomain", "TresorTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Takes the README's screenshots (home, pay form with an error, receipt, a till receipt read
-from a photo, the budget) from a running demo
-bank at 375x812: `TRESOR_WEB_URL=http://127.0.0.1:8080 .build/web-venv/bin/python scripts/screenshots.py`."""
+from a photo, the budget, the second demo bank's home) from a running demo (`make run`) at 375x812:
+`TRESOR_WEB_URL=http://127.0.0.1:8080 TRESOR_WEB_SECOND_BANK_URL=http://leman.localhost:8080
+.build/web-venv/bin/python scripts/screenshots.py`."""
 import os
 import sys
 
@@ -39,6 +40,14 @@ class Shots(BrowserTest):
         self.browser.find_element(By.ID, "save-budget").click()
         self.wait_until(lambda b: "month=" in b.current_url)
         self.browser.save_screenshot(os.path.join(out, "budget.png"))
+        second = os.environ.get("TRESOR_WEB_SECOND_BANK_URL")
+        if second:
+            self.browser.get(second + "/login")
+            self.browser.find_element(By.ID, "contract").send_keys("20000001")
+            self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
+            self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
+            self.wait_until(lambda b: b.current_url.endswith("/home"))
+            self.browser.save_screenshot(os.path.join(out, "second-bank-home.png"))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Browser tests of the web app: a real headless Chromium at 375x812 driven by Selenium against
-# `tresor serve --demo` on a fresh SQLite file. Screenshots of failures go to .build/web-artifacts.
+# `tresor serve --demo` with the two demo banks (Tresor Demo Bank at 127.0.0.1, Banque du Léman at
+# leman.localhost), each on a fresh SQLite file. Screenshots of failures go to .build/web-artifacts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh test
@@ -11,8 +12,8 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium" 2>/d
 fi
 work=$(mktemp -d /tmp/tresor-web.XXXXXX)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-(cd "$work" && exec "$OLDPWD/.build/debug/tresor" serve --db "$work/web.sqlite" --demo --port "$port" --scheduler-interval-seconds 0 >"$work/serve.log" 2>&1) &
+(cd "$work" && exec "$OLDPWD/.build/debug/tresor" serve --banks "$work/banks" --demo --port "$port" --scheduler-interval-seconds 0 >"$work/serve.log" 2>&1) &
 server=$!
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
-TRESOR_WEB_URL="http://127.0.0.1:$port" TRESOR_WEB_TANS="$work/tresor-demo-tans.txt" TRESOR_WEB_ARTIFACTS="$PWD/.build/web-artifacts" "$venv/bin/python" -m unittest discover -s Tests/web -p 'test_*.py' -v
+TRESOR_WEB_URL="http://127.0.0.1:$port" TRESOR_WEB_SECOND_BANK_URL="http://leman.localhost:$port" TRESOR_WEB_TANS="$work/tresor-demo-tans.txt" TRESOR_WEB_ARTIFACTS="$PWD/.build/web-artifacts" "$venv/bin/python" -m unittest discover -s Tests/web -p 'test_*.py' -v

@@ -31,7 +31,7 @@ public struct Services: Sendable {
     public init(
         database: any SQLDatabase, clock: any Clock = SystemClock(), calendar: BankCalendar = BankCalendar(),
         random: any RandomSource = SystemRandom(), auth authConfig: AuthConfig = AuthConfig(), observer: (any LedgerObserver)? = nil,
-        blobs: (any BlobStore)? = nil
+        blobs: (any BlobStore)? = nil, signingPolicy: SigningPolicy = SigningPolicy()
     ) {
         self.database = database
         self.clock = clock
@@ -42,7 +42,7 @@ public struct Services: Sendable {
         accounts = AccountService(ledger: ledger, calendar: calendar, clock: clock)
         transfers = TransferService(accounts: accounts, calendar: calendar, clock: clock)
         beneficiaries = BeneficiaryService(database: database, clock: clock)
-        signing = SigningService(database: database, clock: clock, random: random, policy: SigningPolicy())
+        signing = SigningService(database: database, clock: clock, random: random, policy: signingPolicy)
         audit = AuditLog(database: database)
         devices = DeviceService(database: database, clock: clock, random: random, auth: auth)
         staff = StaffService(database: database, clock: clock, random: random, auth: auth)
@@ -66,5 +66,6 @@ public struct Services: Sendable {
     }
 
     public var demo: DemoBank { DemoBank(bank: bank, auth: auth) }
+    public func demo(_ edition: DemoBank.Edition) -> DemoBank { DemoBank(bank: bank, auth: auth, edition: edition) }
     public var today: LocalDate { calendar.date(of: clock.now()) }
 }

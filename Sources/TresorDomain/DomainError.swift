@@ -94,5 +94,6 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidDeviceSignature = "invalid_device_signature"
         case deviceLocked = "device_locked"
         case invalidPIN = "invalid_pin"
+        case unknownBank = "unknown_bank"
     }
 }

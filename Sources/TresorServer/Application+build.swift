@@ -6,7 +6,7 @@ import TresorScan
 
 /// Builds the router: the seam tests drive directly (`app.test(.router)`).
 public func buildRouter(
-    services: Services, metrics: ServerMetrics, theme: WebTheme = .demo,
+    services: Services, metrics: ServerMetrics, theme: WebTheme = .demo, languages: [String] = BankConfig.knownLanguages,
     scanner: ScanWorkerPool? = ScanWorkerPool.locateWorker().map { ScanWorkerPool(executable: $0) }
 ) async throws -> Router<TresorRequestContext> {
     let router = Router(context: TresorRequestContext.self)
@@ -98,17 +98,46 @@ public func buildRouter(
     v1.put("/favorites/pins", use: favorites.pin)
     v1.get("/beneficiaries", use: favorites.beneficiaryList)
     v1.get("/messages", use: MessageRoutes(messages: services.messages).list)
-    try await WebApp.load(services: services, theme: theme, scanner: scanner).register(on: router)
+    try await WebApp.load(services: services, theme: theme, languages: languages, scanner: scanner).register(on: router)
     return router
+}
+
+/// One bank as a server serves it: its configuration, its services over its own database and
+/// the look of its web app.
+public struct BankSite: Sendable {
+    public let config: BankConfig
+    public let services: Services
+    public let theme: WebTheme
+
+    public init(config: BankConfig, services: Services, theme: WebTheme) {
+        self.config = config
+        self.services = services
+        self.theme = theme
+    }
+}
+
+/// The front door over several banks: each bank's router behind a `BankDispatcher`. The scan
+/// workers are one pool for all banks, because they bound what the machine does at once.
+public func buildResponder(
+    sites: [BankSite], metrics: ServerMetrics,
+    scanner: ScanWorkerPool? = ScanWorkerPool.locateWorker().map { ScanWorkerPool(executable: $0) }
+) async throws -> BankDispatcher {
+    var banks: [(config: BankConfig, router: Router<TresorRequestContext>)] = []
+    for site in sites {
+        let router = try await buildRouter(
+            services: site.services, metrics: metrics, theme: site.theme, languages: site.config.languages, scanner: scanner)
+        banks.append((site.config, router))
+    }
+    return BankDispatcher(banks: banks)
 }
 
 /// The application `tresor serve` runs.
 public func buildApplication(
-    services: Services, metrics: ServerMetrics, host: String, port: Int, logger: Logger, theme: WebTheme = .demo,
+    sites: [BankSite], metrics: ServerMetrics, host: String, port: Int, logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     Application(
-        router: try await buildRouter(services: services, metrics: metrics, theme: theme),
+        responder: try await buildResponder(sites: sites, metrics: metrics),
         configuration: .init(address: .hostname(host, port: port), serverName: "Tresor"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
         logger: logger)

@@ -14,16 +14,24 @@ struct BlobOptions: ParsableArguments {
     @Option(help: "Bucket for the images (created when missing).") var s3Bucket = "tresor-receipts"
     @Option(help: "Region for request signing.") var s3Region = "us-east-1"
 
-    func store() async throws -> any BlobStore {
+    /// The store of one bank: with several banks on a server, each keeps its images in a folder
+    /// (or under a key prefix) of its own, `bank` being its id; nil for a single-bank deployment.
+    func store(bank: String? = nil) async throws -> any BlobStore {
         let key = try FileBlobStore.loadKey(file: URL(fileURLWithPath: blobKeyFile))
-        guard let s3Endpoint else { return try FileBlobStore(directory: URL(fileURLWithPath: blobDir), key: key) }
+        guard let s3Endpoint else {
+            let root = URL(fileURLWithPath: blobDir, isDirectory: true)
+            return try FileBlobStore(directory: bank.map { root.appendingPathComponent($0, isDirectory: true) } ?? root, key: key)
+        }
         let environment = ProcessInfo.processInfo.environment
         guard let endpoint = URL(string: s3Endpoint), endpoint.host != nil else { throw ValidationError("--s3-endpoint is not a URL.") }
         guard let accessKey = environment["AWS_ACCESS_KEY_ID"], let secretKey = environment["AWS_SECRET_ACCESS_KEY"] else {
             throw ValidationError("Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for the S3 store.")
         }
         let store = S3BlobStore(
-            .init(endpoint: endpoint, bucket: s3Bucket, region: s3Region, accessKey: accessKey, secretKey: secretKey), key: key)
+            .init(
+                endpoint: endpoint, bucket: s3Bucket, region: s3Region, accessKey: accessKey, secretKey: secretKey,
+                prefix: bank.map { "\($0)/receipts/" } ?? "receipts/"),
+            key: key)
         try await store.ensureBucket()
         return store
     }

@@ -1,21 +1,57 @@
 import ArgumentParser
 import Foundation
+import TresorCore
 import TresorLedger
 import TresorPostgres
 import TresorSQLite
 
-/// `--db PATH_OR_URL`: an SQLite file path or a `postgres://` URL (also `TRESOR_DATABASE_URL`).
+/// `--db PATH_OR_URL`: an SQLite file path or a `postgres://` URL (also `TRESOR_DATABASE_URL`);
+/// or, where several banks share a deployment, `--banks DIR --bank ID`: that bank's database.
 struct DatabaseOptions: ParsableArguments {
     @Option(name: .long, help: "SQLite file path or postgres:// URL (default: $TRESOR_DATABASE_URL or ./tresor.sqlite).")
     var db: String?
 
+    @Option(help: "Folder of bank configuration files, one <id>.json per bank (see `tresor banks`; default: $TRESOR_BANKS).")
+    var banks: String?
+
+    @Option(help: "With --banks: the bank whose database to use (serve: serve only this bank).")
+    var bank: String?
+
+    var banksFolder: String? { banks ?? ProcessInfo.processInfo.environment["TRESOR_BANKS"] }
+
+    /// The configured banks, or nil when no folder is named.
+    func bankConfigs() throws -> (directory: BankDirectory, banks: [BankConfig])? {
+        guard let folder = banksFolder else { return nil }
+        let directory = BankDirectory(folder: URL(fileURLWithPath: folder, isDirectory: true))
+        return (directory, try directory.load())
+    }
+
+    /// The one bank `--bank` names.
+    func selectedBank() throws -> (directory: BankDirectory, config: BankConfig)? {
+        guard let bank else { return nil }
+        guard let (directory, banks) = try bankConfigs() else { throw ValidationError("--bank needs --banks DIR (or $TRESOR_BANKS).") }
+        guard let config = banks.first(where: { $0.id == bank }) else {
+            throw ValidationError("No bank \(bank) in \(directory.folder.path); there are: \(banks.map(\.id).joined(separator: ", ")).")
+        }
+        return (directory, config)
+    }
+
     var location: String {
-        db ?? ProcessInfo.processInfo.environment["TRESOR_DATABASE_URL"] ?? "./tresor.sqlite"
+        get throws {
+            if let (directory, config) = try selectedBank() {
+                return try config.databaseLocation(relativeTo: directory.folder, environment: ProcessInfo.processInfo.environment)
+            }
+            return db ?? ProcessInfo.processInfo.environment["TRESOR_DATABASE_URL"] ?? "./tresor.sqlite"
+        }
     }
 
     /// Opens and migrates the database.
     func open() async throws -> any SQLDatabase {
-        let location = self.location
+        try await Self.open(location: try location)
+    }
+
+    /// Opens and migrates the database at `location` (an SQLite path or a `postgres://` URL).
+    static func open(location: String) async throws -> any SQLDatabase {
         let database: any SQLDatabase
         if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
             database = try PostgresDatabase(url: location)
@@ -28,6 +64,10 @@ struct DatabaseOptions: ParsableArguments {
 
     /// The location without a password, for logs.
     var redacted: String {
+        Self.redacted((try? location) ?? "?")
+    }
+
+    static func redacted(_ location: String) -> String {
         guard var components = URLComponents(string: location), components.password != nil else { return location }
         components.password = "***"
         return components.string ?? location

@@ -22,10 +22,11 @@ struct ReceiptsCommand: AsyncParsableCommand {
     struct Backup: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Copy every image to DIR with a verified manifest.")
         @OptionGroup var blobs: BlobOptions
+        @Option(help: "Where several banks share a server: the bank whose images (the folder or prefix of its id).") var bank: String?
         @Option(help: "Backup directory (created).") var to: String
 
         func run() async throws {
-            let store = try await blobs.store()
+            let store = try await blobs.store(bank: bank)
             let target = URL(fileURLWithPath: to)
             try FileManager.default.createDirectory(at: target.appendingPathComponent("objects"), withIntermediateDirectories: true)
             var manifest = Manifest(objects: [])
@@ -51,10 +52,11 @@ struct ReceiptsCommand: AsyncParsableCommand {
     struct Restore: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Restore images from a backup; idempotent.")
         @OptionGroup var blobs: BlobOptions
+        @Option(help: "Where several banks share a server: the bank whose images (the folder or prefix of its id).") var bank: String?
         @Option(help: "Backup directory.") var from: String
 
         func run() async throws {
-            let store = try await blobs.store()
+            let store = try await blobs.store(bank: bank)
             let source = URL(fileURLWithPath: from)
             let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: source.appendingPathComponent("manifest.json")))
             let present = Set(try await store.hashes())

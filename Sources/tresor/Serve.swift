@@ -22,43 +22,57 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "tresor")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
-        let db = try await database.open()
         let metrics = ServerMetrics()
         var auth = AuthConfig()
         auth.idleTimeoutSeconds = max(60, sessionIdleSeconds)
         auth.lifetimeSeconds = max(auth.idleTimeoutSeconds, sessionLifetimeSeconds)
-        let services = Services(database: db, auth: auth, observer: metrics, blobs: try await blobs.store())
-        if demo {
-            if try await services.demo.seed(today: services.today) {
-                logger.info("seeded the demo bank")
-                try await Self.writeDemoTANLists(services)
-            }
-            FileHandle.standardOutput.write(Data((DemoBank.loginsText + "\n").utf8))
-            FileHandle.standardOutput.write(Data("Demo TAN lists for signing payments: \(Self.demoTANFile)\n".utf8))
-        }
+        let (sites, seeded) = try await BankSites(database: database, blobs: blobs, auth: auth, metrics: metrics, logger: logger)
+            .open(demo: demo, themePath: theme)
+        if !seeded.isEmpty { try await Self.writeDemoTANLists(sites.filter { seeded.contains($0.config.id) }) }
         let host = self.host
-        let scheduler = schedulerIntervalSeconds > 0 ? Self.startScheduler(services, every: schedulerIntervalSeconds, logger: logger) : nil
-        defer { scheduler?.cancel() }
-        let webTheme = try theme.map { try WebTheme.load(path: $0) } ?? .demo
-        let app = try await buildApplication(services: services, metrics: metrics, host: host, port: port, logger: logger, theme: webTheme) { port in
-            // why: unbuffered, so scripts waiting for this line see it at once.
-            FileHandle.standardOutput.write(Data("Tresor is serving \(database.redacted) on http://\(host):\(port)\n".utf8))
+        let schedulers = schedulerIntervalSeconds > 0 ? sites.map { Self.startScheduler($0, every: schedulerIntervalSeconds, logger: logger) } : []
+        defer { for scheduler in schedulers { scheduler.cancel() } }
+        let demo = self.demo
+        let app = try await buildApplication(sites: sites, metrics: metrics, host: host, port: port, logger: logger) { port in
+            // why: unbuffered, so scripts waiting for the first line see it at once.
+            var text = "Tresor is serving \(sites.count == 1 ? "1 bank" : "\(sites.count) banks") on http://\(host):\(port)\n"
+            for site in sites { text += Self.describe(site, port: port, demo: demo) }
+            if demo { text += "Demo TAN lists for signing payments: \(Self.demoTANFile)\n" }
+            FileHandle.standardOutput.write(Data(text.utf8))
         }
         try await app.runService()
+    }
+
+    /// A line per bank: its name, where to reach it, its database and, in the demo, its logins.
+    static func describe(_ site: BankSite, port: Int, demo: Bool) -> String {
+        let address = site.config.hosts.first { $0.hasSuffix("localhost") }.map { "http://\($0):\(port)" } ?? site.config.hosts.first ?? "any host"
+        var line = "  \(site.config.name) (\(site.config.id)): \(address)\(site.config.isDefault ? " (default)" : "")"
+        line += ", database \(DatabaseOptions.redacted(site.config.database))\n"
+        if demo, let edition = DemoBank.Edition.all.first(where: { $0.name == site.config.name }) {
+            line +=
+                "    demo logins (password \(DemoBank.password)): " + edition.customers.map { "\($0.contract) \($0.name)" }.joined(separator: ", ")
+                + "\n"
+        }
+        return line
     }
 
     static let demoTANFile = "./tresor-demo-tans.txt"
 
     /// Gives every demo customer a printed TAN list and writes them to a file, as a branch would
-    /// hand them out: the demo's payments to new payees are signed with these codes.
-    static func writeDemoTANLists(_ services: Services) async throws {
+    /// hand them out: the demo's payments to new payees are signed with these codes. Called when the
+    /// demo is seeded, so a restart keeps the file and the lists it holds.
+    static func writeDemoTANLists(_ sites: [BankSite]) async throws {
         var text = "Tresor demo TAN lists: enter the code at the position the app asks for. Each code works once.\n"
-        for customer in DemoBank.customers {
-            guard let id = try await services.auth.customer(ofContract: customer.contract) else { continue }
-            let codes = try await services.signing.issueTANList(for: id, actor: "system:demo")
-            text += "\n\(customer.contract) \(customer.name)\n"
-            for row in stride(from: 0, to: codes.count, by: 5) {
-                text += codes[row..<min(row + 5, codes.count)].map { String(format: "%2d: %@", $0.position, $0.code) }.joined(separator: "   ") + "\n"
+        for site in sites {
+            guard let edition = DemoBank.Edition.all.first(where: { $0.name == site.config.name }) else { continue }
+            for customer in edition.customers {
+                guard let id = try await site.services.auth.customer(ofContract: customer.contract) else { continue }
+                let codes = try await site.services.signing.issueTANList(for: id, actor: "system:demo")
+                text += "\n\(edition.name): \(customer.contract) \(customer.name)\n"
+                for row in stride(from: 0, to: codes.count, by: 5) {
+                    text +=
+                        codes[row..<min(row + 5, codes.count)].map { String(format: "%2d: %@", $0.position, $0.code) }.joined(separator: "   ") + "\n"
+                }
             }
         }
         try Data(text.utf8).write(to: URL(fileURLWithPath: demoTANFile))
@@ -66,8 +80,11 @@ struct Serve: AsyncParsableCommand {
 
     /// Executes due payments now and then every `seconds`. why safe with many instances: the
     /// scheduler claims each payment with FOR UPDATE SKIP LOCKED.
-    static func startScheduler(_ services: Services, every seconds: Int, logger: Logger) -> Task<Void, Never> {
-        Task {
+    static func startScheduler(_ site: BankSite, every seconds: Int, logger: Logger) -> Task<Void, Never> {
+        let services = site.services
+        var logger = logger
+        logger[metadataKey: "bank"] = "\(site.config.id)"
+        return Task {
             while !Task.isCancelled {
                 do {
                     let run = try await services.scheduler.runDue()
@@ -83,6 +100,6 @@ struct Serve: AsyncParsableCommand {
 
 extension DemoBank {
     static var loginsText: String {
-        "Demo logins (password \(password)): " + customers.map { "\($0.contract) \($0.name)" }.joined(separator: ", ")
+        "Demo logins (password \(password)): " + Edition.all.map(\.loginsText).joined(separator: "; ")
     }
 }

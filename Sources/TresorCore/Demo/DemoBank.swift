@@ -1,13 +1,15 @@
 import TresorDomain
 import TresorLedger
 
-/// The demo bank: three customers with CHF and EUR accounts and twelve months of believable
-/// history, deterministic for a given end date (a seeded generator, no system randomness).
+/// A demo bank: customers with CHF and EUR accounts and twelve months of believable history,
+/// deterministic for a given end date (a seeded generator, no system randomness). Two editions,
+/// so the demo shows two banks on one server.
 public struct DemoBank: Sendable {
-    public static let name = "Tresor Demo Bank"
-    /// A clearing number in the range SIX leaves unassigned, so demo IBANs never hit a real bank.
-    public static let clearing = 9_999
     public static let password = "tresor-demo"
+    /// The first edition's name, clearing number and customers (the single-bank demo).
+    public static var name: String { Edition.tresor.name }
+    public static var clearing: Int { Edition.tresor.clearing }
+    public static var customers: [Customer] { Edition.tresor.customers }
 
     public struct Customer: Sendable {
         public let contract: String
@@ -19,7 +21,7 @@ public struct DemoBank: Sendable {
         let landlord: String
     }
 
-    public static let customers: [Customer] = [
+    static let tresorCustomers: [Customer] = [
         Customer(
             contract: "10000001", name: "Anna Meier",
             accounts: [
@@ -42,10 +44,12 @@ public struct DemoBank: Sendable {
 
     let bank: BankService
     let auth: AuthService
+    public let edition: Edition
 
-    public init(bank: BankService, auth: AuthService) {
+    public init(bank: BankService, auth: AuthService, edition: Edition = .tresor) {
         self.bank = bank
         self.auth = auth
+        self.edition = edition
     }
 
     /// Seeds the demo bank into an empty database; returns false (and changes nothing) when a
@@ -53,8 +57,8 @@ public struct DemoBank: Sendable {
     @discardableResult
     public func seed(today: LocalDate) async throws -> Bool {
         guard try await bank.profile() == nil else { return false }
-        let profile = try await bank.found(name: Self.name, clearing: Self.clearing, currencies: [.chf, .eur])
-        for (index, customer) in Self.customers.enumerated() {
+        let profile = try await bank.found(name: edition.name, clearing: edition.clearing, currencies: [.chf, .eur])
+        for (index, customer) in edition.customers.enumerated() {
             let id = try await bank.createCustomer(name: customer.name)
             try await auth.createContract(customer.contract, for: id, password: Self.password)
             var opened: [Account] = []
@@ -65,7 +69,8 @@ public struct DemoBank: Sendable {
                             customerID: id, name: spec.name, kind: spec.kind, currency: spec.currency, overdraftLimitMinor: spec.overdraftMinor),
                         profile: profile))
             }
-            var history = DemoHistory(customer: customer, accounts: opened, seed: UInt64(index + 1) * 0x9E37_79B9)
+            var history = DemoHistory(
+                bankName: edition.name, customer: customer, accounts: opened, seed: UInt64(index + 1) * 0x9E37_79B9 + edition.seedOffset)
             for draft in try await history.drafts(ending: today, bank: bank.ledger) {
                 _ = try await bank.ledger.commit(draft, now: 0)
             }

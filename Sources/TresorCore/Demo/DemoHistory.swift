@@ -4,11 +4,13 @@ import TresorLedger
 /// Twelve months of a demo customer's life as balanced drafts, oldest first: salary, rent,
 /// groceries and other card payments, the monthly card bill, savings and euro top-ups.
 struct DemoHistory {
+    let bankName: String
     let customer: DemoBank.Customer
     let accounts: [Account]
     var random: SeededRandom
 
-    init(customer: DemoBank.Customer, accounts: [Account], seed: UInt64) {
+    init(bankName: String, customer: DemoBank.Customer, accounts: [Account], seed: UInt64) {
+        self.bankName = bankName
         self.customer = customer
         self.accounts = accounts
         self.random = SeededRandom(seed: seed)
@@ -51,7 +53,7 @@ struct DemoHistory {
         let current = first(.current, .chf) ?? first(.current, .eur)!
         let bank = clearing[current.currency]!
         // An opening balance a year ago, so the first rent never dips into the overdraft.
-        book(start, "opening", from: bank, to: current, customer.salaryMinor, "Tresor Demo Bank", customer.name, "Opening balance")
+        book(start, "opening", from: bank, to: current, customer.salaryMinor, bankName, customer.name, "Opening balance")
         for monthOffset in 0...12 {
             let month = start.adding(months: monthOffset).startOfMonth
             book(

@@ -48,7 +48,7 @@ struct ErrorMiddleware: RouterMiddleware {
         case .invalidCredentials, .unauthorized, .invalidDeviceSignature, .invalidActivationCode: .unauthorized
         case .stepUpRequired, .forbidden, .deviceLocked: .forbidden
         case .loginLocked: .tooManyRequests
-        case .accountNotFound, .notFound: .notFound
+        case .accountNotFound, .notFound, .unknownBank: .notFound
         case .idempotencyKeyReused, .paymentNotPending, .nameTaken, .paymentNotAwaitingSignature: .conflict
         case .invalidSignature, .signatureInvalidated, .signingAttemptsExceeded, .signingUnavailable: .unprocessableContent
         case .payloadTooLarge: .contentTooLarge

@@ -5,14 +5,15 @@ import TresorDomain
 enum WebLanguage: String, CaseIterable, Sendable {
     case de, fr, it, en
 
-    /// From the `lang` cookie, else the first supported language of `Accept-Language`, else German.
-    static func choose(cookie: String?, acceptLanguage: String?) -> WebLanguage {
-        if let cookie, let language = WebLanguage(rawValue: cookie) { return language }
+    /// From the `lang` cookie, else the first language of `Accept-Language` the bank speaks,
+    /// else the bank's first language (German when it speaks all four).
+    static func choose(cookie: String?, acceptLanguage: String?, among spoken: [WebLanguage] = allCases) -> WebLanguage {
+        if let cookie, let language = WebLanguage(rawValue: cookie), spoken.contains(language) { return language }
         for part in (acceptLanguage ?? "").split(separator: ",") {
-            let tag = part.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased()
-            if let language = WebLanguage(rawValue: String(tag.prefix(2))) { return language }
+            guard let tag = part.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() else { continue }
+            if let language = WebLanguage(rawValue: String(tag.prefix(2))), spoken.contains(language) { return language }
         }
-        return .de
+        return spoken.first ?? .de
     }
 
     /// `CHF 1’234.50` in German and Italian (Swiss usage), `1 234,50 CHF` in French, `CHF 1,234.50` in English.

@@ -13,10 +13,14 @@ struct WebApp: Sendable {
     let catalogues: Catalogues
     let bankName: String
     let theme: WebTheme
+    /// The languages this bank speaks, its default first.
+    let languages: [WebLanguage]
     /// The scan workers for photos of slips and receipts; nil when no `tresor` binary is found.
     let scanner: ScanWorkerPool?
 
-    static func load(services: Services, theme: WebTheme, scanner: ScanWorkerPool? = nil) async throws -> WebApp {
+    static func load(
+        services: Services, theme: WebTheme, languages: [String] = BankConfig.knownLanguages, scanner: ScanWorkerPool? = nil
+    ) async throws -> WebApp {
         guard let directory = Bundle.module.resourceURL?.appendingPathComponent("web/templates").path else {
             throw CocoaError(.fileNoSuchFile)
         }
@@ -24,7 +28,7 @@ struct WebApp: Sendable {
         let bank = try await services.bank.profile()
         return WebApp(
             services: services, library: library, catalogues: try Catalogues.load(), bankName: bank?.name ?? "Tresor", theme: theme,
-            scanner: scanner)
+            languages: languages.compactMap(WebLanguage.init(rawValue:)).nonEmpty ?? WebLanguage.allCases, scanner: scanner)
     }
 
     /// What every page needs: language, strings, bank name, CSRF token.
@@ -36,13 +40,14 @@ struct WebApp: Sendable {
 
     func page(_ request: Request, csrf: String?) -> Page {
         let cookies = WebSupport.cookies(request)
-        let language = WebLanguage.choose(cookie: cookies[WebSupport.languageCookie], acceptLanguage: request.headers[.acceptLanguage])
+        let language = WebLanguage.choose(
+            cookie: cookies[WebSupport.languageCookie], acceptLanguage: request.headers[.acceptLanguage], among: languages)
         let strings = catalogues.strings(language)
         return Page(
             language: language, strings: strings,
             values: [
                 "lang": language.rawValue, "t": strings, "bank": bankName, "csrf": csrf ?? "", "logo": theme.logoSVG != nil,
-                "languages": WebLanguage.allCases.map { ["code": $0.rawValue, "current": $0 == language] },
+                "languages": languages.map { ["code": $0.rawValue, "current": $0 == language] },
             ])
     }
 
@@ -64,4 +69,9 @@ struct WebApp: Sendable {
     func checkCSRF(_ form: [String: String], token: String) -> Bool {
         WebSupport.same(form["csrf"] ?? "", WebSupport.csrfToken(forSession: token))
     }
+}
+
+extension Array {
+    /// nil for an empty array, so a fallback can follow with `??`.
+    var nonEmpty: Self? { isEmpty ? nil : self }
 }

@@ -21,8 +21,8 @@ extension WebApp {
         registerScan(on: router)
         registerReceipts(on: router)
         router.get("/language/{code}") { request, context in
-            let code = context.parameters.get("code") ?? "de"
-            let language = WebLanguage(rawValue: code) ?? .de
+            let code = context.parameters.get("code") ?? ""
+            let language = WebLanguage(rawValue: code).flatMap { languages.contains($0) ? $0 : nil } ?? languages[0]
             let back = request.uri.queryParameters.get("back").map { String($0) }.flatMap { $0.hasPrefix("/") && !$0.hasPrefix("//") ? $0 : nil }
             return WebSupport.redirect(
                 back ?? "/", cookies: [WebSupport.cookie(WebSupport.languageCookie, language.rawValue, request: request, maxAge: 31_536_000)])

@@ -1,4 +1,5 @@
 import Foundation
+import TresorCore
 
 /// A bank's look: its colours and logo, from a JSON file given to `tresor serve --theme`.
 /// `{"brand": "#0b4f6c", "brand_contrast": "#ffffff", "logo_svg": "path/to/logo.svg"}`
@@ -26,13 +27,24 @@ public struct WebTheme: Sendable, Decodable {
     /// Reads a theme file; the logo path is relative to the file. Colours must be `#rrggbb`.
     public static func load(path: String) throws -> WebTheme {
         let url = URL(fileURLWithPath: path)
-        var theme = try JSONDecoder().decode(WebTheme.self, from: Data(contentsOf: url))
+        let theme = try JSONDecoder().decode(WebTheme.self, from: Data(contentsOf: url))
+        return try make(brand: theme.brand, brandContrast: theme.brandContrast, logoPath: theme.logoSVG, folder: url.deletingLastPathComponent())
+    }
+
+    /// The look a bank's configuration names; the logo path is relative to the configuration folder.
+    public static func make(_ theme: BankConfig.Theme?, folder: URL) throws -> WebTheme {
+        guard let theme else { return .demo }
+        return try make(brand: theme.brand, brandContrast: theme.brandContrast, logoPath: theme.logoSVG, folder: folder)
+    }
+
+    static func make(brand: String, brandContrast: String, logoPath: String?, folder: URL) throws -> WebTheme {
         let color = /^#[0-9a-fA-F]{6}$/
-        guard theme.brand.wholeMatch(of: color) != nil, theme.brandContrast.wholeMatch(of: color) != nil else {
+        guard brand.wholeMatch(of: color) != nil, brandContrast.wholeMatch(of: color) != nil else {
             throw ThemeError(message: "brand and brand_contrast must be colours like #0b4f6c")
         }
-        if let logo = theme.logoSVG {
-            let text = try String(contentsOf: url.deletingLastPathComponent().appendingPathComponent(logo), encoding: .utf8)
+        var theme = WebTheme(brand: brand, brandContrast: brandContrast, logoSVG: nil)
+        if let logoPath {
+            let text = try String(contentsOf: folder.appendingPathComponent(logoPath), encoding: .utf8)
             guard text.count <= 100_000, text.contains("<svg"), !text.lowercased().contains("<script") else {
                 throw ThemeError(message: "the logo must be an SVG of at most 100 kB without scripts")
             }

@@ -12,7 +12,7 @@ extension Bench {
         @OptionGroup var options: RunOptions
 
         func run() async throws {
-            let db = try SQLiteDatabase(path: database.location)
+            let db = try SQLiteDatabase(path: try database.location)
             let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
             let options = self.options
             let result = try await Measurement.run(clients: options.clients, seconds: options.seconds) { client, sequence in

@@ -1,0 +1,46 @@
+"""Two banks on one server, as their customers see them: each its own name, colour, languages
+and customers; a login at one is nobody at the other. Run by scripts/web-test.sh."""
+import os
+
+from selenium.webdriver.common.by import By
+
+from webbase import BASE, BrowserTest
+
+SECOND = os.environ["TRESOR_WEB_SECOND_BANK_URL"]
+
+
+class BanksTest(BrowserTest):
+    def header_colour(self):
+        return self.browser.execute_script("return getComputedStyle(document.querySelector('header')).backgroundColor")
+
+    def test_second_bank_has_its_own_look_language_and_customers(self):
+        self.browser.get(SECOND + "/login")
+        # The browser asks for German; Léman speaks French and English, and answers in French.
+        self.assertEqual(self.browser.find_element(By.TAG_NAME, "html").get_attribute("lang"), "fr")
+        self.assertIn("Banque du Léman", self.browser.find_element(By.TAG_NAME, "header").text)
+        self.assertEqual(self.header_colour(), "rgb(29, 107, 69)")
+        languages = [a.get_attribute("href").rsplit("/language/", 1)[1][:2] for a in self.browser.find_elements(By.CSS_SELECTOR, "header nav.languages a")]
+        self.assertEqual(languages, ["fr", "en"])
+        self.assert_fits_and_accessible()
+
+        # Tresor's customer does not exist here.
+        self.browser.find_element(By.ID, "contract").send_keys("10000001")
+        self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
+        self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
+        self.wait_until(lambda b: b.find_elements(By.ID, "login-error"))
+
+        self.browser.get(SECOND + "/login")
+        self.browser.find_element(By.ID, "contract").send_keys("20000001")
+        self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
+        self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
+        self.wait_until(lambda b: b.current_url.endswith("/home"))
+        page = self.browser.find_element(By.TAG_NAME, "main").text
+        self.assertIn("Compte privé", page)
+        self.assertNotIn("Privatkonto", page)
+        self.assert_fits_and_accessible()
+
+        # The session belongs to Léman's host: the default bank on the same server asks for a login.
+        self.browser.get(BASE + "/home")
+        self.wait_until(lambda b: "/login" in b.current_url)
+        self.assertIn("Tresor Demo Bank", self.browser.find_element(By.TAG_NAME, "header").text)
+        self.assertEqual(self.header_colour(), "rgb(11, 79, 108)")
