@@ -25,6 +25,7 @@ public struct Services: Sendable {
     public let receipts: ReceiptService
     public let rememberedBrowsers: RememberedBrowsers
     public let budgets: BudgetService
+    public let resources: ResourceService
     public let clock: any Clock
     public let calendar: BankCalendar
 
@@ -54,6 +55,7 @@ public struct Services: Sendable {
         messages = MessageService(database: database)
         pain001 = Pain001Exporter(database: database, bank: bank, clock: clock)
         budgets = BudgetService(database: database, clock: clock)
+        resources = ResourceService(database: database, clock: clock)
         rememberedBrowsers = RememberedBrowsers(database: database, clock: clock, random: random)
         // why: a store in a private temporary directory with a fresh key when none is given
         // (tests, tools); `tresor serve` passes the configured one.

@@ -28,6 +28,10 @@ public func buildRouter(
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
     }
 
+    let resources = ResourceRoutes(resources: services.resources)
+    router.get("/v1/resources/manifest", use: resources.manifest)
+    router.get("/v1/resources/files/{hash}", use: resources.file)
+
     let sessions = SessionRoutes(auth: services.auth)
     let accounts = AccountRoutes(accounts: services.accounts, receipts: services.receipts)
     let transfers = TransferRoutes(transfers: services.transfers)

@@ -55,7 +55,7 @@ struct BankConfigTests {
         #expect(error.file.hasSuffix("alpen.json"))
     }
 
-    @Test("what must hold between banks: ids match file names, hosts are unique, one default at most")
+    @Test("what must hold between banks: ids match file names, hosts and clearing numbers are unique, one default at most")
     func betweenBanks() throws {
         let directory = try folder()
         try write(Self.valid, as: "other.json", in: directory)
@@ -63,9 +63,16 @@ struct BankConfigTests {
 
         let twice = try folder()
         try write(Self.valid, as: "alpen.json", in: twice)
-        try write(Self.valid.replacingOccurrences(of: #""alpen""#, with: #""berg""#), as: "berg.json", in: twice)
+        let berg = Self.valid.replacingOccurrences(of: #""alpen""#, with: #""berg""#).replacingOccurrences(of: "8123", with: "8124")
+        try write(berg, as: "berg.json", in: twice)
         let host = try #require(throws: BankConfigError.self) { try twice.load() }
         #expect(host.field == "hosts" && host.message.contains("alpen.example"))
+
+        let clearing = try folder()
+        try clearing.add(DemoBank.Edition.leman.config)
+        var sameClearing = DemoBank.Edition.tresor.config
+        sameClearing.clearing = DemoBank.Edition.leman.clearing
+        #expect(try #require(throws: BankConfigError.self) { try clearing.add(sameClearing) }.field == "clearing")
 
         let defaults = try folder()
         for edition in DemoBank.Edition.all {

@@ -85,12 +85,17 @@ extension BankConfig {
 }
 
 extension [BankConfig] {
-    /// Checks what must hold between banks: ids and host names unique, one default at most.
+    /// Checks what must hold between banks: ids, clearing numbers (so IBANs never collide) and
+    /// host names unique, one default at most.
     public func validateTogether(folder: String) throws {
         var ids: Set<String> = []
+        var clearings: [Int: String] = [:]
         var hosts: [String: String] = [:]
         for bank in self {
             guard ids.insert(bank.id).inserted else { throw BankConfigError(file: folder, field: "id", "two banks are called \(bank.id)") }
+            if let other = clearings.updateValue(bank.id, forKey: bank.clearing) {
+                throw BankConfigError(file: folder, field: "clearing", "\(other) and \(bank.id) both have clearing \(bank.clearing)")
+            }
             for host in bank.hosts {
                 if let other = hosts[host] {
                     throw BankConfigError(file: folder, field: "hosts", "\(host) is a host of both \(other) and \(bank.id)")

@@ -15,6 +15,8 @@ struct WebApp: Sendable {
     let theme: WebTheme
     /// The languages this bank speaks, its default first.
     let languages: [WebLanguage]
+    /// The bank's published resource pack's stylesheet, strings and logo.
+    let overlay: ResourceOverlay
     /// The scan workers for photos of slips and receipts; nil when no `tresor` binary is found.
     let scanner: ScanWorkerPool?
 
@@ -28,7 +30,8 @@ struct WebApp: Sendable {
         let bank = try await services.bank.profile()
         return WebApp(
             services: services, library: library, catalogues: try Catalogues.load(), bankName: bank?.name ?? "Tresor", theme: theme,
-            languages: languages.compactMap(WebLanguage.init(rawValue:)).nonEmpty ?? WebLanguage.allCases, scanner: scanner)
+            languages: languages.compactMap(WebLanguage.init(rawValue:)).nonEmpty ?? WebLanguage.allCases,
+            overlay: ResourceOverlay(resources: services.resources, clock: services.clock), scanner: scanner)
     }
 
     /// What every page needs: language, strings, bank name, CSRF token.
@@ -42,11 +45,12 @@ struct WebApp: Sendable {
         let cookies = WebSupport.cookies(request)
         let language = WebLanguage.choose(
             cookie: cookies[WebSupport.languageCookie], acceptLanguage: request.headers[.acceptLanguage], among: languages)
-        let strings = catalogues.strings(language)
+        let overlay = overlay.snapshot
+        let strings = catalogues.strings(language).merging(overlay.strings[language.rawValue] ?? [:]) { $1 }
         return Page(
             language: language, strings: strings,
             values: [
-                "lang": language.rawValue, "t": strings, "bank": bankName, "csrf": csrf ?? "", "logo": theme.logoSVG != nil,
+                "lang": language.rawValue, "t": strings, "bank": bankName, "csrf": csrf ?? "", "logo": (overlay.logoSVG ?? theme.logoSVG) != nil,
                 "languages": languages.map { ["code": $0.rawValue, "current": $0 == language] },
             ])
     }

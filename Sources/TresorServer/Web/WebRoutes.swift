@@ -5,6 +5,7 @@ import TresorDomain
 
 extension WebApp {
     func register(on router: Router<TresorRequestContext>) {
+        router.add(middleware: ResourceRefreshMiddleware(overlay: overlay))
         router.get("/") { request, _ in
             await session(request) == nil ? WebSupport.redirect("/login") : WebSupport.redirect("/home")
         }
@@ -30,10 +31,10 @@ extension WebApp {
         router.get("/static/theme.css") { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "text/css; charset=utf-8"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: theme.css)))
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: theme.css + overlay.snapshot.css)))
         }
         router.get("/static/logo.svg") { _, _ in
-            guard let logo = theme.logoSVG else { return Response(status: .notFound) }
+            guard let logo = overlay.snapshot.logoSVG ?? theme.logoSVG else { return Response(status: .notFound) }
             var headers = HTTPFields()
             headers[.contentType] = "image/svg+xml"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: logo)))
