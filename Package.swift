@@ -61,7 +61,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
-            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/web")]
+            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/web"), .copy("Resources/screens")]
         ),
         .executableTarget(
             name: "tresor",

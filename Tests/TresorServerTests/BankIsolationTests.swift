@@ -47,14 +47,20 @@ struct BankIsolationTests {
             "/v1/receipts", token: token, bytes: try Corpus.bytes("receipts", "receipt-00-de-clean.jpg"), contentType: "image/jpeg")
         let receiptID = try #require((receipt.json["receipt"] as? [String: Any])?["id"] as? String)
         let pack = ResourceFile(path: "i18n/de.json", bytes: Data(#"{"login_title": "TRESOR-PACK-SECRET"}"#.utf8))
-        try await pair.tresor.services.resources.publish([pack], baseLanguage: "de", actor: "test")
+        var screen = try #require(try await pair.tresorScreen("pay-iban"))
+        screen.sections[0].fields[0].help = "TRESOR-SCREEN-SECRET"
+        let screenFile = ResourceFile(path: "screens/pay-iban.json", bytes: try JSONEncoder().encode(screen))
+        try await pair.tresor.services.resources.publish([pack, screenFile], baseLanguage: "de", actor: "test")
         return Secrets(
             token: token,
             ids: [
                 "accounts": accountID, "payments": paymentID, "templates": templateID, "template-folders": folderID,
                 "devices": String(device.id), "receipts": receiptID, "staff": String(device.id), "resources": pack.hash,
             ],
-            words: ["TRESOR-PACK-SECRET", "LUCA-SECRET-MEMO", "LUCA-FOLDER", "LUCA-TEMPLATE", "LUCA-PHONE", iban, "Bernasconi", "Luca"])
+            words: [
+                "TRESOR-PACK-SECRET", "TRESOR-SCREEN-SECRET", "LUCA-SECRET-MEMO", "LUCA-FOLDER", "LUCA-TEMPLATE", "LUCA-PHONE", iban, "Bernasconi",
+                "Luca",
+            ])
     }
 
     /// A route's path with Tresor's ids put in: `/v1/payments/{id}` → `/v1/payments/42`.
@@ -86,7 +92,7 @@ struct BankIsolationTests {
             #expect(staffLogin.status == .unauthorized, "Tresor's advisor logged in at Léman")
             let publicAPI: Set<String> = [
                 "/v1/sessions", "/v1/devices", "/v1/devices/{id}/challenge", "/v1/sessions/device", "/v1/staff/sessions",
-                "/v1/resources/manifest", "/v1/resources/files/{hash}",
+                "/v1/resources/manifest", "/v1/resources/files/{hash}", "/v1/ui/screens", "/v1/ui/screens/{id}", "/v1/ui/schema",
             ]
             var checked = 0
             for route in routes {
@@ -117,9 +123,9 @@ struct BankIsolationTests {
             // Tresor's session still works at home, directly and through its prefix, and Léman's
             // ids are Léman's own: the same number names another account.
             let home = try await client.call(.get, "/v1/accounts/\(luca.ids["accounts"]!)", host: Self.tresorHost, token: luca.token)
-            #expect(home.status == .ok && home.text.contains(luca.words[5]))
+            #expect(home.status == .ok && home.text.contains(luca.words[6]))
             let viaPrefix = try await client.call(.get, "/banks/tresor/v1/accounts", host: Self.lemanHost, token: luca.token)
-            #expect(viaPrefix.status == .ok && viaPrefix.text.contains(luca.words[5]))
+            #expect(viaPrefix.status == .ok && viaPrefix.text.contains(luca.words[6]))
             // The books, the audit trail and the images stay apart.
             // Léman's trail holds only the walk's refused logins with Tresor's contract number,
             // Tresor's holds Luca's payment and login.

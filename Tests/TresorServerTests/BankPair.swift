@@ -43,6 +43,12 @@ struct BankPair: @unchecked Sendable {
         return BankPair(tresor: sites[0], leman: sites[1], tresorRouter: routers[0].router, dispatcher: BankDispatcher(banks: routers))
     }
 
+    /// Tresor's built-in description of a screen, as `GET /v1/ui/screens/{id}` serves it.
+    func tresorScreen(_ id: String) async throws -> ScreenDescription? {
+        let reply = try await run { client in try await client.call(.get, "/v1/ui/screens/\(id)", host: "localhost") }
+        return try? JSONDecoder().decode(ScreenDescription.self, from: Data(reply.text.utf8))
+    }
+
     func run<T: Sendable>(_ body: @Sendable (Client) async throws -> T) async throws -> T {
         let app = Application(responder: dispatcher)
         return try await app.test(.router) { client in try await body(Client(client: APIHarness.Client(client: client))) }

@@ -39,7 +39,7 @@ struct ResourceAPITests {
         let harness = try await APIHarness.make()
         let resources = harness.services.resources
         try await resources.publish(
-            [Self.file("i18n/de.json", #"{"a": "A"}"#), Self.file("screens/pay.json", #"{"v": 1}"#)], baseLanguage: "de", actor: "test")
+            [Self.file("i18n/de.json", #"{"a": "A"}"#), Self.file("images/icon.svg", "<svg></svg>")], baseLanguage: "de", actor: "test")
         try await resources.publish(
             [Self.file("i18n/de.json", #"{"a": "B"}"#), Self.file("styles/theme.css", ":root{}")], baseLanguage: "de", actor: "test")
         try await harness.run { client in
@@ -50,7 +50,7 @@ struct ResourceAPITests {
             #expect((delta.json["added"] as? [[String: Any]])?.compactMap { $0["path"] as? String } == ["styles/theme.css"])
             let changed = try #require((delta.json["changed"] as? [[String: Any]])?.first)
             #expect(changed["path"] as? String == "i18n/de.json")
-            #expect(delta.json["removed"] as? [String] == ["screens/pay.json"])
+            #expect(delta.json["removed"] as? [String] == ["images/icon.svg"])
 
             let url = try #require(changed["url"] as? String)
             let file = try await client.call(.get, url)

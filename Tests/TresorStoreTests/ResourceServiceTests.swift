@@ -34,7 +34,7 @@ struct ResourceServiceTests {
                 continue
             }
             let icon = "images/icon-\(generator.next() % 4).svg"
-            let paths = ["images/logo.svg", icon, "styles/theme.css", "screens/pay-\(generator.next() % 3).json"]
+            let paths = ["images/logo.svg", icon, "styles/theme.css", "images/photo-\(generator.next() % 3).svg"]
             let path = paths[Int(generator.next() % 4)]
             switch generator.next() % 3 {
             case 0 where pack[path] != nil: pack[path] = nil
@@ -72,7 +72,11 @@ struct ResourceServiceTests {
             (Self.file("styles/theme.css", "@import url(https://evil.example/x.css);"), "styles/theme.css"),
             (Self.file("i18n/fr.json", #"{"c": "C"}"#), "i18n/fr.json"),
             (Self.file("i18n/fr.json", #"{"a": 1}"#), "i18n/fr.json"),
-            (Self.file("screens/pay.json", "{not json"), "screens/pay.json"),
+            (Self.file("screens/pay-iban.json", "{not json"), "screens/pay-iban.json"),
+            (
+                Self.file("screens/pay-iban.json", #"{"format": 1, "id": "pay-iban", "title": "x", "sections": [], "actions": []}"#),
+                "screens/pay-iban.json"
+            ),
             (Self.file("../etc/passwd.json", "{}"), "../etc/passwd.json"),
             (Self.file("scripts/app.js", "alert(1)"), "scripts/app.js"),
             (ResourceFile(path: "images/big.png", bytes: Data(count: ResourcePack.fileBytesMax + 1)), "images/big.png"),
@@ -99,7 +103,7 @@ struct ResourceServiceTests {
         let resources = Services(database: database).resources
         let again = Services(database: try kind.openAgain(database)).resources
         func pack(_ tag: String) -> [ResourceFile] {
-            (0..<20).map { Self.file("screens/screen-\($0).json", #"{"tag": "\#(tag)", "n": \#($0)}"#) }
+            (0..<20).map { Self.file("images/icon-\($0).svg", #"<svg xmlns="http://www.w3.org/2000/svg"><title>\#(tag) \#($0)</title></svg>"#) }
         }
         let packs = [pack("a"), pack("b")]
         let manifests = packs.map { Set($0.map(\.hash)) }

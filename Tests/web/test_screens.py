@@ -111,3 +111,18 @@ class ScreensTest(BrowserTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+    def test_pay_form_follows_its_screen_description(self):
+        """The IBAN form comes from the bank's description of pay-iban: the building number shows
+        once a street is typed (its `visible_when`), and the live IBAN check still runs."""
+        self.login()
+        self.browser.get(BASE + "/pay/iban")
+        building = self.browser.find_element(By.ID, "creditor_building_number")
+        self.assertFalse(building.is_displayed())
+        self.browser.find_element(By.ID, "creditor_street").send_keys("Seestrasse")
+        self.wait_until(lambda b: building.is_displayed())
+        building.send_keys("12")
+        iban = self.browser.find_element(By.ID, "creditor_iban")
+        iban.send_keys("CH56 0483 5012 3456 7800 8")
+        self.wait_until(lambda b: iban.get_attribute("aria-invalid") == "true")
+        self.assert_fits_and_accessible()

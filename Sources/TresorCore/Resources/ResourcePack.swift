@@ -88,6 +88,11 @@ public enum ResourcePack {
             }
             guard file.bytes.count <= fileBytesMax else { throw ResourcePackError(path: path, message: "larger than 1 MiB") }
             try check(file, contentType: contentType)
+            if path.hasPrefix("screens/") {
+                do { _ = try ScreenDescription.parse(file.bytes, expectedID: String(path.dropFirst(8).dropLast(5))) } catch let error as ScreenError {
+                    throw ResourcePackError(path: path, message: error.description)
+                }
+            }
             if path.hasPrefix("i18n/") {
                 catalogues[String(path.dropFirst(5).dropLast(5))] = try catalogue(file)
             }

@@ -35,29 +35,48 @@ extension WebApp {
         return render("pay_form", page)
     }
 
-    /// The form page with the caller's accounts and the values typed so far.
-    func formPage(_ request: Request, principal: Principal, token: String, type: PaymentType, fields: [String: String]) async throws -> Page {
+    /// The form page: the fields of the bank's description of `pay-<type>`, the caller's accounts
+    /// as choices, the values typed so far, and the errors at their fields.
+    func formPage(
+        _ request: Request, principal: Principal, token: String, type: PaymentType, fields: [String: String], errors: [String: String] = [:],
+        suggested: Set<String> = []
+    ) async throws -> Page {
         var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
         let language = page.language
         let accounts = try await services.accounts.accounts(of: principal).filter { $0.kind == .current || $0.kind == .savings }
+        var values = fields
         let selected = fields["debtor_account"] ?? accounts.first.map { String($0.id.rawValue) } ?? ""
+        values["debtor_account"] = selected
         // why: an own-account transfer to the paying account is never meant; offer another one.
-        let target =
+        values["creditor_account"] =
             fields["creditor_account"] ?? accounts.first { String($0.id.rawValue) != selected && $0.currency.code == accounts.first?.currency.code }
             .map { String($0.id.rawValue) } ?? ""
-        page.values["accounts"] = accounts.map { account in
-            [
-                "id": String(account.id.rawValue), "label": "\(account.name) · \(language.format(account.available))",
-                "selected": String(account.id.rawValue) == selected, "target_selected": String(account.id.rawValue) == target,
-            ]
-        }
+        let choices: [String: [(value: String, label: String)]] = [
+            "accounts": accounts.map { (String($0.id.rawValue), "\($0.name) · \(language.format($0.available))") },
+            "topup_operators": TopUpOperator.all.map { ($0.id, $0.name) },
+        ]
+        page.values["fields"] = formFields(type: type, page: page, values: values, errors: errors, suggested: suggested, choices: choices)
         page.values["type"] = type.rawValue
-        page.values["title"] = page.strings["favorite_\(type.rawValue)"] ?? type.rawValue
+        let title = screens.screen("pay-\(type.rawValue)", overlay: overlay.snapshot)?.title ?? "favorite_\(type.rawValue)"
+        page.values["title"] = page.strings[title] ?? title
         page.values["is_\(type.rawValue)"] = true
-        page.values["f"] = fields
-        page.values["operators"] = TopUpOperator.all.map { ["id": $0.id, "name": $0.name, "selected": $0.id == fields["topup_operator"]] }
-        page.values["today"] = services.today.description
         return page
+    }
+
+    /// Refuses a form whose bank's description marks a shown field required and it is empty
+    /// (a bank may make the message mandatory, say); the payment's own rules follow.
+    func checkRequired(type: PaymentType, form: [String: String]) throws {
+        guard let screen = screens.screen("pay-\(type.rawValue)", overlay: overlay.snapshot) else { return }
+        for field in screen.fields where field.isRequired {
+            if let condition = field.visibleWhen {
+                let other = (form[condition.field] ?? "").trimmingCharacters(in: .whitespaces)
+                let shown = condition.equals.map { $0 == other } ?? !other.isEmpty
+                if !shown { continue }
+            }
+            if (form[field.name] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                throw DomainError(.missingField, field: field.name, "Please fill this in.")
+            }
+        }
     }
 
     func paySubmit(_ request: Request, context: TresorRequestContext) async throws -> Response {
@@ -70,6 +89,7 @@ extension WebApp {
         let form = WebSupport.form(body)
         guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
         do {
+            try checkRequired(type: type, form: form)
             let paymentRequest = try Self.paymentRequest(type: type, form: form)
             if form["confirm"] != "1" {
                 return try await review(request, principal: principal, token: token, type: type, form: form, paymentRequest: paymentRequest)
@@ -80,17 +100,15 @@ extension WebApp {
             let created = try await services.payments.create(paymentRequest, by: principal, idempotencyKey: key, requestHash: hash)
             return WebSupport.redirect("/payments/\(created.payment.id)")
         } catch let error as DomainError {
-            var page = try await formPage(request, principal: principal, token: token, type: type, fields: form)
             let field = Self.formField(error.field)
-            let message = Self.message(for: error, strings: page.strings)
+            var fields = form
+            if let suggested = error.suggested { fields[field] = suggested }
+            let strings = page(request, csrf: nil).strings
+            let message = Self.message(for: error, strings: strings)
+            var page = try await formPage(
+                request, principal: principal, token: token, type: type, fields: fields, errors: [field: message],
+                suggested: error.suggested == nil ? [] : [field])
             page.values["error"] = ["field": field, "message": message]
-            page.values["error_\(field)"] = message
-            if let suggested = error.suggested {
-                var fields = form
-                fields[field] = suggested
-                page.values["f"] = fields
-                page.values["suggested_\(field)"] = suggested
-            }
             page.values["idempotency"] = WebSupport.randomToken()
             return render("pay_form", page, status: .unprocessableContent)
         }

@@ -5,7 +5,7 @@ import TresorCore
 
 /// What the bank's current resource pack changes in the web app: stylesheet additions
 /// (`styles/theme.css`), strings (`i18n/<lang>.json` over the built-in catalogues) and the logo
-/// (`images/logo.svg`). Checked at most once a second, so `tresor resources publish` shows on
+/// (`images/logo.svg`), screens (`screens/<id>.json`). Checked at most once a second, so `tresor resources publish` shows on
 /// the next page without a restart, at the cost of one indexed query a second.
 final class ResourceOverlay: Sendable {
     struct Snapshot: Sendable {
@@ -14,6 +14,8 @@ final class ResourceOverlay: Sendable {
         var css = ""
         var strings: [String: [String: String]] = [:]
         var logoSVG: String?
+        /// The pack's screen descriptions, each passed its contract when published.
+        var screens: [String: ScreenDescription] = [:]
     }
 
     let resources: ResourceService
@@ -43,6 +45,15 @@ final class ResourceOverlay: Sendable {
                 let strings = try? JSONDecoder().decode([String: String].self, from: data)
             {
                 next.strings[language] = strings
+            }
+        }
+        for id in ScreenContract.ids {
+            // why parse again: a pack published by an older server is checked by today's rules;
+            // a description that fails them leaves the built-in screen in place.
+            if let data = try? await resources.currentFile(path: "screens/\(id).json"),
+                let screen = try? ScreenDescription.parse(data, expectedID: id)
+            {
+                next.screens[id] = screen
             }
         }
         state.withLock { $0 = next }

@@ -17,6 +17,8 @@ struct WebApp: Sendable {
     let languages: [WebLanguage]
     /// The bank's published resource pack's stylesheet, strings and logo.
     let overlay: ResourceOverlay
+    /// The built-in screen descriptions the pay forms are rendered from.
+    let screens: ScreenCatalogue
     /// The scan workers for photos of slips and receipts; nil when no `tresor` binary is found.
     let scanner: ScanWorkerPool?
 
@@ -31,7 +33,8 @@ struct WebApp: Sendable {
         return WebApp(
             services: services, library: library, catalogues: try Catalogues.load(), bankName: bank?.name ?? "Tresor", theme: theme,
             languages: languages.compactMap(WebLanguage.init(rawValue:)).nonEmpty ?? WebLanguage.allCases,
-            overlay: ResourceOverlay(resources: services.resources, clock: services.clock), scanner: scanner)
+            overlay: ResourceOverlay(resources: services.resources, clock: services.clock), screens: try ScreenCatalogue.load(),
+            scanner: scanner)
     }
 
     /// What every page needs: language, strings, bank name, CSRF token.

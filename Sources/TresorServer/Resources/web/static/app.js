@@ -55,3 +55,15 @@ document.addEventListener("input", (event) => {
   if (message && problem) message.textContent = message.dataset.live || "✗";
   if (message && !problem && message.textContent === (message.dataset.live || "✗")) message.textContent = "";
 });
+
+// Fields the screen shows only when another has a value (`visible_when` in the bank's screen
+// description). Without this file every field shows; a field with a value of its own stays.
+function applyConditions() {
+  for (const wrapper of document.querySelectorAll("[data-visible-when]")) {
+    const source = document.getElementById(wrapper.dataset.visibleWhen);
+    const own = wrapper.querySelector("input, select, textarea");
+    wrapper.hidden = Boolean(source && !source.value.trim() && !(own && own.value.trim()));
+  }
+}
+document.addEventListener("input", applyConditions);
+document.addEventListener("DOMContentLoaded", applyConditions);
