@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Takes the README's screenshots (home, pay form with an error, receipt, a till receipt read
-from a photo, the budget, the second demo bank's home) from a running demo (`make run`) at 375x812:
+from a photo, the budget, the second demo bank's home, in Arabic too) from a running demo (`make run`) at 375x812:
 `TRESOR_WEB_URL=http://127.0.0.1:8080 TRESOR_WEB_SECOND_BANK_URL=http://leman.localhost:8080
 .build/web-venv/bin/python scripts/screenshots.py`."""
 import os
@@ -48,6 +48,13 @@ class Shots(BrowserTest):
             self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
             self.wait_until(lambda b: b.current_url.endswith("/home"))
             self.browser.save_screenshot(os.path.join(out, "second-bank-home.png"))
+            self.browser.get(second + "/language/ar?back=/home")
+            self.wait_until(lambda b: b.find_element(By.TAG_NAME, "html").get_attribute("dir") == "rtl")
+            self.browser.save_screenshot(os.path.join(out, "arabic-home.png"))
+            self.browser.get(second + "/pay/iban")
+            self.browser.find_element(By.ID, "creditor_iban").send_keys("CH56 0483 5012 3456 7800 9")
+            self.browser.find_element(By.ID, "amount").send_keys("120.00")
+            self.browser.save_screenshot(os.path.join(out, "arabic-pay.png"))
 
 
 if __name__ == "__main__":

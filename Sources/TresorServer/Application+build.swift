@@ -6,7 +6,7 @@ import TresorScan
 
 /// Builds the router: the seam tests drive directly (`app.test(.router)`).
 public func buildRouter(
-    services: Services, metrics: ServerMetrics, theme: WebTheme = .demo, languages: [String] = BankConfig.knownLanguages,
+    services: Services, metrics: ServerMetrics, theme: WebTheme = .demo, languages: [String] = BankConfig.defaultLanguages,
     scanner: ScanWorkerPool? = ScanWorkerPool.locateWorker().map { ScanWorkerPool(executable: $0) }
 ) async throws -> Router<TresorRequestContext> {
     let router = Router(context: TresorRequestContext.self)

@@ -29,7 +29,7 @@ struct BanksCommand: AsyncParsableCommand {
         @Flag(name: .customLong("default"), help: "Serve requests to host names no bank lists.") var isDefault = false
         @Option(help: "SQLite path (relative to the folder) or postgres:// URL; ${VAR} reads the environment (default: <id>.sqlite).")
         var db: String?
-        @Option(name: .customLong("language"), help: "A language the bank speaks (de, fr, it, en; repeat; the first is the default).")
+        @Option(name: .customLong("language"), help: "A language the bank speaks (de, fr, it, en, ar; repeat; the first is the default).")
         var languages: [String] = []
         @Option(help: "Brand colour, #rrggbb.") var brand: String?
         @Option(help: "Text colour on the brand colour, #rrggbb.") var brandContrast = "#ffffff"
@@ -41,7 +41,7 @@ struct BanksCommand: AsyncParsableCommand {
             let directory = folder.directory
             let config = BankConfig(
                 id: id, name: name, clearing: clearing, bic: bic, hosts: hosts.map { $0.lowercased() }, isDefault: isDefault,
-                database: db ?? "\(id).sqlite", languages: languages.isEmpty ? BankConfig.knownLanguages : languages,
+                database: db ?? "\(id).sqlite", languages: languages.isEmpty ? BankConfig.defaultLanguages : languages,
                 theme: brand.map { BankConfig.Theme(brand: $0, brandContrast: brandContrast, logoSVG: logo) }, signingLimit: signingLimit,
                 currencies: currencies.isEmpty ? ["CHF", "EUR"] : currencies)
             do { try directory.add(config) } catch let error as BankConfigError { throw ValidationError(error.description) }

@@ -33,7 +33,7 @@ struct WebAppTests {
             #expect(session.contains("HttpOnly") && session.contains("SameSite=Strict") && !session.contains("Secure"))
             let token = String(session.dropFirst("tresor_session=".count).prefix { $0 != ";" })
             let home = try await client.call(.get, "/home", headers: ["Cookie": "tresor_session=\(token)", "Accept-Language": "fr-CH,fr;q=0.9"])
-            #expect(home.status == .ok && home.text.contains(#"<html lang="fr">"#) && home.text.contains("Avoirs totaux"))
+            #expect(home.status == .ok && home.text.contains(#"<html lang="fr" dir="ltr">"#) && home.text.contains("Avoirs totaux"))
             let logoutWithoutToken = try await client.call(
                 .post, "/logout", json: "csrf=wrong",
                 headers: ["Cookie": "tresor_session=\(token)", "Content-Type": "application/x-www-form-urlencoded"])

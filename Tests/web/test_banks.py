@@ -15,12 +15,12 @@ class BanksTest(BrowserTest):
 
     def test_second_bank_has_its_own_look_language_and_customers(self):
         self.browser.get(SECOND + "/login")
-        # The browser asks for German; Léman speaks French and English, and answers in French.
+        # The browser asks for German; Léman speaks French, English and Arabic, and answers in French.
         self.assertEqual(self.browser.find_element(By.TAG_NAME, "html").get_attribute("lang"), "fr")
         self.assertIn("Banque du Léman", self.browser.find_element(By.TAG_NAME, "header").text)
         self.assertEqual(self.header_colour(), "rgb(29, 107, 69)")
         languages = [a.get_attribute("href").rsplit("/language/", 1)[1][:2] for a in self.browser.find_elements(By.CSS_SELECTOR, "header nav.languages a")]
-        self.assertEqual(languages, ["fr", "en"])
+        self.assertEqual(languages, ["fr", "en", "ar"])
         self.assert_fits_and_accessible()
 
         # Tresor's customer does not exist here.
@@ -44,3 +44,29 @@ class BanksTest(BrowserTest):
         self.wait_until(lambda b: "/login" in b.current_url)
         self.assertIn("Tresor Demo Bank", self.browser.find_element(By.TAG_NAME, "header").text)
         self.assertEqual(self.header_colour(), "rgb(11, 79, 108)")
+
+    def test_arabic_pages_run_right_to_left_and_fit(self):
+        """Léman in Arabic: the page mirrors (dir=rtl, the bank's name on the right), amounts and
+        IBANs stay left to right inside, nothing overflows at 375 px."""
+        self.browser.get(SECOND + "/language/ar?back=/login")
+        self.wait_until(lambda b: b.find_element(By.TAG_NAME, "html").get_attribute("dir") == "rtl")
+        self.assertEqual(self.browser.find_element(By.TAG_NAME, "html").get_attribute("lang"), "ar")
+        self.assertIn("تسجيل الدخول", self.browser.find_element(By.TAG_NAME, "main").text)
+        brand = self.browser.find_element(By.CSS_SELECTOR, "header .brand").rect
+        languages = self.browser.find_element(By.CSS_SELECTOR, "header nav.languages").rect
+        self.assertGreater(brand["x"], languages["x"], "the bank's name is on the right in Arabic")
+        self.assert_fits_and_accessible()
+        self.browser.find_element(By.ID, "contract").send_keys("20000001")
+        self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
+        self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
+        self.wait_until(lambda b: b.current_url.endswith("/home"))
+        self.assertIn("إجمالي الأصول", self.browser.find_element(By.TAG_NAME, "main").text)
+        total = self.browser.find_element(By.CSS_SELECTOR, ".total").text
+        self.assertRegex(total.strip("\u2066\u2069"), r"^CHF\s[\d,]+\.\d\d$", "the amount reads left to right")
+        self.assert_fits_and_accessible()
+        for page in ["/accounts", "/pay/iban", "/transactions", "/budget"]:
+            self.browser.get(SECOND + page)
+            self.assert_fits_and_accessible()
+        self.browser.get(SECOND + "/pay/iban")
+        iban = self.browser.find_element(By.ID, "creditor_iban")
+        self.assertEqual(iban.get_attribute("dir"), "ltr")

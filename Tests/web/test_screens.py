@@ -108,10 +108,6 @@ class ScreensTest(BrowserTest):
         self.submit("form[action='/settings/signing'] button")
         self.assertTrue(self.browser.find_elements(By.ID, "signing-error"), "no device enrolled yet")
 
-
-if __name__ == "__main__":
-    unittest.main()
-
     def test_pay_form_follows_its_screen_description(self):
         """The IBAN form comes from the bank's description of pay-iban: the building number shows
         once a street is typed (its `visible_when`), and the live IBAN check still runs."""
@@ -126,3 +122,7 @@ if __name__ == "__main__":
         iban.send_keys("CH56 0483 5012 3456 7800 8")
         self.wait_until(lambda b: iban.get_attribute("aria-invalid") == "true")
         self.assert_fits_and_accessible()
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -50,12 +50,14 @@ public struct BankConfig: Sendable, Hashable, Codable {
         }
     }
 
-    /// The languages the web app and messages are written in.
-    public static let knownLanguages = ["de", "fr", "it", "en"]
+    /// The languages the web app and messages are written in (Arabic right to left).
+    public static let knownLanguages = ["de", "fr", "it", "en", "ar"]
+    /// What a bank speaks when its file does not say: the four of Switzerland.
+    public static let defaultLanguages = ["de", "fr", "it", "en"]
 
     public init(
         id: String, name: String, clearing: Int, bic: String? = nil, hosts: [String], isDefault: Bool = false, database: String,
-        languages: [String] = BankConfig.knownLanguages, theme: Theme? = nil, signingLimit: String? = nil, currencies: [String] = ["CHF", "EUR"]
+        languages: [String] = BankConfig.defaultLanguages, theme: Theme? = nil, signingLimit: String? = nil, currencies: [String] = ["CHF", "EUR"]
     ) {
         self.id = id
         self.name = name
@@ -85,7 +87,7 @@ public struct BankConfig: Sendable, Hashable, Codable {
         hosts = try container.decodeIfPresent([String].self, forKey: .hosts) ?? []
         isDefault = try container.decodeIfPresent(Bool.self, forKey: .isDefault) ?? false
         database = try container.decode(String.self, forKey: .database)
-        languages = try container.decodeIfPresent([String].self, forKey: .languages) ?? Self.knownLanguages
+        languages = try container.decodeIfPresent([String].self, forKey: .languages) ?? Self.defaultLanguages
         theme = try container.decodeIfPresent(Theme.self, forKey: .theme)
         signingLimit = try container.decodeIfPresent(String.self, forKey: .signingLimit)
         currencies = try container.decodeIfPresent([String].self, forKey: .currencies) ?? ["CHF", "EUR"]

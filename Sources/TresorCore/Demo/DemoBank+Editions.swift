@@ -36,11 +36,11 @@ extension DemoBank {
             hosts: ["localhost", "127.0.0.1", "tresor.localhost"], isDefault: true, languages: ["de", "fr", "it", "en"],
             theme: .init(brand: "#0b4f6c", brandContrast: "#ffffff"), signingLimit: "1000.00")
 
-        /// A second bank on the same server: French-speaking, green, its own customers and a
-        /// lower signing limit. `*.localhost` names reach loopback in browsers and curl.
+        /// A second bank on the same server: French-speaking (English and Arabic too, for
+        /// Geneva's international customers), green, its own customers and a lower signing limit. `*.localhost` names reach loopback in browsers and curl.
         public static let leman = Edition(
             id: "leman", name: "Banque du Léman", clearing: 9_998, customers: DemoBank.lemanCustomers, seedOffset: 0x51,
-            hosts: ["leman.localhost"], isDefault: false, languages: ["fr", "en"],
+            hosts: ["leman.localhost"], isDefault: false, languages: ["fr", "en", "ar"],
             theme: .init(brand: "#1d6b45", brandContrast: "#ffffff"), signingLimit: "500.00")
 
         public static let all = [tresor, leman]

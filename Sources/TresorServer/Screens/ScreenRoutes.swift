@@ -57,6 +57,7 @@ extension WebApp {
                 "has_min": field.type == .date, "min": field.type == .date ? today : "", "has_inputmode": field.type.inputMode != nil,
                 "inputmode": field.type.inputMode ?? "", "has_live": live != nil, "live": live ?? "",
                 "no_autocomplete": [.iban, .reference, .number].contains(field.type) || field.name == "creditor_name",
+                "ltr": [.iban, .reference, .number, .amount, .phone, .date].contains(field.type),
             ]
             switch field.type {
             case .account, .choice:

@@ -3,7 +3,14 @@ import TresorDomain
 
 /// The web app's languages and how each writes amounts and dates.
 enum WebLanguage: String, CaseIterable, Sendable {
-    case de, fr, it, en
+    case de, fr, it, en, ar
+
+    /// Arabic is written right to left: pages get `dir="rtl"` and mirror.
+    var isRightToLeft: Bool { self == .ar }
+
+    /// why isolates: in right-to-left text a number, a minus sign and a currency code would be
+    /// reordered by the bidi algorithm; U+2066…U+2069 keep them one left-to-right unit.
+    func isolated(_ text: String) -> String { isRightToLeft ? "\u{2066}\(text)\u{2069}" : text }
 
     /// From the `lang` cookie, else the first language of `Accept-Language` the bank speaks,
     /// else the bank's first language (German when it speaks all four).
@@ -16,7 +23,8 @@ enum WebLanguage: String, CaseIterable, Sendable {
         return spoken.first ?? .de
     }
 
-    /// `CHF 1’234.50` in German and Italian (Swiss usage), `1 234,50 CHF` in French, `CHF 1,234.50` in English.
+    /// `CHF 1’234.50` in German and Italian (Swiss usage), `1 234,50 CHF` in French, `CHF 1,234.50` in
+    /// English and Arabic (Latin digits, as banking apps in the Gulf show them; isolated left to right).
     func format(_ money: Money) -> String {
         let digits = money.currency.minorDigits
         let magnitude = money.minorUnits.magnitude
@@ -29,7 +37,7 @@ enum WebLanguage: String, CaseIterable, Sendable {
             switch self {
             case .de, .it: ("’", ".")
             case .fr: ("\u{202F}", ",")
-            case .en: (",", ".")
+            case .en, .ar: (",", ".")
             }
         var grouped = ""
         for (index, character) in whole.enumerated() {
@@ -37,14 +45,14 @@ enum WebLanguage: String, CaseIterable, Sendable {
             grouped.append(character)
         }
         let number = (money.minorUnits < 0 ? "−" : "") + grouped + (digits == 0 ? "" : decimal + fraction)
-        return self == .fr ? "\(number)\u{00A0}\(money.currency.code)" : "\(money.currency.code)\u{00A0}\(number)"
+        return isolated(self == .fr ? "\(number)\u{00A0}\(money.currency.code)" : "\(money.currency.code)\u{00A0}\(number)")
     }
 
-    /// `22.11.2026` (de, fr, it: Swiss usage) or `22/11/2026` (en).
+    /// `22.11.2026` (de, fr, it: Swiss usage) or `22/11/2026` (en, ar).
     func format(_ date: LocalDate) -> String {
         let day = date.day < 10 ? "0\(date.day)" : "\(date.day)"
         let month = date.month < 10 ? "0\(date.month)" : "\(date.month)"
-        return self == .en ? "\(day)/\(month)/\(date.year)" : "\(day).\(month).\(date.year)"
+        return isolated(self == .en || self == .ar ? "\(day)/\(month)/\(date.year)" : "\(day).\(month).\(date.year)")
     }
 }
 

@@ -23,7 +23,7 @@ struct WebApp: Sendable {
     let scanner: ScanWorkerPool?
 
     static func load(
-        services: Services, theme: WebTheme, languages: [String] = BankConfig.knownLanguages, scanner: ScanWorkerPool? = nil
+        services: Services, theme: WebTheme, languages: [String] = BankConfig.defaultLanguages, scanner: ScanWorkerPool? = nil
     ) async throws -> WebApp {
         guard let directory = Bundle.module.resourceURL?.appendingPathComponent("web/templates").path else {
             throw CocoaError(.fileNoSuchFile)
@@ -53,7 +53,8 @@ struct WebApp: Sendable {
         return Page(
             language: language, strings: strings,
             values: [
-                "lang": language.rawValue, "t": strings, "bank": bankName, "csrf": csrf ?? "", "logo": (overlay.logoSVG ?? theme.logoSVG) != nil,
+                "lang": language.rawValue, "dir": language.isRightToLeft ? "rtl" : "ltr", "t": strings, "bank": bankName, "csrf": csrf ?? "",
+                "logo": (overlay.logoSVG ?? theme.logoSVG) != nil,
                 "languages": languages.map { ["code": $0.rawValue, "current": $0 == language] },
             ])
     }
