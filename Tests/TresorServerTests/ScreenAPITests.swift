@@ -77,3 +77,42 @@ struct ScreenAPITests {
         }
     }
 }
+
+@Suite("Screens as data: values a bank fixes")
+struct ReadOnlyFieldTests {
+    @Test("a read-only message shows as such, and the server pays with it whatever the form sends")
+    func fixedMessage() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            var screen = try JSONDecoder().decode(
+                ScreenDescription.self, from: Data(try await client.call(.get, "/v1/ui/screens/pay-iban").text.utf8))
+            let section = try #require(screen.sections.firstIndex { $0.fields.contains { $0.name == "message" } })
+            let index = try #require(screen.sections[section].fields.firstIndex { $0.name == "message" })
+            screen.sections[section].fields[index].readOnly = true
+            screen.sections[section].fields[index].value = "Spende Winterhilfe"
+            try await harness.services.resources.publish(
+                [ResourceFile(path: "screens/pay-iban.json", bytes: try JSONEncoder().encode(screen))], baseLanguage: "de", actor: "test")
+            harness.clock.advance(seconds: 2)
+
+            let token = try await client.login("10000001")
+            let headers = ["Cookie": "tresor_session=\(token)", "Content-Type": "application/x-www-form-urlencoded"]
+            let page = try await client.call(.get, "/pay/iban", headers: headers).text
+            #expect(page.contains(#"value="Spende Winterhilfe""#) && page.contains("readonly"))
+            let csrf = try #require(page.firstMatch(of: /name="csrf" value="([^"]+)"/)).1
+            let current = try #require(try await client.accounts(token).first { $0["kind"] as? String == "current" }?["id"] as? String)
+            let review = try await client.call(
+                .post, "/pay/iban",
+                json: "csrf=\(csrf)&debtor_account=\(current)&creditor_name=Winterhilfe&creditor_iban=\(ForeignIBANs.swiss)"
+                    + "&creditor_postal_code=8002&creditor_town=Z%C3%BCrich&amount=50.00&message=Something+else", headers: headers)
+            #expect(review.text.contains("Spende Winterhilfe") && !review.text.contains("Something else"))
+            let api = try await client.call(.get, "/v1/ui/screens/pay-iban")
+            #expect(api.text.contains(#""read_only":true"#) && api.text.contains("Spende Winterhilfe"))
+
+            screen.sections[section].fields[index].value = nil
+            await #expect(throws: ResourcePackError.self) {
+                try await harness.services.resources.publish(
+                    [ResourceFile(path: "screens/pay-iban.json", bytes: try JSONEncoder().encode(screen))], baseLanguage: "de", actor: "test")
+            }
+        }
+    }
+}

@@ -137,5 +137,13 @@ extension ScreenDescription.Field {
             throw ScreenError(path: "\(path).choices", message: "a choice needs choices or choices_from")
         }
         for (c, choice) in (choices ?? []).enumerated() { try ScreenDescription.checkText(choice.label, at: "\(path).choices[\(c)].label") }
+        if readOnly == true {
+            guard let value, !value.isEmpty, value.count <= (maxLength ?? 1_000) else {
+                throw ScreenError(path: "\(path).value", message: "a read-only field needs the value it shows (up to max_length)")
+            }
+            guard ![.account, .password].contains(type) else {
+                throw ScreenError(path: "\(path).read_only", message: "an account or a password cannot be fixed by the bank")
+            }
+        }
     }
 }

@@ -35,10 +35,15 @@ public struct ScreenDescription: Sendable, Hashable, Codable {
         /// Where the choices come from at run time: `accounts`, `topup_operators`.
         public var choicesFrom: String?
         public var visibleWhen: Condition?
+        /// A value the bank fixes (a donation's payee, a set message): shown, not editable, and
+        /// what the server uses whatever a client sends.
+        public var readOnly: Bool?
+        public var value: String?
 
         public init(
             name: String, type: FieldType, label: String, help: String? = nil, required: Bool? = nil, validate: [String]? = nil,
-            maxLength: Int? = nil, choices: [Choice]? = nil, choicesFrom: String? = nil, visibleWhen: Condition? = nil
+            maxLength: Int? = nil, choices: [Choice]? = nil, choicesFrom: String? = nil, visibleWhen: Condition? = nil,
+            readOnly: Bool? = nil, value: String? = nil
         ) {
             self.name = name
             self.type = type
@@ -50,16 +55,21 @@ public struct ScreenDescription: Sendable, Hashable, Codable {
             self.choices = choices
             self.choicesFrom = choicesFrom
             self.visibleWhen = visibleWhen
+            self.readOnly = readOnly
+            self.value = value
         }
 
         enum CodingKeys: String, CodingKey {
-            case name, type, label, help, required, validate, choices
+            case name, type, label, help, required, validate, choices, value
             case maxLength = "max_length"
+            case readOnly = "read_only"
             case choicesFrom = "choices_from"
             case visibleWhen = "visible_when"
         }
 
         public var isRequired: Bool { required ?? false }
+        /// The value the bank fixed, when the field is read-only.
+        public var fixedValue: String? { readOnly == true ? value : nil }
     }
 
     public enum FieldType: String, Sendable, Hashable, Codable, CaseIterable {

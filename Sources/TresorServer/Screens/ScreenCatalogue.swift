@@ -48,6 +48,8 @@ extension ScreenDescription {
                 out["choices"] = choices.map { ["value": $0.value, "label": $0.label, "label_text": text($0.label)] }
             }
             if let source = field.choicesFrom { out["choices_from"] = source }
+            if let readOnly = field.readOnly { out["read_only"] = readOnly }
+            if let value = field.value { out["value"] = value }
             if let condition = field.visibleWhen {
                 var when: [String: Any] = ["field": condition.field]
                 if let equals = condition.equals { when["equals"] = equals }

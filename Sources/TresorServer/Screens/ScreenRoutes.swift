@@ -49,7 +49,8 @@ extension WebApp {
             // page around the field (the page has its own `error`), so none may be missing.
             let live = field.validate?.first { ["iban", "reference", "amount"].contains($0) }
             var out: [String: Any] = [
-                "name": field.name, "label": text(field.label), "value": values[field.name] ?? "", "required": field.isRequired,
+                "name": field.name, "label": text(field.label), "value": field.fixedValue ?? values[field.name] ?? "",
+                "required": field.isRequired, "read_only": field.fixedValue != nil,
                 "maxlength": field.maxLength ?? 200, "has_help": field.help != nil, "help": field.help.map(text) ?? "",
                 "has_error": errors[field.name] != nil, "error": errors[field.name] ?? "", "suggested": suggested.contains(field.name),
                 "has_condition": field.visibleWhen != nil, "visible_when": field.visibleWhen?.field ?? "",

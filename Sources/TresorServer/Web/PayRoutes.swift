@@ -63,6 +63,14 @@ extension WebApp {
         return page
     }
 
+    /// The form with the values the bank's description fixes (read-only fields), whatever was sent.
+    func fixingValues(type: PaymentType, form: [String: String]) -> [String: String] {
+        guard let screen = screens.screen("pay-\(type.rawValue)", overlay: overlay.snapshot) else { return form }
+        var form = form
+        for field in screen.fields { if let fixed = field.fixedValue { form[field.name] = fixed } }
+        return form
+    }
+
     /// Refuses a form whose bank's description marks a shown field required and it is empty
     /// (a bank may make the message mandatory, say); the payment's own rules follow.
     func checkRequired(type: PaymentType, form: [String: String]) throws {
@@ -86,8 +94,9 @@ extension WebApp {
         }
         var request = request
         let body = try await request.collectBody(upTo: 64 * 1024)
-        let form = WebSupport.form(body)
-        guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        let sent = WebSupport.form(body)
+        guard checkCSRF(sent, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        let form = fixingValues(type: type, form: sent)
         do {
             try checkRequired(type: type, form: form)
             let paymentRequest = try Self.paymentRequest(type: type, form: form)
