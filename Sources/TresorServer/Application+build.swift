@@ -7,9 +7,10 @@ import TresorScan
 /// Builds the router: the seam tests drive directly (`app.test(.router)`).
 public func buildRouter(
     services: Services, metrics: ServerMetrics, theme: WebTheme = .demo, languages: [String] = BankConfig.defaultLanguages,
-    scanner: ScanWorkerPool? = ScanWorkerPool.locateWorker().map { ScanWorkerPool(executable: $0) }
+    trustedProxies: TrustedProxies = .none, scanner: ScanWorkerPool? = ScanWorkerPool.locateWorker().map { ScanWorkerPool(executable: $0) }
 ) async throws -> Router<TresorRequestContext> {
     let router = Router(context: TresorRequestContext.self)
+    router.add(middleware: ClientAddressMiddleware(proxies: trustedProxies))
     router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: ErrorMiddleware())
 
@@ -123,13 +124,14 @@ public struct BankSite: Sendable {
 /// The front door over several banks: each bank's router behind a `BankDispatcher`. The scan
 /// workers are one pool for all banks, because they bound what the machine does at once.
 public func buildResponder(
-    sites: [BankSite], metrics: ServerMetrics,
+    sites: [BankSite], metrics: ServerMetrics, trustedProxies: TrustedProxies = .none,
     scanner: ScanWorkerPool? = ScanWorkerPool.locateWorker().map { ScanWorkerPool(executable: $0) }
 ) async throws -> BankDispatcher {
     var banks: [(config: BankConfig, router: Router<TresorRequestContext>)] = []
     for site in sites {
         let router = try await buildRouter(
-            services: site.services, metrics: metrics, theme: site.theme, languages: site.config.languages, scanner: scanner)
+            services: site.services, metrics: metrics, theme: site.theme, languages: site.config.languages, trustedProxies: trustedProxies,
+            scanner: scanner)
         banks.append((site.config, router))
     }
     return BankDispatcher(banks: banks)
@@ -137,11 +139,11 @@ public func buildResponder(
 
 /// The application `tresor serve` runs.
 public func buildApplication(
-    sites: [BankSite], metrics: ServerMetrics, host: String, port: Int, logger: Logger,
+    sites: [BankSite], metrics: ServerMetrics, host: String, port: Int, logger: Logger, trustedProxies: TrustedProxies = .none,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     Application(
-        responder: try await buildResponder(sites: sites, metrics: metrics),
+        responder: try await buildResponder(sites: sites, metrics: metrics, trustedProxies: trustedProxies),
         configuration: .init(address: .hostname(host, port: port), serverName: "Tresor"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
         logger: logger)

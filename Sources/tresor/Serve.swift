@@ -16,10 +16,16 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "A JSON file with the bank's colours and logo for the web app (see README).") var theme: String?
     @Option(help: "A session unused this many seconds expires.") var sessionIdleSeconds: Int64 = 600
     @Option(help: "A session expires this many seconds after login.") var sessionLifetimeSeconds: Int64 = 12 * 3600
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: "A proxy (address or CIDR, repeat for more) whose X-Forwarded-For gives the client address for lockout and audit.")
+    var trustedProxies: [String] = []
     @Option(help: "Seconds between runs of the payment scheduler (0: off, e.g. when another instance runs it).")
     var schedulerIntervalSeconds = 30
 
     func run() async throws {
+        let proxies: TrustedProxies
+        do { proxies = try TrustedProxies(cidrs: trustedProxies) } catch { throw ValidationError("--trusted-proxy: \(error)") }
         var logger = Logger(label: "tresor")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let metrics = ServerMetrics()
@@ -33,7 +39,8 @@ struct Serve: AsyncParsableCommand {
         let schedulers = schedulerIntervalSeconds > 0 ? sites.map { Self.startScheduler($0, every: schedulerIntervalSeconds, logger: logger) } : []
         defer { for scheduler in schedulers { scheduler.cancel() } }
         let demo = self.demo
-        let app = try await buildApplication(sites: sites, metrics: metrics, host: host, port: port, logger: logger) { port in
+        let app = try await buildApplication(sites: sites, metrics: metrics, host: host, port: port, logger: logger, trustedProxies: proxies) {
+            port in
             // why: unbuffered, so scripts waiting for the first line see it at once.
             var text = "Tresor is serving \(sites.count == 1 ? "1 bank" : "\(sites.count) banks") on http://\(host):\(port)\n"
             for site in sites { text += Self.describe(site, port: port, demo: demo) }

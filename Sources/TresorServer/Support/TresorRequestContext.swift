@@ -10,8 +10,9 @@ public struct TresorRequestContext: RequestContext {
     /// Set by `StaffAuthMiddleware` on `/v1/staff` routes.
     public var staff: String?
 
-    /// The peer's IP address, for the audit log.
-    public let address: String?
+    /// The client's IP address, for lockout and the audit log: the peer's, or behind a trusted
+    /// proxy the one it forwarded (`ClientAddressMiddleware`).
+    public var address: String?
 
     public init(source: Source) {
         coreContext = .init(source: source)
