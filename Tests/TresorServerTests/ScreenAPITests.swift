@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Testing
 import TresorCore
+import TresorDomain
 
 @Suite("Screens as data: a bank's change shows in the web app and in /v1/ui/screens")
 struct ScreenAPITests {

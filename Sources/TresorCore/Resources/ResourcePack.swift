@@ -1,4 +1,5 @@
 import Foundation
+import TresorDomain
 
 /// One file of a bank's resource pack: a path such as `images/logo.svg`, `styles/theme.css` or
 /// `i18n/fr.json`, and its bytes.

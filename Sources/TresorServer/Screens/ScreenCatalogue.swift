@@ -1,5 +1,6 @@
 import Foundation
 import TresorCore
+import TresorDomain
 
 /// The screens this server ships (`Resources/screens/<id>.json`), each checked against its
 /// contract when the server starts: a built-in description that does not pass stops the start,

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Synchronization
 import TresorCore
+import TresorDomain
 
 /// What the bank's current resource pack changes in the web app: stylesheet additions
 /// (`styles/theme.css`), strings (`i18n/<lang>.json` over the built-in catalogues) and the logo

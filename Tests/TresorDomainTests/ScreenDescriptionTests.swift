@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TresorCore
+import TresorDomain
 
 @Suite("Screen descriptions: checked against what the server can serve, faults by path")
 struct ScreenDescriptionTests {

@@ -4,7 +4,9 @@ import Foundation
 /// that check them (by name, the `TresorDomain` validators), and what the screen's buttons do.
 /// The web app renders its pay forms from these, native clients draw them, and a bank changes a
 /// screen by publishing `screens/<id>.json` in its resource pack. JSON Schema:
-/// `Sources/TresorServer/Resources/screens/screen.schema.json`, served at `/v1/ui/schema`.
+/// `Sources/TresorServer/Resources/screens/screen.schema.json`, served at `/v1/ui/schema`. In
+/// `TresorDomain` so that native clients (TresorKit) decode and check descriptions with the very
+/// types and rules the server uses.
 public struct ScreenDescription: Sendable, Hashable, Codable {
     /// The format's version; a client that knows a lower one must not draw the screen.
     public var format: Int
