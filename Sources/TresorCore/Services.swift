@@ -67,6 +67,9 @@ public struct Services: Sendable {
         receipts = ReceiptService(database: database, blobs: store, clock: clock, budgets: budgets)
     }
 
+    /// The bank's rate limits (`AuthConfig.rateLimits`), counted in its database.
+    public var rateLimiter: RateLimiter { auth.limiter }
+
     public var demo: DemoBank { DemoBank(bank: bank, auth: auth) }
     public func demo(_ edition: DemoBank.Edition) -> DemoBank { DemoBank(bank: bank, auth: auth, edition: edition) }
     public var today: LocalDate { calendar.date(of: clock.now()) }

@@ -95,5 +95,6 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case deviceLocked = "device_locked"
         case invalidPIN = "invalid_pin"
         case unknownBank = "unknown_bank"
+        case rateLimited = "rate_limited"
     }
 }

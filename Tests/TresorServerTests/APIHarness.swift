@@ -16,12 +16,13 @@ struct APIHarness: @unchecked Sendable {
     let router: Router<TresorRequestContext>
     var clock: ManualClock { services.clock as! ManualClock }
 
-    static func make() async throws -> APIHarness {
+    static func make(configure: (inout AuthConfig) -> Void = { _ in }) async throws -> APIHarness {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-api-\(UUID().uuidString).sqlite").path
         let database = try SQLiteDatabase(path: path)
         try await database.migrate()
         var auth = AuthConfig()
         auth.bcryptCost = 4  // why: same code path, quicker logins in tests
+        configure(&auth)
         let metrics = ServerMetrics()
         // why: a fixed "today" (2026-11-22) makes the demo history, and so every date asserted, the same on every run.
         let clock = ManualClock(Date(timeIntervalSince1970: 1_795_348_800))

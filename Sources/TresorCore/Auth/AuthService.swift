@@ -10,12 +10,15 @@ public struct AuthService: Sendable {
     let clock: any Clock
     let random: any RandomSource
     public let config: AuthConfig
+    /// The limits of `config.rateLimits`, counted in this bank's database.
+    public let limiter: RateLimiter
 
     public init(database: any SQLDatabase, clock: any Clock, random: any RandomSource = SystemRandom(), config: AuthConfig = AuthConfig()) {
         self.database = database
         self.clock = clock
         self.random = random
         self.config = config
+        limiter = RateLimiter(database: database, clock: clock, limits: config.rateLimits)
     }
 
     /// why: comparing against a real hash when the contract does not exist keeps the response
@@ -43,6 +46,8 @@ public struct AuthService: Sendable {
         guard !contract.isEmpty, contract.count <= config.contractLengthMax, password.count <= config.passwordLengthMax else {
             throw Self.invalidCredentials
         }
+        if let address { try await limiter.hit(config.rateLimits.loginPerAddress, key: address) }
+        try await limiter.hit(config.rateLimits.loginPerContract, key: contract)
         let now = clock.unixMillis
         try await refuseIfLocked(contract, now: now)
         let row = try await database.read { session in

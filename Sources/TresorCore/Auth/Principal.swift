@@ -48,6 +48,8 @@ public struct AuthConfig: Sendable {
     public var failuresBeforeLock = 5
     /// The first lock lasts this long; each further failure doubles it (at most a day).
     public var lockBaseSeconds: Int64 = 60
+    /// How often logins, activations, signatures and scans may come, per address or contract.
+    public var rateLimits = RateLimits()
 
     public init() {}
 }

@@ -57,6 +57,7 @@ public struct DeviceService: Sendable {
 
     /// Enrols a device with an activation code and its public key (X9.63, base64).
     public func enrol(contract: String, code: String, name: String, publicKey: String, address: String? = nil) async throws -> Device {
+        if let address { try await auth.limiter.hit(auth.config.rateLimits.activationPerAddress, key: address) }
         let trimmedName = name.trimmingCharacters(in: .whitespaces)
         guard !trimmedName.isEmpty, trimmedName.count <= Self.nameLengthMax else {
             throw DomainError(.invalidParameter, field: "name", "Name the device (at most \(Self.nameLengthMax) characters).")

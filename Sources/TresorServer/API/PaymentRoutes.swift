@@ -6,6 +6,7 @@ import TresorDomain
 /// `/v1/qrbill/parse` to turn a QR payload or a slip code line into a draft.
 struct PaymentRoutes {
     let payments: PaymentService
+    let limiter: RateLimiter
 
     struct PaymentBody: Encodable { let payment: PaymentDTO }
 
@@ -66,6 +67,7 @@ struct PaymentRoutes {
     /// `{"code": "…", "trust_payee": false}`: signs a payment awaiting signature.
     func sign(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
+        try await limiter.hit(limiter.limits.signingPerContract, key: "customer:\(principal.customerID.rawValue)")
         struct Input: Decodable {
             let code: String
             let trustPayee: Bool?

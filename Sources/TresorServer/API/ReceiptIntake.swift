@@ -5,7 +5,10 @@ import TresorScan
 /// A receipt photo read by the scan worker and stored for the customer: what `POST /v1/receipts`
 /// and the web app's receipts screen both do.
 enum ReceiptIntake {
-    static func store(_ image: [UInt8], for customer: CustomerID, scanner: ScanWorkerPool, receipts: ReceiptService) async throws -> Receipt {
+    static func store(_ image: [UInt8], for customer: CustomerID, scanner: ScanWorkerPool, receipts: ReceiptService, limiter: RateLimiter)
+        async throws -> Receipt
+    {
+        try await limiter.hit(limiter.limits.scanPerContract, key: "customer:\(customer.rawValue)")
         let reading = try await scanner.receipt(image)
         return try await receipts.create(
             image: image,

@@ -10,6 +10,7 @@ struct ReceiptRoutes {
     let receipts: ReceiptService
     let budgets: BudgetService
     let scanner: ScanWorkerPool
+    let limiter: RateLimiter
 
     struct ReceiptDTO: Encodable {
         let id: String
@@ -45,7 +46,8 @@ struct ReceiptRoutes {
     func create(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
         let image = try await ImageBody.read(request, limits: scanner.limits)
-        let receipt = try await ReceiptIntake.store(image, for: principal.customerID, scanner: scanner, receipts: receipts)
+        let receipt = try await ReceiptIntake.store(
+            image, for: principal.customerID, scanner: scanner, receipts: receipts, limiter: limiter)
         return try JSON.response(One(receipt: ReceiptDTO(receipt)), status: .created)
     }
 

@@ -1,4 +1,5 @@
 import Hummingbird
+import TresorCore
 import TresorDomain
 import TresorScan
 
@@ -6,6 +7,7 @@ import TresorScan
 /// decoding runs in a worker process (ScanWorkerPool), never in the server.
 struct ScanRoutes {
     let scanner: ScanWorkerPool
+    let limiter: RateLimiter
 
     struct SlipBody: Encodable {
         let draft: SlipDraft
@@ -14,7 +16,8 @@ struct ScanRoutes {
     }
 
     func slip(_ request: Request, context: TresorRequestContext) async throws -> Response {
-        _ = try context.requirePrincipal()
+        let principal = try context.requirePrincipal()
+        try await limiter.hit(limiter.limits.scanPerContract, key: "customer:\(principal.customerID.rawValue)")
         let image = try await ImageBody.read(request, limits: scanner.limits)
         let slip = try await scanner.slip(image)
         return try JSON.response(SlipBody(draft: slip.draft, source: slip.source, corrections: slip.corrections))

@@ -47,7 +47,7 @@ struct ErrorMiddleware: RouterMiddleware {
         switch code {
         case .invalidCredentials, .unauthorized, .invalidDeviceSignature, .invalidActivationCode: .unauthorized
         case .stepUpRequired, .forbidden, .deviceLocked: .forbidden
-        case .loginLocked: .tooManyRequests
+        case .loginLocked, .rateLimited: .tooManyRequests
         case .accountNotFound, .notFound, .unknownBank: .notFound
         case .idempotencyKeyReused, .paymentNotPending, .nameTaken, .paymentNotAwaitingSignature: .conflict
         case .invalidSignature, .signatureInvalidated, .signingAttemptsExceeded, .signingUnavailable: .unprocessableContent
@@ -71,9 +71,12 @@ struct ErrorMiddleware: RouterMiddleware {
     }
 
     static func response(for error: DomainError, status: HTTPResponse.Status? = nil) -> Response {
-        body(
+        var response = body(
             status: status ?? Self.status(for: error.code), code: error.code.rawValue, field: error.field, message: error.message,
             suggested: error.suggested)
+        // why: a client that waits as told does not hit the limit again (RFC 9110 §10.2.3).
+        if [.rateLimited, .loginLocked].contains(error.code), let seconds = error.suggested { response.headers[.retryAfter] = seconds }
+        return response
     }
 
     static func body(status: HTTPResponse.Status, code: String, field: String?, message: String, suggested: String?) -> Response {

@@ -240,6 +240,7 @@ extension WebApp {
             return WebSupport.html("Forbidden", status: .forbidden)
         }
         do {
+            try await services.rateLimiter.hit(services.rateLimiter.limits.signingPerContract, key: "customer:\(principal.customerID.rawValue)")
             _ = try await services.payments.sign(id, response: form["code"] ?? "", trustPayee: form["trust"] == "on", by: principal)
             return WebSupport.redirect("/payments/\(id)")
         } catch let error as DomainError {

@@ -44,7 +44,8 @@ extension WebApp {
         do {
             let (image, form) = try await ImageBody.readForm(request, limits: scanner.limits)
             guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
-            let receipt = try await ReceiptIntake.store(image, for: principal.customerID, scanner: scanner, receipts: services.receipts)
+            let receipt = try await ReceiptIntake.store(
+                image, for: principal.customerID, scanner: scanner, receipts: services.receipts, limiter: services.rateLimiter)
             return WebSupport.redirect("/receipts/\(receipt.id)")
         } catch {
             return WebSupport.redirect("/receipts?error=\(Self.scanErrorCode(error))")

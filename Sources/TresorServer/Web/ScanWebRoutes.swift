@@ -17,6 +17,7 @@ extension WebApp {
         do {
             let (image, form) = try await ImageBody.readForm(request, limits: scanner.limits)
             guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+            try await services.rateLimiter.hit(services.rateLimiter.limits.scanPerContract, key: "customer:\(principal.customerID.rawValue)")
             let slip = try await scanner.slip(image)
             let type: PaymentType = slip.source == "qrbill" ? .qrbill : .esr
             var values: [String: String] = ["debtor_account": form["debtor_account"] ?? ""].filter { !$0.value.isEmpty }

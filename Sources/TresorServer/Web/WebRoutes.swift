@@ -106,7 +106,7 @@ extension WebApp {
             page.values["error"] = page.strings["error_\(error.code.rawValue)"] ?? error.message
             try await addQuickView(request, page: &page)
             page.values["contract"] = form["contract"] ?? ""
-            return render("login", page, status: error.code == .loginLocked ? .tooManyRequests : .unauthorized)
+            return render("login", page, status: [.loginLocked, .rateLimited].contains(error.code) ? .tooManyRequests : .unauthorized)
         }
     }
 
