@@ -116,3 +116,28 @@ enum SQLiteRows {
         }
     }
 }
+
+extension SQLiteDatabase {
+    /// Copies the whole database to a new file at `path` with SQLite's online backup API: a
+    /// consistent snapshot while the server keeps writing, checked with `integrity_check`.
+    /// Refuses an existing file, so a backup never overwrites anything.
+    public func backup(to path: String) throws {
+        guard !FileManager.default.fileExists(atPath: path) else { throw BackupError(message: "\(path) exists; choose a new file") }
+        let destination = try DatabaseQueue(path: path)
+        do {
+            try pool.backup(to: destination)
+            let result = try destination.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
+            guard result == "ok" else { throw BackupError(message: "the copy fails integrity_check: \(result ?? "no answer")") }
+            try destination.close()
+        } catch {
+            try? destination.close()
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        }
+    }
+
+    public struct BackupError: Error, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
+}

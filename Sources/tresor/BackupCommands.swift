@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import TresorCore
+import TresorLedger
+import TresorSQLite
+
+/// `tresor backup --to FILE` and `tresor restore --from FILE`: a bank's whole database (every
+/// table: books, customers, payments, audit, receipts' records; the images themselves are kept
+/// by `tresor receipts backup`). SQLite only: for PostgreSQL, `pg_dump -Fc` and `pg_restore`
+/// (README).
+struct BackupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup", abstract: "Copy a bank's SQLite database to a new file while it is in use (online backup).")
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "The new file to write.") var to: String
+
+    func run() async throws {
+        let location = try database.location
+        guard !location.hasPrefix("postgres") else {
+            throw ValidationError("For PostgreSQL use pg_dump -Fc (see README, \"Backup and restore\").")
+        }
+        guard FileManager.default.fileExists(atPath: location) else { throw ValidationError("No database at \(location).") }
+        let source = try SQLiteDatabase(path: location)
+        do { try source.backup(to: to) } catch let error as SQLiteDatabase.BackupError { throw ValidationError(error.message) }
+        try await source.close()
+        print("Backed up \(location) to \(to) (integrity_check ok).")
+    }
+}
+
+struct RestoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore",
+        abstract: "Restore a backup as a bank's database (a new file), migrate it and check the books and the audit chain.")
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "The backup file.") var from: String
+
+    func run() async throws {
+        let location = try database.location
+        guard !location.hasPrefix("postgres") else {
+            throw ValidationError("For PostgreSQL use pg_restore (see README, \"Backup and restore\").")
+        }
+        guard !FileManager.default.fileExists(atPath: location) else {
+            throw ValidationError("\(location) exists; move it away first (a restore never overwrites a database).")
+        }
+        let backup = try SQLiteDatabase(path: from)
+        do { try backup.backup(to: location) } catch let error as SQLiteDatabase.BackupError { throw ValidationError(error.message) }
+        try await backup.close()
+        let restored = try await DatabaseOptions.open(location: location)
+        let services = Services(database: restored)
+        let violations = try await services.ledger.invariantViolations()
+        let auditBreak = try await services.audit.verify()
+        try await restored.close()
+        for violation in violations { print("ledger: \(violation)") }
+        if let auditBreak { print("audit: \(auditBreak)") }
+        guard violations.isEmpty, auditBreak == nil else { throw ExitCode(1) }
+        print("Restored \(from) to \(location): ledger check and audit chain pass.")
+    }
+}
