@@ -47,7 +47,12 @@ struct Serve: AsyncParsableCommand {
             if demo { text += "Demo TAN lists for signing payments: \(Self.demoTANFile)\n" }
             FileHandle.standardOutput.write(Data(text.utf8))
         }
+        // why: runService returns after SIGTERM or SIGINT, once the server has stopped accepting
+        // and finished the requests in flight; then each bank's database is closed cleanly.
         try await app.runService()
+        for scheduler in schedulers { scheduler.cancel() }
+        for site in sites { try await site.services.database.close() }
+        logger.info("stopped; closed \(sites.count) bank database(s)")
     }
 
     /// A line per bank: its name, where to reach it, its database and, in the demo, its logins.
