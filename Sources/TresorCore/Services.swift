@@ -26,6 +26,7 @@ public struct Services: Sendable {
     public let rememberedBrowsers: RememberedBrowsers
     public let budgets: BudgetService
     public let resources: ResourceService
+    public let cards: CardService
     public let clock: any Clock
     public let calendar: BankCalendar
 
@@ -56,6 +57,7 @@ public struct Services: Sendable {
         pain001 = Pain001Exporter(database: database, bank: bank, clock: clock)
         budgets = BudgetService(database: database, clock: clock)
         resources = ResourceService(database: database, clock: clock)
+        cards = CardService(database: database, ledger: ledger, clock: clock)
         rememberedBrowsers = RememberedBrowsers(database: database, clock: clock, random: random)
         // why: a store in a private temporary directory with a fresh key when none is given
         // (tests, tools); `tresor serve` passes the configured one.

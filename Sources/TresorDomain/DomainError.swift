@@ -96,5 +96,6 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidPIN = "invalid_pin"
         case unknownBank = "unknown_bank"
         case rateLimited = "rate_limited"
+        case cardBlocked = "card_blocked"
     }
 }

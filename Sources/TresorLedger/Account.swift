@@ -26,6 +26,8 @@ public struct Account: Sendable, Hashable {
     public let overdraftLimitMinor: Int64
     public let bookedMinor: Int64
     public let heldMinor: Int64
+    /// A blocked card (lost, stolen): the ledger refuses every debit and hold; credits still arrive.
+    public let debitsBlocked: Bool
 
     public var booked: Money { Money(minorUnits: bookedMinor, currency: currency) }
     /// Booked balance less holds: what a new payment may still use before the overdraft limit.
@@ -37,7 +39,7 @@ public struct Account: Sendable, Hashable {
 
     public init(
         id: AccountID, customerID: CustomerID?, iban: IBAN, name: String, kind: AccountKind, currency: Currency,
-        overdraftLimitMinor: Int64, bookedMinor: Int64, heldMinor: Int64
+        overdraftLimitMinor: Int64, bookedMinor: Int64, heldMinor: Int64, debitsBlocked: Bool = false
     ) {
         self.id = id
         self.customerID = customerID
@@ -48,6 +50,7 @@ public struct Account: Sendable, Hashable {
         self.overdraftLimitMinor = overdraftLimitMinor
         self.bookedMinor = bookedMinor
         self.heldMinor = heldMinor
+        self.debitsBlocked = debitsBlocked
     }
 }
 

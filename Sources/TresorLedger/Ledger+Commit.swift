@@ -100,8 +100,8 @@ extension Ledger {
         return .created(posted)
     }
 
-    /// Moves `line.amount` on its account if the currency matches and, for a debit on an
-    /// account with a limit, the available balance stays within the overdraft limit.
+    /// Moves `line.amount` on its account if the currency matches and, for a debit, the account
+    /// is not blocked and, with a limit, the available balance stays within the overdraft limit.
     /// Returns the new booked balance.
     private static func apply(_ line: PostingLine, in session: any SQLSession) async throws -> Int64 {
         let amount = line.amount.minorUnits
@@ -110,9 +110,10 @@ extension Ledger {
                 """
                 UPDATE accounts SET booked_minor = booked_minor + ? WHERE id = ? AND currency = ? \
                 AND (? > 0 OR enforce_limit = 0 OR booked_minor + ? - held_minor >= -overdraft_limit_minor) \
+                AND (? > 0 OR debits_blocked = 0) \
                 RETURNING booked_minor
                 """,
-                [.int(amount), .int(line.accountID.rawValue), .text(line.amount.currency.code), .int(amount), .int(amount)]))
+                [.int(amount), .int(line.accountID.rawValue), .text(line.amount.currency.code), .int(amount), .int(amount), .int(amount)]))
         if let updated { return updated.int(0) }
         throw try await refusal(for: line.accountID, currency: line.amount.currency, in: session)
     }
@@ -121,6 +122,7 @@ extension Ledger {
     static func refusal(for accountID: AccountID, currency: Currency, in session: any SQLSession) async throws -> LedgerError {
         guard let account = try await account(accountID, in: session) else { return .accountNotFound(accountID) }
         guard account.currency == currency else { return .currencyMismatch(accountID) }
+        if account.debitsBlocked { return .debitsBlocked(accountID) }
         return .insufficientFunds(accountID)
     }
 

@@ -19,7 +19,7 @@ extension Ledger {
             SQL(
                 """
                 UPDATE accounts SET held_minor = held_minor + ? WHERE id = ? AND currency = ? \
-                AND (enforce_limit = 0 OR booked_minor - held_minor - ? >= -overdraft_limit_minor) RETURNING id
+                AND (enforce_limit = 0 OR booked_minor - held_minor - ? >= -overdraft_limit_minor) AND debits_blocked = 0 RETURNING id
                 """, [.int(amount.minorUnits), .int(accountID.rawValue), .text(amount.currency.code), .int(amount.minorUnits)]))
         guard updated != nil else {
             throw try await Self.refusal(for: accountID, currency: amount.currency, in: session)

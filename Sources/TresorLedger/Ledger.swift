@@ -34,7 +34,7 @@ public struct Ledger: Sendable {
     }
 
     static let accountColumns =
-        "id, customer_id, iban, name, kind, currency, overdraft_limit_minor, booked_minor, held_minor"
+        "id, customer_id, iban, name, kind, currency, overdraft_limit_minor, booked_minor, held_minor, debits_blocked"
 
     static func account(from row: SQLRow) -> Account {
         // why: rows were validated on the way in; a bad one here is corruption, not input.
@@ -42,7 +42,7 @@ public struct Ledger: Sendable {
             id: AccountID(row.int(0)), customerID: row.optionalInt(1).map(CustomerID.init),
             iban: try! IBAN(row.text(2)), name: row.text(3), kind: AccountKind(rawValue: row.text(4))!,
             currency: Currency(code: row.text(5))!, overdraftLimitMinor: row.int(6), bookedMinor: row.int(7),
-            heldMinor: row.int(8))
+            heldMinor: row.int(8), debitsBlocked: row.int(9) != 0)
     }
 
     /// Opens an account. The IBAN is derived from the new row id by `iban`, in the same

@@ -5,6 +5,7 @@ public enum LedgerError: Error, Sendable, Equatable {
     case accountNotFound(AccountID)
     case currencyMismatch(AccountID)
     case insufficientFunds(AccountID)
+    case debitsBlocked(AccountID)
     case holdNotActive(HoldID)
     case idempotencyKeyReused
 
@@ -16,6 +17,8 @@ public enum LedgerError: Error, Sendable, Equatable {
             DomainError(.currencyMismatch, field: "amount", "The amount's currency is not that of account \(id).")
         case .insufficientFunds:
             DomainError(.insufficientFunds, field: "amount", "The account's available balance does not cover this amount.")
+        case .debitsBlocked(let id):
+            DomainError(.cardBlocked, field: "account", "Account \(id) is blocked: the card was reported lost, stolen or damaged.")
         case .holdNotActive(let id):
             DomainError(.holdNotActive, "Hold \(id) is not active.")
         case .idempotencyKeyReused:

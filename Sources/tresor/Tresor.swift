@@ -9,7 +9,8 @@ struct Tresor: AsyncParsableCommand {
             Serve.self, Migrate.self, Demo.self, LedgerCommand.self, PaymentsCommand.self, ExportCommand.self, WhitelistCommand.self,
             AuditCommand.self, SigningCommand.self,
             StaffCommand.self, DevicesCommand.self,
-            ReceiptsCommand.self, BanksCommand.self, ResourcesCommand.self, BackupCommand.self, RestoreCommand.self, Bench.self,
+            ReceiptsCommand.self, BanksCommand.self, ResourcesCommand.self, BackupCommand.self, RestoreCommand.self, CardsCommand.self,
+            Bench.self,
             ScanWorker.self,
         ])
 }

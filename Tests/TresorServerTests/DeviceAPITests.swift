@@ -90,6 +90,9 @@ struct DeviceAPITests {
                 let reply = try await client.call(.init(method)!, path, token: token, json: method == "POST" ? "{}" : nil)
                 #expect(reply.status == .forbidden && reply.errorCode == "step_up_required", "\(method) \(path)")
             }
+            let card = try #require((accounts.json["accounts"] as? [[String: Any]])?.first { $0["kind"] as? String == "card" }?["id"] as? String)
+            let block = try await client.call(.post, "/v1/cards/\(card)/block", token: token, json: #"{"reason": "lost"}"#)
+            #expect(block.status == .ok, "a lost card cannot wait for a password: level 1 may block it")
             let badStep = try await client.call(.post, "/v1/sessions/current/step-up", token: token, json: #"{"password": "wrong"}"#)
             #expect(badStep.status == .unauthorized)
             let step = try await client.call(.post, "/v1/sessions/current/step-up", token: token, json: #"{"password": "tresor-demo"}"#)

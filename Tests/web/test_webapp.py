@@ -5,6 +5,7 @@ import re
 import unittest
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from webbase import BASE, BrowserTest
 
@@ -60,6 +61,22 @@ class WebAppTest(BrowserTest):
         number = lambda text: int(re.sub(r"[^\d]", "", text))
         self.assertGreater(number(used), 0, "the demo card has purchases")
         self.assertLessEqual(number(left), 500000 - number(used))
+
+    def test_blocking_a_card_takes_effect_at_once_and_is_confirmed(self):
+        """Claire blocks her card from its details: the page says so, the form is gone, and the
+        confirmation is among her messages on the home page."""
+        self.login("10000003")
+        self.browser.get(BASE + "/accounts")
+        Select(self.browser.find_element(By.CSS_SELECTOR, "form[action^='/cards/'] select")).select_by_value("stolen")
+        old_page = self.browser.find_element(By.TAG_NAME, "html")
+        self.browser.find_element(By.CSS_SELECTOR, "[data-testid=block-card]").click()
+        self.wait_until_left(old_page)
+        self.assertTrue(self.browser.find_element(By.ID, "card-notice").text)
+        self.assertTrue(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=card-blocked]").is_displayed())
+        self.assertFalse(self.browser.find_elements(By.CSS_SELECTOR, "[data-testid=block-card]"))
+        self.assert_fits_and_accessible()
+        self.browser.get(BASE + "/home")
+        self.assertIn("Card blocked", self.browser.find_element(By.TAG_NAME, "main").text)
 
     def test_remembered_device_shows_the_quick_balance_view_and_steps_up_with_the_password(self):
         self.browser.get(BASE + "/login")

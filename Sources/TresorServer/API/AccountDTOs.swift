@@ -11,9 +11,11 @@ struct AccountDTO: Encodable {
     let booked: Money
     let available: Money
     let overdraftLimit: Money
+    /// Only on card accounts: whether the card is blocked.
+    let blocked: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case id, iban, name, kind, currency, booked, available
+        case id, iban, name, kind, currency, booked, available, blocked
         case overdraftLimit = "overdraft_limit"
     }
 
@@ -26,6 +28,7 @@ struct AccountDTO: Encodable {
         booked = account.booked
         available = account.available
         overdraftLimit = account.overdraftLimit
+        blocked = account.kind == .card ? account.debitsBlocked : nil
     }
 }
 

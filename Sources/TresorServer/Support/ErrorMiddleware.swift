@@ -52,7 +52,7 @@ struct ErrorMiddleware: RouterMiddleware {
         case .idempotencyKeyReused, .paymentNotPending, .nameTaken, .paymentNotAwaitingSignature: .conflict
         case .invalidSignature, .signatureInvalidated, .signingAttemptsExceeded, .signingUnavailable: .unprocessableContent
         case .payloadTooLarge: .contentTooLarge
-        case .insufficientFunds, .currencyMismatch, .sameAccount, .holdNotActive, .unbalancedTransaction: .unprocessableContent
+        case .insufficientFunds, .currencyMismatch, .sameAccount, .holdNotActive, .unbalancedTransaction, .cardBlocked: .unprocessableContent
         // Well-formed input that breaks a payment rule (a check digit, a QR-bill element, a limit).
         case .invalidIBAN, .invalidBIC, .invalidQRReference, .invalidCreditorReference, .invalidCountry, .invalidPhoneNumber,
             .unknownOperator, .invalidDenomination, .savingsPayoutRestricted, .invalidPaymentType:

@@ -16,6 +16,7 @@ extension WebApp {
         router.post("/login/forget", use: forgetDevice)
         router.get("/home", use: home)
         router.get("/accounts", use: accounts)
+        router.post("/cards/{id}/block", use: blockCard)
         registerPay(on: router)
         registerTimeline(on: router)
         registerSettings(on: router)
@@ -176,6 +177,10 @@ extension WebApp {
             if account.kind == .card {
                 // A card account's balance is what the card owes; its limit is the overdraft limit.
                 values["card"] = [
+                    "id": String(account.id.rawValue), "blocked": account.debitsBlocked,
+                    "reasons": CardService.Reason.allCases.map {
+                        ["value": $0.rawValue, "label": page.strings["card_reason_\($0.rawValue)"] ?? $0.rawValue]
+                    },
                     "limit": language.format(account.overdraftLimit),
                     "used": language.format(Money(minorUnits: max(0, -account.bookedMinor), currency: account.currency)),
                     "pending": language.format(Money(minorUnits: account.heldMinor, currency: account.currency)),
@@ -184,6 +189,19 @@ extension WebApp {
             }
             return values
         }
+        if request.uri.queryParameters.get("blocked") != nil { page.values["notice"] = page.strings["card_blocked_notice"] }
         return render("accounts", page)
+    }
+
+    /// Blocks a card from its details on the accounts page; the notice says it is done.
+    func blockCard(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var request = request
+        let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
+        guard checkCSRF(form, token: token), let id = AccountID(text: context.parameters.get("id") ?? ""),
+            let reason = CardService.Reason(rawValue: form["reason"] ?? "")
+        else { return WebSupport.html("Forbidden", status: .forbidden) }
+        try await services.cards.block(id, reason: reason, by: principal)
+        return WebSupport.redirect("/accounts?blocked=1")
     }
 }

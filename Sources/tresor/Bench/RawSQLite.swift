@@ -37,10 +37,11 @@ extension Bench {
                     arguments: ["bench", key, "h", now])
                 let update = """
                     UPDATE accounts SET booked_minor = booked_minor + ? WHERE id = ? AND currency = ? \
-                    AND (? > 0 OR enforce_limit = 0 OR booked_minor + ? - held_minor >= -overdraft_limit_minor) RETURNING booked_minor
+                    AND (? > 0 OR enforce_limit = 0 OR booked_minor + ? - held_minor >= -overdraft_limit_minor) \
+                    AND (? > 0 OR debits_blocked = 0) RETURNING booked_minor
                     """
-                let fromBalance = try Int64.fetchOne(db, sql: update, arguments: [-amount, from, "CHF", -amount, -amount])!
-                let toBalance = try Int64.fetchOne(db, sql: update, arguments: [amount, to, "CHF", amount, amount])!
+                let fromBalance = try Int64.fetchOne(db, sql: update, arguments: [-amount, from, "CHF", -amount, -amount, -amount])!
+                let toBalance = try Int64.fetchOne(db, sql: update, arguments: [amount, to, "CHF", amount, amount, amount])!
                 let transactionID = try Int64.fetchOne(
                     db, sql: "INSERT INTO transactions (kind, booking_date, value_date, created_at_ms) VALUES (?, ?, ?, ?) RETURNING id",
                     arguments: ["transfer", today, today, now])!

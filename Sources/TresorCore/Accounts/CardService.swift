@@ -1,0 +1,79 @@
+import TresorDomain
+import TresorLedger
+
+/// Blocking a card: the customer does it at once (lost, stolen, damaged), from any session,
+/// even a level-1 one, because a lost card cannot wait for a password; unblocking is the
+/// branch's job. The block, its audit entry and the inbox message are one transaction.
+public struct CardService: Sendable {
+    let database: any SQLDatabase
+    let ledger: Ledger
+    let clock: any Clock
+
+    public init(database: any SQLDatabase, ledger: Ledger, clock: any Clock) {
+        self.database = database
+        self.ledger = ledger
+        self.clock = clock
+    }
+
+    public enum Reason: String, Sendable, CaseIterable {
+        case lost, stolen, damaged, other
+    }
+
+    /// Blocks the caller's own card account; blocking a blocked card changes nothing.
+    @discardableResult
+    public func block(_ id: AccountID, reason: Reason, by principal: Principal) async throws -> Account {
+        let card = try await ownCard(id, of: principal)
+        guard !card.debitsBlocked else { return card }
+        let now = clock.unixMillis
+        let dialect = database.dialect
+        try await database.transaction { session in
+            try await session.execute(SQL("UPDATE accounts SET debits_blocked = 1 WHERE id = ?", [.int(id.rawValue)]))
+            try await session.execute(
+                SQL(
+                    "INSERT INTO card_blocks (account_id, reason, blocked_at_ms, blocked_by) VALUES (?, ?, ?, ?)",
+                    [.int(id.rawValue), .text(reason.rawValue), .int(now), .text("customer:\(principal.customerID)")]))
+            try await AuditLog.append(
+                AuditEntry.customer(principal, at: now, action: "card.block", subject: "account:\(id)", details: reason.rawValue),
+                dialect: dialect, in: session)
+            try await MessageService.post(
+                to: principal.customerID, subject: "Card blocked: \(card.name)",
+                body: "Your card \(card.name) is blocked (\(reason.rawValue)) and refuses every payment from now on. "
+                    + "To unblock it or order a new card, contact your branch.",
+                now: now, in: session)
+        }
+        return try await ledger.account(id)!
+    }
+
+    /// Unblocks a card at the branch's request (`staff` is the advisor's login).
+    @discardableResult
+    public func unblock(_ id: AccountID, staff: String) async throws -> Account {
+        guard let card = try await ledger.account(id), card.kind == .card, let customer = card.customerID else {
+            throw DomainError(.accountNotFound, field: "id", "No such card.")
+        }
+        guard card.debitsBlocked else { return card }
+        let now = clock.unixMillis
+        let dialect = database.dialect
+        try await database.transaction { session in
+            try await session.execute(SQL("UPDATE accounts SET debits_blocked = 0 WHERE id = ?", [.int(id.rawValue)]))
+            try await session.execute(
+                SQL(
+                    "UPDATE card_blocks SET unblocked_at_ms = ?, unblocked_by = ? WHERE account_id = ? AND unblocked_at_ms IS NULL",
+                    [.int(now), .text("staff:\(staff)"), .int(id.rawValue)]))
+            try await AuditLog.append(
+                AuditEntry(atMillis: now, actor: "staff:\(staff)", action: "card.unblock", subject: "account:\(id)"), dialect: dialect, in: session)
+            try await MessageService.post(
+                to: customer, subject: "Card unblocked: \(card.name)", body: "Your branch unblocked your card \(card.name); it works again.",
+                now: now, in: session)
+        }
+        return try await ledger.account(id)!
+    }
+
+    /// The caller's card, or 404 for anything else (another's card, a current account), so
+    /// the answer never tells whose account an id is.
+    public func ownCard(_ id: AccountID, of principal: Principal) async throws -> Account {
+        guard let card = try await ledger.account(id), card.customerID == principal.customerID, card.kind == .card else {
+            throw DomainError(.accountNotFound, field: "id", "No such card.")
+        }
+        return card
+    }
+}

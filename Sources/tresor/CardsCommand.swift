@@ -1,0 +1,24 @@
+import ArgumentParser
+import Foundation
+import TresorCore
+import TresorDomain
+
+/// `tresor cards unblock --account ID --staff NAME`: the branch gives a blocked card back.
+struct CardsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cards", abstract: "Unblock a customer's card (customers block their own in the app).", subcommands: [Unblock.self])
+
+    struct Unblock: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Unblock a card account; the customer gets a message.")
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The card account's id.") var account: Int64
+        @Option(help: "The advisor's login, for the audit log.") var staff: String
+
+        func run() async throws {
+            let services = Services(database: try await database.open())
+            let card = try await services.cards.unblock(AccountID(account), staff: staff)
+            try await services.database.close()
+            print("Card \(card.name) (account \(card.id)) is unblocked.")
+        }
+    }
+}
