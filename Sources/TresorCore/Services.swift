@@ -27,6 +27,12 @@ public struct Services: Sendable {
     public let budgets: BudgetService
     public let resources: ResourceService
     public let cards: CardService
+    public let settings: BankSettings
+    public let branches: BranchService
+    public let appointments: AppointmentService
+    public let fx: FXService
+    public let cashOrders: CashOrderService
+    public let loans: LoanService
     public let clock: any Clock
     public let calendar: BankCalendar
 
@@ -58,6 +64,13 @@ public struct Services: Sendable {
         budgets = BudgetService(database: database, clock: clock)
         resources = ResourceService(database: database, clock: clock)
         cards = CardService(database: database, ledger: ledger, clock: clock)
+        settings = BankSettings(database: database)
+        branches = BranchService(database: database, clock: clock)
+        appointments = AppointmentService(database: database, branches: branches, clock: clock)
+        fx = FXService(database: database, settings: settings, clock: clock)
+        cashOrders = CashOrderService(
+            database: database, ledger: ledger, accounts: accounts, branches: branches, fx: fx, calendar: calendar, clock: clock)
+        loans = LoanService(database: database, settings: settings, calendar: calendar, clock: clock)
         rememberedBrowsers = RememberedBrowsers(database: database, clock: clock, random: random)
         // why: a store in a private temporary directory with a fresh key when none is given
         // (tests, tools); `tresor serve` passes the configured one.
@@ -72,7 +85,11 @@ public struct Services: Sendable {
     /// The bank's rate limits (`AuthConfig.rateLimits`), counted in its database.
     public var rateLimiter: RateLimiter { auth.limiter }
 
-    public var demo: DemoBank { DemoBank(bank: bank, auth: auth) }
-    public func demo(_ edition: DemoBank.Edition) -> DemoBank { DemoBank(bank: bank, auth: auth, edition: edition) }
+    public var demo: DemoBank { demo(.tresor) }
+    public func demo(_ edition: DemoBank.Edition) -> DemoBank {
+        DemoBank(
+            bank: bank, auth: auth, edition: edition,
+            network: DemoBranchNetwork(branches: branches, appointments: appointments, fx: fx, loans: loans))
+    }
     public var today: LocalDate { calendar.date(of: clock.now()) }
 }

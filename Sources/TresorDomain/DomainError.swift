@@ -97,5 +97,10 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case unknownBank = "unknown_bank"
         case rateLimited = "rate_limited"
         case cardBlocked = "card_blocked"
+        case slotTaken = "slot_taken"
+        case slotUnavailable = "slot_unavailable"
+        case tooLateToChange = "too_late_to_change"
+        case cashNotAvailable = "cash_not_available"
+        case orderNotOpen = "order_not_open"
     }
 }

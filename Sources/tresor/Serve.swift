@@ -22,6 +22,11 @@ struct Serve: AsyncParsableCommand {
     var trustedProxies: [String] = []
     @Option(help: "Seconds between runs of the payment scheduler (0: off, e.g. when another instance runs it).")
     var schedulerIntervalSeconds = 30
+    @Option(
+        help:
+            "An ECB rates URL (e.g. https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml) fetched at start and daily; unreachable keeps the last rates."
+    )
+    var fxURL: String?
 
     func run() async throws {
         let proxies: TrustedProxies
@@ -37,7 +42,8 @@ struct Serve: AsyncParsableCommand {
         if !seeded.isEmpty { try await Self.writeDemoTANLists(sites.filter { seeded.contains($0.config.id) }) }
         let host = self.host
         let schedulers = schedulerIntervalSeconds > 0 ? sites.map { Self.startScheduler($0, every: schedulerIntervalSeconds, logger: logger) } : []
-        defer { for scheduler in schedulers { scheduler.cancel() } }
+        let rateFetchers = fxURL.map { url in sites.map { Self.startRateRefresh($0, url: url, logger: logger) } } ?? []
+        defer { for task in schedulers + rateFetchers { task.cancel() } }
         let demo = self.demo
         let app = try await buildApplication(sites: sites, metrics: metrics, host: host, port: port, logger: logger, trustedProxies: proxies) {
             port in
@@ -50,7 +56,7 @@ struct Serve: AsyncParsableCommand {
         // why: runService returns after SIGTERM or SIGINT, once the server has stopped accepting
         // and finished the requests in flight; then each bank's database is closed cleanly.
         try await app.runService()
-        for scheduler in schedulers { scheduler.cancel() }
+        for task in schedulers + rateFetchers { task.cancel() }
         for site in sites { try await site.services.database.close() }
         logger.info("stopped; closed \(sites.count) bank database(s)")
     }
@@ -88,6 +94,22 @@ struct Serve: AsyncParsableCommand {
             }
         }
         try Data(text.utf8).write(to: URL(fileURLWithPath: demoTANFile))
+    }
+
+    /// Fetches the ECB's rates now and then daily; a failure is logged and the last rates stay.
+    static func startRateRefresh(_ site: BankSite, url: String, logger: Logger) -> Task<Void, Never> {
+        let services = site.services
+        return Task {
+            while !Task.isCancelled {
+                do {
+                    let dates = try await services.fx.importRates(try await RatesDownload.fetch(url))
+                    logger.info("reference rates of \(dates.last.map(\.description) ?? "?") imported for \(site.config.id)")
+                } catch {
+                    logger.warning("reference rates not refreshed from \(url) (keeping the last ones): \(error)")
+                }
+                try? await Task.sleep(for: .seconds(86_400))
+            }
+        }
     }
 
     /// Executes due payments now and then every `seconds`. why safe with many instances: the

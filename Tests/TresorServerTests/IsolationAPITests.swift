@@ -35,7 +35,20 @@ struct IsolationAPITests {
                 "/v1/receipts", token: lucaToken, bytes: try Corpus.bytes("receipts", "receipt-00-de-clean.jpg"), contentType: "image/jpeg")
             let receiptID = try #require((receipt.json["receipt"] as? [String: Any])?["id"] as? String)
             _ = try await client.call(.patch, "/v1/receipts/\(receiptID)", token: lucaToken, json: #"{"merchant": "LUCA-SHOP"}"#)
+            let paradeplatz = try await client.call(.get, "/v1/branches?kind=branch&service=foreign_cash&lat=47.3698&lon=8.5391&limit=1")
+            let branchID = try #require(((paradeplatz.json["branches"] as? [[String: Any]])?.first)?["id"] as? String)
+            let appointment = try await client.call(
+                .post, "/v1/appointments", token: lucaToken,
+                json: #"{"branch": "\#(branchID)", "start": "2026-11-24T10:00:00+01:00", "topic": "investment", "note": "LUCA-NOTE"}"#)
+            let appointmentID = try #require((appointment.json["appointment"] as? [String: Any])?["id"] as? String, "\(appointment.text)")
+            let cashOrder = try await client.call(
+                .post, "/v1/cash-orders", token: lucaToken,
+                json:
+                    #"{"branch": "\#(branchID)", "currency": "USD", "amount": "100.00", "pickup_date": "2026-11-24", "debit_account": "\#(lucaAccountID)"}"#
+            )
+            let cashOrderID = try #require((cashOrder.json["order"] as? [String: Any])?["id"] as? String, "\(cashOrder.text)")
             let secrets = [
+                "LUCA-NOTE",
                 "LUCA-SECRET-MEMO", "LUCA-FOLDER", "LUCA-TEMPLATE", "LUCA-PHONE", "LUCA-SHOP", lucaAccount["iban"] as! String, "Bernasconi",
             ]
 
@@ -43,7 +56,7 @@ struct IsolationAPITests {
             let anna = try await PayingCustomer.annaMeier(client)
             let ids = [
                 "accounts": lucaAccountID, "payments": paymentID, "templates": templateID, "template-folders": folderID, "devices": String(device.id),
-                "receipts": receiptID,
+                "receipts": receiptID, "appointments": appointmentID, "cash-orders": cashOrderID,
                 "cards": try #require(lucaAccounts.first { $0["kind"] as? String == "card" }?["id"] as? String),
             ]
             let body = #"""
@@ -51,8 +64,8 @@ struct IsolationAPITests {
                  "contract": "10000002", "execution_date": "2026-12-02"}
                 """#
             var checked = 0
-            // why not /v1/ui: screens are the bank's, public and the same for every customer.
-            for route in routes where route.path.contains("{id}") && !route.path.hasPrefix("/v1/ui/") {
+            // why not /v1/ui and /v1/branches: screens and branches are the bank's, public and the same for every customer.
+            for route in routes where route.path.contains("{id}") && !route.path.hasPrefix("/v1/ui/") && !route.path.hasPrefix("/v1/branches/") {
                 let resource = String(route.path.split(separator: "/")[1])
                 let isStaff = resource == "staff"
                 let id = isStaff ? String(device.id) : try #require(ids[resource], "no B id for \(route.path)")
@@ -91,6 +104,10 @@ struct IsolationAPITests {
                 for secret in secrets { #expect(!reply.text.contains(secret), "GET \(route.path) leaked \(secret)") }
             }
             // B's things are untouched.
+            let appointments = try await client.call(.get, "/v1/appointments", token: lucaToken)
+            #expect(appointments.text.contains("LUCA-NOTE") && appointments.text.contains(#""status":"requested""#))
+            let orders = try await client.call(.get, "/v1/cash-orders", token: lucaToken)
+            #expect(orders.text.contains(#""status":"ordered""#))
             let still = try await client.call(.get, "/v1/payments/\(paymentID)", token: lucaToken)
             #expect(still.paymentStatus == "pending" && still.payment.money("amount") == "7.00")
         }

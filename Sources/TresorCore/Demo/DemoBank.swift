@@ -45,11 +45,13 @@ public struct DemoBank: Sendable {
     let bank: BankService
     let auth: AuthService
     public let edition: Edition
+    let network: DemoBranchNetwork?
 
-    public init(bank: BankService, auth: AuthService, edition: Edition = .tresor) {
+    public init(bank: BankService, auth: AuthService, edition: Edition = .tresor, network: DemoBranchNetwork? = nil) {
         self.bank = bank
         self.auth = auth
         self.edition = edition
+        self.network = network
     }
 
     /// Seeds the demo bank into an empty database; returns false (and changes nothing) when a
@@ -75,6 +77,7 @@ public struct DemoBank: Sendable {
                 _ = try await bank.ledger.commit(draft, now: 0)
             }
         }
+        try await network?.seed(edition.id == Edition.leman.id ? DemoBranchNetwork.leman : DemoBranchNetwork.tresor)
         return true
     }
 }

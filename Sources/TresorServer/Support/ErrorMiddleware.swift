@@ -49,10 +49,13 @@ struct ErrorMiddleware: RouterMiddleware {
         case .stepUpRequired, .forbidden, .deviceLocked: .forbidden
         case .loginLocked, .rateLimited: .tooManyRequests
         case .accountNotFound, .notFound, .unknownBank: .notFound
-        case .idempotencyKeyReused, .paymentNotPending, .nameTaken, .paymentNotAwaitingSignature: .conflict
+        case .idempotencyKeyReused, .paymentNotPending, .nameTaken, .paymentNotAwaitingSignature, .slotTaken, .tooLateToChange, .cashNotAvailable,
+            .orderNotOpen:
+            .conflict
         case .invalidSignature, .signatureInvalidated, .signingAttemptsExceeded, .signingUnavailable: .unprocessableContent
         case .payloadTooLarge: .contentTooLarge
-        case .insufficientFunds, .currencyMismatch, .sameAccount, .holdNotActive, .unbalancedTransaction, .cardBlocked: .unprocessableContent
+        case .insufficientFunds, .currencyMismatch, .sameAccount, .holdNotActive, .unbalancedTransaction, .cardBlocked, .slotUnavailable:
+            .unprocessableContent
         // Well-formed input that breaks a payment rule (a check digit, a QR-bill element, a limit).
         case .invalidIBAN, .invalidBIC, .invalidQRReference, .invalidCreditorReference, .invalidCountry, .invalidPhoneNumber,
             .unknownOperator, .invalidDenomination, .savingsPayoutRestricted, .invalidPaymentType:
@@ -80,26 +83,10 @@ struct ErrorMiddleware: RouterMiddleware {
     }
 
     static func body(status: HTTPResponse.Status, code: String, field: String?, message: String, suggested: String?) -> Response {
-        struct Envelope: Encodable {
-            struct Body: Encodable {
-                let code: String
-                let field: String?
-                let message: String
-                let suggested: String?
-                func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: CodingKeys.self)
-                    try container.encode(code, forKey: .code)
-                    try container.encode(field, forKey: .field)  // why: always present, null when none
-                    try container.encode(message, forKey: .message)
-                    try container.encode(suggested, forKey: .suggested)
-                }
-                enum CodingKeys: String, CodingKey { case code, field, message, suggested }
-            }
-            let error: Body
-        }
+        struct Envelope: Encodable { let error: ErrorBody }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = (try? encoder.encode(Envelope(error: .init(code: code, field: field, message: message, suggested: suggested)))) ?? Data()
+        let data = (try? encoder.encode(Envelope(error: ErrorBody(code: code, field: field, message: message, suggested: suggested)))) ?? Data()
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
@@ -129,4 +116,21 @@ struct ErrorMiddleware: RouterMiddleware {
             return DomainError(.invalidJSON, "The body could not be read.")
         }
     }
+}
+
+/// The `error` object of every 4xx/5xx answer: `field` and `suggested` always present (null when none).
+struct ErrorBody: Encodable {
+    let code: String
+    let field: String?
+    let message: String
+    let suggested: String?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(code, forKey: .code)
+        try container.encode(field, forKey: .field)
+        try container.encode(message, forKey: .message)
+        try container.encode(suggested, forKey: .suggested)
+    }
+    enum CodingKeys: String, CodingKey { case code, field, message, suggested }
 }
