@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Takes the README's screenshots (home, pay form with an error, receipt, a till receipt read
-from a photo, the budget, the second demo bank's home, in Arabic too) from a running demo (`make run`) at 375x812:
+from a photo, the budget, the branch finder, a branch page, the loan calculator, the second demo bank's home, in Arabic too) from a running demo (`make run`) at 375x812:
 `TRESOR_WEB_URL=http://127.0.0.1:8080 TRESOR_WEB_SECOND_BANK_URL=http://leman.localhost:8080
 .build/web-venv/bin/python scripts/screenshots.py`."""
 import os
@@ -40,6 +40,12 @@ class Shots(BrowserTest):
         self.browser.find_element(By.ID, "save-budget").click()
         self.wait_until(lambda b: "month=" in b.current_url)
         self.browser.save_screenshot(os.path.join(out, "budget.png"))
+        self.browser.get(BASE + "/branches?lat=47.3779&lon=8.5403")
+        self.browser.save_screenshot(os.path.join(out, "finder.png"))
+        self.browser.get(BASE + "/branches/1")
+        self.browser.save_screenshot(os.path.join(out, "branch.png"))
+        self.browser.get(BASE + "/loan")
+        self.browser.save_screenshot(os.path.join(out, "loan.png"))
         second = os.environ.get("TRESOR_WEB_SECOND_BANK_URL")
         if second:
             self.browser.get(second + "/login")

@@ -44,10 +44,12 @@ class WebAppTest(BrowserTest):
         self.assertEqual(len(self.browser.find_elements(By.CSS_SELECTOR, "[data-testid=available]")), len(ibans))
 
     def test_every_page_fits_375px_and_passes_the_accessibility_check(self):
-        self.browser.get(BASE + "/login")
-        self.assert_fits_and_accessible()
+        for path in ["/login", "/branches", "/branches/1"]:
+            self.browser.get(BASE + path)
+            self.assert_fits_and_accessible()
         self.login()
-        for path in ["/home", "/home?period=week", "/accounts", "/receipts", "/budget"]:
+        for path in ["/home", "/home?period=week", "/accounts", "/receipts", "/budget", "/branches?q=8001&kind=atm", "/branches/1",
+                     "/appointments/new?branch=1", "/appointments", "/cash?branch=1", "/loan", "/inbox"]:
             self.browser.get(BASE + path)
             self.assert_fits_and_accessible()
 

@@ -61,3 +61,12 @@ public struct BankService: Sendable {
         return try await ledger.openAccount(new) { id in IBAN.swiss(clearing: clearing, accountNumber: id.rawValue) }
     }
 }
+
+extension BankService {
+    /// The customer's name as the bank holds it (for "Anna's loan calculator").
+    public func customerName(_ id: CustomerID) async throws -> String? {
+        try await database.read { session in
+            try await session.queryOne(SQL("SELECT name FROM customers WHERE id = ?", [.int(id.rawValue)])).map { $0.text(0) }
+        }
+    }
+}

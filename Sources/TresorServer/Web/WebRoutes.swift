@@ -23,6 +23,10 @@ extension WebApp {
         registerEdit(on: router)
         registerScan(on: router)
         registerReceipts(on: router)
+        registerBranches(on: router)
+        registerAppointments(on: router)
+        registerCash(on: router)
+        registerLoan(on: router)
         router.get("/language/{code}") { request, context in
             let code = context.parameters.get("code") ?? ""
             let language = WebLanguage(rawValue: code).flatMap { languages.contains($0) ? $0 : nil } ?? languages[0]

@@ -67,3 +67,53 @@ function applyConditions() {
 }
 document.addEventListener("input", applyConditions);
 document.addEventListener("DOMContentLoaded", applyConditions);
+
+// Filters and selects that apply at once (the forms work without this file through their button).
+document.addEventListener("change", (event) => {
+  if (event.target.matches && event.target.matches("[data-autosubmit]")) event.target.form.submit();
+});
+
+// The finder's "use my location": the browser's position, if the customer allows it.
+document.addEventListener("DOMContentLoaded", () => {
+  const locate = document.getElementById("locate");
+  if (!locate || !navigator.geolocation) return;
+  locate.hidden = false;
+  locate.addEventListener("click", () => {
+    locate.disabled = true;
+    navigator.geolocation.getCurrentPosition((position) => {
+      const form = locate.form;
+      form.elements.lat.value = position.coords.latitude.toFixed(6);
+      form.elements.lon.value = position.coords.longitude.toFixed(6);
+      form.elements.q.value = "";
+      form.submit();
+    }, () => {
+      locate.disabled = false;
+      locate.textContent = locate.dataset.error;
+    }, { timeout: 10000, maximumAge: 60000 });
+  });
+  const query = document.getElementById("q");
+  // A new search text replaces the position it was searched from.
+  if (query) query.addEventListener("input", () => { query.form.elements.lat.value = ""; query.form.elements.lon.value = ""; });
+});
+
+// The loan calculator recomputes as the sliders move: the server renders the result (its rules, its rounding).
+let loanTimer = null;
+document.addEventListener("input", (event) => {
+  if (!event.target.matches || !event.target.matches("[data-live]")) return;
+  const form = event.target.form;
+  clearTimeout(loanTimer);
+  loanTimer = setTimeout(async () => {
+    const query = new URLSearchParams(new FormData(form));
+    query.set("partial", "1");
+    const response = await fetch("/loan?" + query.toString(), { credentials: "same-origin" });
+    if (!response.ok) return;
+    const result = document.getElementById("loan-result");
+    result.innerHTML = await response.text();
+    const instalment = document.getElementById("loan-instalment");
+    if (instalment) {
+      document.getElementById("amount-out").textContent = instalment.dataset.amount;
+      document.getElementById("months-out").textContent = instalment.dataset.months;
+    }
+    history.replaceState(null, "", "/loan?" + new URLSearchParams(new FormData(form)).toString());
+  }, 200);
+});

@@ -1,0 +1,96 @@
+import Foundation
+import TresorCore
+import TresorDomain
+
+/// The finder's map, drawn by the server as inline SVG: no tile server is reachable from a
+/// bank's network, and a map of numbered pins over the country's outline is what the finder
+/// needs. Positions are projected equirectangularly around the middle latitude (distortion
+/// under 1 % across Switzerland); the pins carry the list's numbers.
+enum FinderMap {
+    static let width = 340.0
+    static let height = 240.0
+
+    struct Pin {
+        let number: Int
+        let point: GeoPoint
+        let isBranch: Bool
+        let isOpen: Bool
+        let label: String
+    }
+
+    /// A rough outline of Switzerland (clockwise from Basel), for orientation at country scale.
+    static let outline: [(Double, Double)] = [
+        (47.59, 7.59), (47.62, 8.10), (47.80, 8.63), (47.66, 9.18), (47.48, 9.56), (47.27, 9.53), (47.05, 9.48), (47.06, 9.88), (46.85, 10.47),
+        (46.63, 10.45), (46.23, 10.16), (46.45, 9.46), (45.82, 9.03), (46.09, 8.70), (46.23, 8.10), (45.92, 7.04), (46.13, 5.96), (46.40, 6.08),
+        (46.71, 6.37), (47.06, 6.75), (47.50, 6.99), (47.47, 7.45), (47.59, 7.59),
+    ]
+
+    static func svg(pins: [Pin], you: GeoPoint?, title: String, youLabel: String) -> String {
+        let points = pins.map(\.point) + (you.map { [$0] } ?? [])
+        // Country view without a position; else the box around the position and its pins.
+        var minLat = 45.80
+        var maxLat = 47.85
+        var minLon = 5.90
+        var maxLon = 10.55
+        if you != nil, !points.isEmpty {
+            minLat = points.map(\.latitude).min()!
+            maxLat = points.map(\.latitude).max()!
+            minLon = points.map(\.longitude).min()!
+            maxLon = points.map(\.longitude).max()!
+            let padLat = max((maxLat - minLat) * 0.15, 0.004)
+            let padLon = max((maxLon - minLon) * 0.15, 0.006)
+            (minLat, maxLat, minLon, maxLon) = (minLat - padLat, maxLat + padLat, minLon - padLon, maxLon + padLon)
+        }
+        let midLat = (minLat + maxLat) / 2
+        let xScale = cos(midLat * .pi / 180)
+        // Keep the aspect: metres per pixel equal along both axes.
+        let spanX = (maxLon - minLon) * xScale
+        let spanY = maxLat - minLat
+        let scale = min((width - 24) / spanX, (height - 24) / spanY)
+        let originX = (width - spanX * scale) / 2
+        let originY = (height - spanY * scale) / 2
+        func project(_ lat: Double, _ lon: Double) -> (Double, Double) {
+            (originX + (lon - minLon) * xScale * scale, originY + (maxLat - lat) * scale)
+        }
+        func f(_ value: Double) -> String { String(format: "%.1f", value) }
+        var svg =
+            "<svg class=\"map\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-labelledby=\"map-title\" xmlns=\"http://www.w3.org/2000/svg\">"
+            + "<title id=\"map-title\">\(BalanceChart.escape(title))</title>"
+            + "<rect class=\"map-sea\" x=\"0\" y=\"0\" width=\"\(Int(width))\" height=\"\(Int(height))\"/>"
+        let outlinePoints = outline.map { project($0.0, $0.1) }.map { "\(f($0.0)),\(f($0.1))" }.joined(separator: " ")
+        svg += "<polygon class=\"map-land\" points=\"\(outlinePoints)\"/>"
+        // A scale bar: the round distance closest to a quarter of the width.
+        let metresPerPixel = 111_195.0 / scale
+        let target = metresPerPixel * width / 4
+        let steps: [Double] = [100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000]
+        let bar = steps.min { abs($0 - target) < abs($1 - target) }!
+        let barPixels = bar / metresPerPixel
+        svg += "<line class=\"map-scale\" x1=\"10\" y1=\"\(f(height - 10))\" x2=\"\(f(10 + barPixels))\" y2=\"\(f(height - 10))\"/>"
+        svg += "<text class=\"map-text\" x=\"10\" y=\"\(f(height - 14))\">\(bar >= 1_000 ? "\(Int(bar / 1_000)) km" : "\(Int(bar)) m")</text>"
+        if let you {
+            let (x, y) = project(you.latitude, you.longitude)
+            svg +=
+                "<g class=\"map-you\"><title>\(BalanceChart.escape(youLabel))</title><circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"11\" class=\"map-halo\"/>"
+            svg += "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"5\"/></g>"
+        }
+        // Pins that would cover each other (an ATM in its branch's lobby) move aside by a pin's width.
+        var placed: [(Double, Double)] = []
+        let positions = pins.map { pin -> (Double, Double) in
+            var (x, y) = project(pin.point.latitude, pin.point.longitude)
+            while placed.contains(where: { abs($0.0 - x) < 12 && abs($0.1 - y) < 12 }) { x += 14 }
+            placed.append((x, y))
+            return (x, y)
+        }
+        for (pin, (x, y)) in zip(pins, positions).reversed() {
+            let kind = pin.isBranch ? "map-branch" : "map-atm"
+            let state = pin.isOpen ? "" : " map-closed"
+            svg += "<g class=\"\(kind)\(state)\"><title>\(pin.number). \(BalanceChart.escape(pin.label))</title>"
+            svg +=
+                pin.isBranch
+                ? "<rect x=\"\(f(x - 8))\" y=\"\(f(y - 8))\" width=\"16\" height=\"16\" rx=\"3\"/>"
+                : "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"8\"/>"
+            svg += "<text x=\"\(f(x))\" y=\"\(f(y + 3.5))\" text-anchor=\"middle\">\(pin.number)</text></g>"
+        }
+        return svg + "</svg>"
+    }
+}

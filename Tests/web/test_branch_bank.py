@@ -1,0 +1,129 @@
+"""The branch in the pocket as a customer uses it: the nearest open ATM from the phone's position,
+an appointment booked and found in the inbox and the calendar, banknotes ordered at the day's
+rates, and the loan calculator ending in an appointment. Run by scripts/web-test.sh against the
+real server's clock, so nothing here depends on the day it runs."""
+import datetime
+import urllib.parse
+
+import icalendar
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from webbase import BASE, BrowserTest
+
+
+class BranchBankTest(BrowserTest):
+    def submit_and_wait(self, selector):
+        """Clicks a submit button whose answer stays on the same address; waits for the new page."""
+        old_page = self.browser.find_element(By.TAG_NAME, "html")
+        self.browser.find_element(By.CSS_SELECTOR, selector).click()
+        self.wait_until_left(old_page)
+
+    def test_the_nearest_open_atm_from_the_phones_position(self):
+        """A prospect (not logged in) at Zürich HB lets the browser share the position: the
+        nearest ATM open now is the one in the station hall, open around the clock."""
+        self.browser.execute_cdp_cmd("Browser.grantPermissions", {"origin": BASE, "permissions": ["geolocation"]})
+        self.browser.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": 47.3779, "longitude": 8.5403, "accuracy": 20})
+        self.browser.get(BASE + "/branches")
+        self.browser.find_element(By.CSS_SELECTOR, "input[name=kind][value=atm] + span").click()
+        self.wait_until(lambda b: "kind=atm" in b.current_url)
+        self.browser.find_element(By.CSS_SELECTOR, "label[for=open]").click()
+        self.wait_until(lambda b: "open=1" in b.current_url)
+        old_page = self.browser.find_element(By.TAG_NAME, "html")
+        self.browser.find_element(By.ID, "locate").click()
+        self.wait_until_left(old_page)
+        self.wait_until(lambda b: "lat=47.37" in b.current_url)
+        first = self.browser.find_element(By.CSS_SELECTOR, "#places li")
+        self.assertIn("Zürich HB, Bahnhofhalle", first.text)
+        self.assertIn("Rund um die Uhr", first.text)
+        self.assertRegex(first.find_element(By.CLASS_NAME, "distance").text, r"^\d+ m$")
+        distances = [d.text for d in self.browser.find_elements(By.CSS_SELECTOR, "#places .distance")]
+        metres = [float(d.split(" ")[0].replace(",", ".")) * (1000 if d.endswith("km") else 1) for d in distances]
+        self.assertEqual(metres, sorted(metres))
+        self.assertTrue(self.browser.find_elements(By.CSS_SELECTOR, "svg.map .map-you"))
+        self.assert_fits_and_accessible()
+        # Without a position, a postcode finds the places around it.
+        self.browser.get(BASE + "/branches?q=3011")
+        self.assertIn("Bern", self.browser.find_element(By.CSS_SELECTOR, "#places li").text)
+
+    def test_book_an_appointment_and_find_it_in_the_inbox_and_the_calendar(self):
+        self.login()
+        self.browser.get(BASE + "/branches?q=Uster&kind=branch")
+        self.click_and_wait("#places li a", "/branches/")
+        self.assertIn("Uster", self.browser.find_element(By.TAG_NAME, "h1").text)
+        self.assertEqual(len(self.browser.find_elements(By.CSS_SELECTOR, "#hours tr")), 7)
+        self.click_and_wait("#book-appointment", "/appointments/new")
+        Select(self.browser.find_element(By.ID, "topic")).select_by_value("investment")
+        self.browser.find_element(By.ID, "note").send_keys("Sparplan für die Kinder")
+        slot = self.browser.find_element(By.CSS_SELECTOR, "details[open] .slot input")
+        start = slot.get_attribute("value")
+        self.browser.find_element(By.CSS_SELECTOR, f"label[for='{slot.get_attribute('id')}']").click()
+        self.click_and_wait("#book-submit", "/appointments?booked=")
+        self.assertIn("gebucht", self.browser.find_element(By.ID, "appt-notice").text)
+        booked = self.browser.current_url.rsplit("booked=", 1)[1]
+        link = self.browser.find_element(By.CSS_SELECTOR, f"a[href='/appointments/{booked}/calendar.ics']")
+        listed = link.find_element(By.XPATH, "./ancestor::li").text
+        self.assertIn("Uster", listed)
+        self.assertIn("Wartet auf Bestätigung", listed)
+        self.assert_fits_and_accessible()
+        # The calendar file, read by a parser written elsewhere (icalendar from PyPI).
+        text = self.browser.execute_async_script(
+            "const done = arguments[1]; fetch(arguments[0], {credentials: 'same-origin'}).then(r => r.text()).then(done);", link.get_attribute("href"))
+        event = icalendar.Calendar.from_ical(text).walk("VEVENT")[0]
+        self.assertEqual(event.decoded("DTSTART"), datetime.datetime.fromisoformat(start))
+        self.assertEqual(event.decoded("DTEND") - event.decoded("DTSTART"), datetime.timedelta(minutes=30))
+        self.assertIn("Uster", str(event.get("LOCATION")))
+        self.assertEqual(str(event.get("STATUS")), "TENTATIVE")
+        # The confirmation is in the inbox.
+        self.browser.get(BASE + "/inbox")
+        self.assertIn("Appointment requested", self.browser.find_element(By.ID, "inbox").text)
+
+    def test_order_foreign_cash_at_the_days_rate(self):
+        self.login()
+        self.browser.get(BASE + "/branches/1")
+        self.click_and_wait("#order-cash", "/cash?branch=")
+        Select(self.browser.find_element(By.ID, "currency")).select_by_value("USD")
+        self.browser.find_element(By.ID, "amount").send_keys("505")
+        self.submit_and_wait("#cash-quote-button")
+        quote = self.browser.find_element(By.ID, "cash-quote").text
+        self.assertIn("USD 505.00", quote)
+        self.assertRegex(quote, r"CHF [\d’]+\.\d\d")
+        self.assertIn("EZB-Referenzkurs", quote)
+        self.assert_fits_and_accessible()
+        self.click_and_wait("#cash-order", "/cash?ordered=")
+        self.assertIn("Bestellt", self.browser.find_element(By.ID, "cash-notice").text)
+        orders = self.browser.find_element(By.ID, "cash-orders").text
+        self.assertIn("USD 505.00", orders)
+        self.assertIn("Bestellt", orders)
+        self.browser.get(BASE + "/inbox")
+        self.assertIn("Banknotes ordered: USD 505.00", self.browser.find_element(By.ID, "inbox").text)
+        # Whole banknotes only: a bad amount is refused next to the form with a suggestion.
+        self.browser.get(BASE + "/cash?branch=1&currency=EUR")
+        self.browser.find_element(By.ID, "amount").send_keys("123")
+        self.submit_and_wait("#cash-quote-button")
+        self.assertIn("120.00", self.browser.find_element(By.ID, "cash-error").text)
+
+    def test_the_loan_calculator_recomputes_live_and_ends_in_an_appointment(self):
+        self.login()
+        self.browser.get(BASE + "/loan")
+        self.assertEqual(self.browser.find_element(By.TAG_NAME, "h1").text, "Annas Kreditrechner")
+        before = self.browser.find_element(By.ID, "loan-instalment").text
+        self.assertRegex(before, r"^CHF [\d’]+\.\d\d$")
+        self.assertEqual(self.browser.find_element(By.ID, "loan-effective").text, "5.01 %")
+        # Slide the term to 24 months: the instalment is recomputed by the server without a reload.
+        self.browser.execute_script("window.notReloaded = true;")
+        self.browser.execute_script(
+            "const s = document.getElementById('loan-months'); s.value = 24; s.dispatchEvent(new Event('input', {bubbles: true}));")
+        self.wait_until(lambda b: b.find_element(By.ID, "loan-instalment").text != before)
+        self.assertTrue(self.browser.execute_script("return window.notReloaded === true"), "the page was reloaded")
+        self.assertEqual(self.browser.find_element(By.ID, "months-out").text, "24 Monate")
+        self.assertIn("months=24", self.browser.current_url)
+        instalment = self.browser.find_element(By.ID, "loan-instalment").text
+        self.assert_fits_and_accessible()
+        self.click_and_wait("#loan-book", "/appointments/new")
+        note = urllib.parse.unquote(self.browser.current_url)
+        self.assertIn("24", note)
+        Select(self.browser.find_element(By.ID, "branch-choice")).select_by_visible_text("Zürich Paradeplatz")
+        self.wait_until(lambda b: "branch=" in b.current_url and b.find_elements(By.ID, "book-form"))
+        self.assertIn(instalment, self.browser.find_element(By.ID, "note").get_attribute("value").replace("\xa0", " "))
+        self.assertEqual(Select(self.browser.find_element(By.ID, "topic")).first_selected_option.get_attribute("value"), "financing")
