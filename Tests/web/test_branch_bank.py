@@ -55,7 +55,9 @@ class BranchBankTest(BrowserTest):
         self.click_and_wait("#book-appointment", "/appointments/new")
         Select(self.browser.find_element(By.ID, "topic")).select_by_value("investment")
         self.browser.find_element(By.ID, "note").send_keys("Sparplan für die Kinder")
-        slot = self.browser.find_element(By.CSS_SELECTOR, "details[open] .slot input")
+        # A slot on a later day, so that it can still be moved (changes close two hours before).
+        self.browser.find_element(By.CSS_SELECTOR, "details.day:nth-of-type(2) summary").click()
+        slot = self.browser.find_element(By.CSS_SELECTOR, "details.day:nth-of-type(2) .slot input")
         start = slot.get_attribute("value")
         self.browser.find_element(By.CSS_SELECTOR, f"label[for='{slot.get_attribute('id')}']").click()
         self.click_and_wait("#book-submit", "/appointments?booked=")
@@ -77,6 +79,18 @@ class BranchBankTest(BrowserTest):
         # The confirmation is in the inbox.
         self.browser.get(BASE + "/inbox")
         self.assertIn("Appointment requested", self.browser.find_element(By.ID, "inbox").text)
+        # Moving it to another time: the old one is gone from the list, the new one is there.
+        self.browser.get(BASE + "/appointments")
+        item = self.browser.find_element(By.CSS_SELECTOR, f"a[href='/appointments/{booked}/calendar.ics']").find_element(By.XPATH, "./ancestor::li")
+        item.find_element(By.PARTIAL_LINK_TEXT, "Verschieben").click()
+        self.wait_until(lambda b: "replace=" in b.current_url)
+        later = self.browser.find_elements(By.CSS_SELECTOR, "details[open] .slot input")[-1]
+        self.browser.find_element(By.CSS_SELECTOR, f"label[for='{later.get_attribute('id')}']").click()
+        self.click_and_wait("#book-submit", "/appointments?booked=")
+        moved = self.browser.current_url.rsplit("booked=", 1)[1]
+        self.assertNotEqual(moved, booked)
+        self.assertFalse(self.browser.find_elements(By.CSS_SELECTOR, f"a[href='/appointments/{booked}/calendar.ics']"))
+        self.assertTrue(self.browser.find_elements(By.CSS_SELECTOR, f"a[href='/appointments/{moved}/calendar.ics']"))
 
     def test_order_foreign_cash_at_the_days_rate(self):
         self.login()
@@ -95,6 +109,10 @@ class BranchBankTest(BrowserTest):
         orders = self.browser.find_element(By.ID, "cash-orders").text
         self.assertIn("USD 505.00", orders)
         self.assertIn("Bestellt", orders)
+        # The pickup can become an appointment with the figures in its note.
+        pickup = self.browser.find_element(By.CSS_SELECTOR, "#cash-orders [data-testid=cash-book]").get_attribute("href")
+        self.assertIn("topic=foreign_cash_pickup", pickup)
+        self.assertIn("USD", urllib.parse.unquote(pickup))
         self.browser.get(BASE + "/inbox")
         self.assertIn("Banknotes ordered: USD 505.00", self.browser.find_element(By.ID, "inbox").text)
         # Whole banknotes only: a bad amount is refused next to the form with a suggestion.

@@ -27,6 +27,7 @@ extension WebApp {
     func bookingForm(_ request: Request, context: TresorRequestContext) async throws -> Response {
         guard let (_, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+        page.values["replace"] = request.text("replace").flatMap { Int64($0) }.map(String.init)
         try await fillBooking(
             &page, branch: request.text("branch").flatMap { Int64($0) }, topic: request.text("topic"),
             // why: a GET form sends spaces as "+", which the query parser leaves as they are.
@@ -73,13 +74,18 @@ extension WebApp {
         do {
             guard let branch else { throw DomainError(.missingField, field: "branch", "Choose a branch.") }
             guard let start = form["start"], !start.isEmpty else { throw DomainError(.missingField, field: "start", "Choose a time.") }
+            let instant = try AppointmentRoutes.instant(start)
+            if let replace = form["replace"].flatMap({ Int64($0) }) {
+                let moved = try await services.appointments.reschedule(replace, to: instant, by: principal)
+                return WebSupport.redirect("/appointments?booked=\(moved.id)")
+            }
             let booked = try await services.appointments.book(
-                branch: branch, start: try AppointmentRoutes.instant(start), topic: try AppointmentRoutes.topic(form["topic"] ?? ""),
-                note: form["note"] ?? "", by: principal)
+                branch: branch, start: instant, topic: try AppointmentRoutes.topic(form["topic"] ?? ""), note: form["note"] ?? "", by: principal)
             return WebSupport.redirect("/appointments?booked=\(booked.id)")
         } catch let error as DomainError {
             var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
             page.values["error"] = page.strings["error_\(error.code.rawValue)"] ?? error.message
+            page.values["replace"] = form["replace"].flatMap { Int64($0) }.map(String.init)
             try await fillBooking(&page, branch: branch, topic: form["topic"], note: form["note"] ?? "")
             return render("book", page, status: error.code == .slotTaken ? .conflict : .unprocessableContent)
         }
@@ -96,15 +102,20 @@ extension WebApp {
         for appointment in try await services.appointments.appointments(of: principal) {
             let branch = try await services.branches.branch(appointment.branchID)
             let (day, time) = when(appointment.start, timeZone: branch.timeZone, page: page)
-            items.append([
+            var item: [String: Any] = [
                 "id": String(appointment.id), "day": day, "time": time, "branch": branch.name, "advisor": appointment.advisorName,
+                "move": "/appointments/new?branch=\(branch.id)&topic=\(appointment.topic.rawValue)&replace=\(appointment.id)&note="
+                    + (appointment.note.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""),
                 "topic": strings["topic_\(appointment.topic.rawValue)"] ?? appointment.topic.rawValue,
                 "status": strings["appt_status_\(appointment.status.rawValue)"] ?? appointment.status.rawValue,
-                "message": appointment.staffMessage ?? "", "note": appointment.note,
                 "active": [.requested, .confirmed].contains(appointment.status) && appointment.start > now,
                 "cancellable": [.requested, .confirmed].contains(appointment.status)
                     && appointment.start.timeIntervalSince(now) >= AppointmentService.changeDeadlineSeconds,
-            ])
+            ]
+            // why absent rather than "": Mustache shows a section for an empty string.
+            if let message = appointment.staffMessage, !message.isEmpty { item["message"] = message }
+            if !appointment.note.isEmpty { item["note"] = appointment.note }
+            items.append(item)
         }
         page.values["appointments"] = items
         return render("appointments", page)

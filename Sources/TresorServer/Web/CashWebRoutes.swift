@@ -49,6 +49,11 @@ extension WebApp {
                 "branch": branch?.name ?? "", "date": language.format(order.pickupDate),
                 "status": strings["cash_status_\(order.status.rawValue)"] ?? order.status.rawValue,
                 "open": order.status == .ordered || order.status == .ready,
+                // The pickup as an appointment, topic and figures filled in.
+                "book": "/appointments/new?branch=\(order.branchID)&topic=foreign_cash_pickup&note="
+                    + ("\(language.format(order.amount)) · \(language.format(order.pickupDate))".addingPercentEncoding(
+                        withAllowedCharacters: .alphanumerics) ?? "")
+                    ,
             ]
         }
         if let latest = try await services.fx.latestDate() { page.values["rates_date"] = language.format(latest) }
