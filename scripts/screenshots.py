@@ -34,7 +34,7 @@ class Shots(BrowserTest):
         self.browser.find_element(By.ID, "receipt-upload").click()
         self.wait_until(lambda b: "/receipts/" in b.current_url)
         self.browser.save_screenshot(os.path.join(out, "till-receipt.png"))
-        self.browser.get(BASE + "/budget")
+        self.browser.get(BASE + "/budget?edit=1")
         self.browser.find_element(By.ID, "limit_overall").send_keys("2500.00")
         self.browser.find_element(By.ID, "limit_groceries").send_keys("600.00")
         self.browser.find_element(By.ID, "save-budget").click()

@@ -111,7 +111,10 @@ struct BankIsolationTests {
                 if route.path.hasPrefix("/v1/") && !publicAPI.contains(route.path) {
                     #expect(stolen.status == .unauthorized, "\(route.method) \(path) took Tresor's session at Léman: \(stolen.status)")
                     #expect(prefixed.status == .unauthorized, "\(route.method) /banks/leman\(path) took Tresor's session: \(prefixed.status)")
-                } else if !route.path.hasPrefix("/v1/") && route.method == .get && !["/healthz", "/metrics", "/openapi.yaml"].contains(route.path)
+                } else if route.path == "/inbox/unread" {
+                    #expect(stolen.status == .unauthorized, "the unread count took Tresor's session at Léman")
+                } else if !route.path.hasPrefix("/v1/") && route.method == .get
+                    && !["/healthz", "/metrics", "/openapi.yaml", "/manifest.webmanifest", "/sw.js"].contains(route.path)
                     && !route.path.hasPrefix("/static") && !route.path.hasPrefix("/language") && route.path != "/login"
                     && !route.path.hasPrefix("/branches")  // the finder is public, like the API's
                 {

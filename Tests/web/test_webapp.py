@@ -28,7 +28,8 @@ class WebAppTest(BrowserTest):
         self.assertTrue(any(re.fullmatch(r"\d{1,3}(\s\d{3})*,\d{2}\sCHF", t) for t in totals), totals)
         self.assertIn("Avoirs totaux", self.browser.page_source)
         dates = [e.text for e in self.browser.find_elements(By.CSS_SELECTOR, ".timeline .date")]
-        self.assertTrue(dates and all(re.fullmatch(r"\d{2}\.\d{2}\.\d{4}", d) for d in dates), dates)
+        # Dates in words, in French: today, yesterday, else the weekday, day and month.
+        self.assertTrue(dates and all(re.fullmatch(r"Aujourd’hui|Hier|(lun|mar|mer|jeu|ven|sam|dim) \d{1,2} \S+( \d{4})?", d) for d in dates), dates)
 
     def test_wrong_password_is_shown_and_keeps_the_contract(self):
         self.login(password="not-the-password")

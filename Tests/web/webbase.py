@@ -7,7 +7,20 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
+
+# The tab bar stays fixed over the bottom of the screen, as in a phone app; a person scrolls a
+# button up before tapping it, so every click here first brings its element to the middle.
+_click = WebElement.click
+
+
+def _centred_click(self):
+    self.parent.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'nearest'})", self)
+    _click(self)
+
+
+WebElement.click = _centred_click
 
 BASE = os.environ["TRESOR_WEB_URL"]
 ARTIFACTS = os.environ.get("TRESOR_WEB_ARTIFACTS", "/tmp/tresor-web-artifacts")

@@ -30,4 +30,21 @@ public struct MessageService: Sendable {
             ).map { CustomerMessage(id: $0.int(0), subject: $0.text(1), body: $0.text(2), createdAtMillis: $0.int(3)) }
         }
     }
+
+    /// Messages the customer has not seen in the inbox yet.
+    public func unreadCount(of customer: CustomerID) async throws -> Int {
+        try await database.read { session in
+            Int(
+                try await session.queryOne(
+                    SQL("SELECT COUNT(*) FROM messages WHERE customer_id = ? AND read_at_ms IS NULL", [.int(customer.rawValue)]))!.int(0))
+        }
+    }
+
+    /// Marks every message as seen (opening the inbox).
+    public func markAllRead(of customer: CustomerID, now: Int64) async throws {
+        try await database.transaction { session in
+            try await session.execute(
+                SQL("UPDATE messages SET read_at_ms = ? WHERE customer_id = ? AND read_at_ms IS NULL", [.int(now), .int(customer.rawValue)]))
+        }
+    }
 }

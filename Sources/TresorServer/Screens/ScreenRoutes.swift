@@ -54,6 +54,10 @@ extension WebApp {
                 "maxlength": field.maxLength ?? 200, "has_help": field.help != nil, "help": field.help.map(text) ?? "",
                 "has_error": errors[field.name] != nil, "error": errors[field.name] ?? "", "suggested": suggested.contains(field.name),
                 "has_condition": field.visibleWhen != nil, "visible_when": field.visibleWhen?.field ?? "",
+                // why hidden already in the HTML: hiding it after the first paint would shift the page.
+                "initially_hidden": field.visibleWhen.map { condition in
+                    (values[condition.field] ?? "").trimmingCharacters(in: .whitespaces).isEmpty && (values[field.name] ?? "").isEmpty
+                } ?? false,
                 "is_select": false, "is_textarea": false, "is_input": false, "options": [[String: Any]](), "input_type": "text",
                 "has_min": field.type == .date, "min": field.type == .date ? today : "", "has_inputmode": field.type.inputMode != nil,
                 "inputmode": field.type.inputMode ?? "", "has_live": live != nil, "live": live ?? "",

@@ -145,6 +145,7 @@ extension WebApp {
                 "date": language.format(services.calendar.date(of: Date(timeIntervalSince1970: TimeInterval(message.createdAtMillis) / 1000))),
             ]
         }
+        try await services.messages.markAllRead(of: principal.customerID, now: services.clock.unixMillis)
         return render("inbox", page)
     }
 }

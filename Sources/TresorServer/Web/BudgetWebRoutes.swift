@@ -10,6 +10,8 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         let month = request.uri.queryParameters.get("month").map { String($0) } ?? String(services.today.description.prefix(7))
         var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+        // Setting the budget is an edit mode; the screen shows where the month stands.
+        page.values["editing"] = request.uri.queryParameters.get("edit") == "1"
         return try await renderBudget(month: month, page: &page, customer: principal.customerID, status: .ok)
     }
 
@@ -28,6 +30,7 @@ extension WebApp {
                 values["limit"] = language.format(limit)
                 values["remaining"] = line.remaining.map(language.format) ?? ""
                 values["percent"] = min(line.percent ?? 0, 100)
+                values["of"] = strings.text("budget_of", ["spent": language.format(line.spent), "limit": language.format(limit)])
                 values["percent_text"] = line.percent ?? 0
                 values["over"] = (line.percent ?? 0) >= 100
             }
@@ -39,6 +42,8 @@ extension WebApp {
             BudgetService.Line(category: $0, limit: nil, spent: Money(minorUnits: 0, currency: report.currency))
         }
         page.values["month"] = month
+        if let first = try? LocalDate(parsing: month + "-01") { page.values["month_name"] = language.monthName(first, strings: strings) }
+        if status != .ok { page.values["editing"] = true }
         page.values["currency"] = report.currency.code
         page.values["overall"] = line(report.overall)
         page.values["lines"] = report.categories.map(line)

@@ -56,6 +56,33 @@ enum WebLanguage: String, CaseIterable, Sendable {
     }
 }
 
+extension WebLanguage {
+    /// "Today", "Yesterday", else "Mon 16 Nov" (with the year when it is not this year's).
+    func friendly(_ date: LocalDate, today: LocalDate, strings: [String: String]) -> String {
+        if date == today { return strings["today"] ?? format(date) }
+        if date == today.adding(days: -1) { return strings["yesterday"] ?? format(date) }
+        let day = strings["day_\(date.isoWeekday)"] ?? ""
+        let month = strings["month_\(date.month)"] ?? ""
+        let text = self == .de ? "\(day) \(date.day). \(month)" : "\(day) \(date.day) \(month)"
+        return isolated(date.year == today.year ? text : "\(text) \(date.year)")
+    }
+
+    /// "November 2026".
+    func monthName(_ date: LocalDate, strings: [String: String]) -> String {
+        "\(strings["month_long_\(date.month)"] ?? String(date.month)) \(date.year)"
+    }
+
+    /// An amount with its sign spelled out for credits too (`CHF +7’420.00`): colour is never
+    /// the only sign of money coming in.
+    func formatSigned(_ money: Money) -> String {
+        let text = format(money)
+        guard money.minorUnits > 0 else { return text }
+        let code = money.currency.code
+        if let range = text.range(of: "\(code)\u{00A0}") { return text.replacingCharacters(in: range, with: "\(code)\u{00A0}+") }
+        return "+" + text
+    }
+}
+
 /// Message catalogues, one JSON file per language in Resources/web/i18n. Every string the
 /// pages show comes from here.
 struct Catalogues: Sendable {

@@ -50,17 +50,45 @@ struct WebApp: Sendable {
             cookie: cookies[WebSupport.languageCookie], acceptLanguage: request.headers[.acceptLanguage], among: languages)
         let overlay = overlay.snapshot
         let strings = catalogues.strings(language).merging(overlay.strings[language.rawValue] ?? [:]) { $1 }
-        return Page(
-            language: language, strings: strings,
-            values: [
-                "lang": language.rawValue, "dir": language.isRightToLeft ? "rtl" : "ltr", "t": strings, "bank": bankName, "csrf": csrf ?? "",
-                "logo": (overlay.logoSVG ?? theme.logoSVG) != nil,
-                "languages": languages.map { ["code": $0.rawValue, "current": $0 == language] },
-            ])
+        let path = request.uri.path
+        var values: [String: Any] = [
+            "lang": language.rawValue, "dir": language.isRightToLeft ? "rtl" : "ltr", "t": strings, "bank": bankName, "csrf": csrf ?? "",
+            "logo": (overlay.logoSVG ?? theme.logoSVG) != nil, "brand_colour": theme.brand, "here": path.hasPrefix("/") ? path : "/home",
+            "languages": languages.map { ["code": $0.rawValue, "current": $0 == language] },
+            "tab_\(Self.tab(of: path))": true,
+        ]
+        if let mode = cookies[WebSupport.themeCookie], ["light", "dark"].contains(mode) { values["theme_mode"] = mode }
+        if let back = Self.back(of: path) { values["back"] = back }
+        return Page(language: language, strings: strings, values: values)
+    }
+
+    /// The tab a screen belongs to: the four first-level screens, everything else under More.
+    static func tab(of path: String) -> String {
+        if path == "/home" { return "home" }
+        if path.hasPrefix("/accounts") { return "accounts" }
+        if path == "/pay" || path.hasPrefix("/pay/") { return "pay" }
+        if path.hasPrefix("/inbox") { return "inbox" }
+        return "more"
+    }
+
+    /// Where an inner screen's back link leads: its list, or More for the screens kept there.
+    static func back(of path: String) -> String? {
+        let parents = [
+            "/pay/": "/pay", "/payments/": "/payments", "/transactions/": "/transactions", "/receipts/": "/receipts", "/branches/": "/branches",
+            "/appointments/": "/appointments", "/templates/": "/templates",
+        ]
+        for (prefix, parent) in parents where path.hasPrefix(prefix) { return parent }
+        let underMore = [
+            "/transactions", "/payments", "/templates", "/receipts", "/budget", "/branches", "/appointments", "/cash", "/loan", "/settings",
+        ]
+        return underMore.contains(path) ? "/more" : nil
     }
 
     func render(_ template: String, _ page: Page, status: HTTPResponse.Status = .ok, cookies: [String] = []) -> Response {
-        guard let body = library.render(page.values, withTemplate: template) else {
+        var values = page.values
+        // why: every screen but the login page is behind a session, except the public ones that say so.
+        if values["signed_in"] == nil { values["signed_in"] = template != "login" }
+        guard let body = library.render(values, withTemplate: template) else {
             return WebSupport.html("template \(template) missing", status: .internalServerError)
         }
         return WebSupport.html(body, status: status, cookies: cookies)

@@ -27,6 +27,7 @@ extension WebApp {
         registerAppointments(on: router)
         registerCash(on: router)
         registerLoan(on: router)
+        registerMore(on: router)
         router.get("/language/{code}") { request, context in
             let code = context.parameters.get("code") ?? ""
             let language = WebLanguage(rawValue: code).flatMap { languages.contains($0) ? $0 : nil } ?? languages[0]
@@ -45,12 +46,21 @@ extension WebApp {
             headers[.contentType] = "image/svg+xml"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: logo)))
         }
+        let icons = Dictionary(
+            uniqueKeysWithValues: AppIcon.sizes.map { ("icon-\($0).png", AppIcon.png(size: $0, brand: theme.brand, contrast: theme.brandContrast)) })
         router.get("/static/{file}") { _, context in
-            guard let file = context.parameters.get("file"), ["app.css", "app.js"].contains(file),
+            if let file = context.parameters.get("file"), let png = icons[file] {
+                var headers = HTTPFields()
+                headers[.contentType] = "image/png"
+                headers[.cacheControl] = "max-age=86400"
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: png)))
+            }
+            guard let file = context.parameters.get("file"), ["app.css", "app.js", "icons.svg"].contains(file),
                 let url = Bundle.module.url(forResource: "web/static/\(file)", withExtension: nil), let data = try? Data(contentsOf: url)
             else { return Response(status: .notFound) }
             var headers = HTTPFields()
-            headers[.contentType] = file.hasSuffix(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8"
+            headers[.contentType] =
+                file.hasSuffix(".css") ? "text/css; charset=utf-8" : file.hasSuffix(".svg") ? "image/svg+xml" : "text/javascript; charset=utf-8"
             headers[.cacheControl] = "max-age=300"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
@@ -136,18 +146,42 @@ extension WebApp {
         }
         let period = request.uri.queryParameters.get("period") == "week" ? AccountService.Granularity.week : .month
         page.values["period_week"] = period == .week
+        let strings = page.strings
+        page.values["account_cards"] = accounts.filter { $0.kind != .card }.map { account in
+            [
+                "name": account.name, "tail": "•••• " + String(account.iban.electronic.suffix(4)), "available": language.format(account.available),
+                "kind": strings["kind_\(account.kind.rawValue)"] ?? account.kind.rawValue,
+            ]
+        }
+        let today = services.today
         if let main = accounts.first(where: { $0.kind == .current }) ?? accounts.first {
-            let from = period == .week ? services.today.adding(days: -7 * 12) : nil
+            let from = period == .week ? today.adding(days: -7 * 12) : nil
             let history = try await services.accounts.balanceHistory(main.id, of: principal, granularity: period, from: from, to: nil)
             let last = history.last.map { language.format($0.balance) } ?? ""
-            page.values["chart"] = BalanceChart.svg(
-                points: history.map { ($0.date, $0.balance.minorUnits) }, title: "\(page.strings["home_history"] ?? "") \(main.name)",
-                description: "\(page.strings["home_balance_now"] ?? "") \(last)")
+            let balances = history.map(\.balance)
+            if let lowest = balances.min(by: { $0.minorUnits < $1.minorUnits }), let highest = balances.max(by: { $0.minorUnits < $1.minorUnits }) {
+                page.values["figures"] = ["now": last, "min": language.format(lowest), "max": language.format(highest)]
+                // Month labels (or week dates) at the start, the middle and the end.
+                let indexes = Array(Set([0, history.count / 2, history.count - 1])).sorted()
+                let labels = indexes.map { index -> (index: Int, text: String) in
+                    let date = history[index].date
+                    return (index, period == .week ? "\(date.day).\(date.month)." : "\(strings["month_\(date.month)"] ?? "") \(date.year)")
+                }
+                page.values["chart"] = BalanceChart.svg(
+                    points: history.map { ($0.date, $0.balance.minorUnits) }, title: "\(strings["home_history"] ?? "") \(main.name)",
+                    description: "\(strings["home_balance_now"] ?? "") \(last)", labels: labels,
+                    axis: (
+                        low: language.format(Money(minorUnits: min(lowest.minorUnits, 0), currency: lowest.currency)), high: language.format(highest)
+                    ))
+                page.values["chart_rows"] = history.map { ["date": language.format($0.date), "balance": language.format($0.balance)] }
+            }
             let latest = try await services.accounts.transactions(main.id, of: principal, from: nil, to: nil, direction: .all, limit: 5, cursor: nil)
             page.values["latest"] = latest.entries.map { entry in
                 [
-                    "date": language.format(entry.bookingDate), "counterparty": entry.counterparty ?? entry.remittance ?? "",
-                    "amount": language.format(entry.amount), "income": entry.amount.minorUnits > 0,
+                    "date": language.friendly(entry.bookingDate, today: today, strings: strings),
+                    "counterparty": entry.counterparty ?? entry.remittance ?? "",
+                    "amount": language.formatSigned(entry.amount), "income": entry.amount.minorUnits > 0,
+                    "icon": entry.amount.minorUnits > 0 ? "in" : "out",
                 ]
             }
         }

@@ -9,6 +9,8 @@ enum WebSupport {
     static let sessionCookie = "tresor_session"
     static let csrfCookie = "tresor_csrf"
     static let languageCookie = "lang"
+    /// The customer's choice of light or dark (absent: follow the phone).
+    static let themeCookie = "theme"
     /// A remembered browser's token (RememberedBrowsers), for the level-1 quick balance view.
     static let deviceCookie = "tresor_device"
 

@@ -54,7 +54,20 @@ public struct WebTheme: Sendable, Decodable {
     }
 
     /// The CSS variables that override the stylesheet's defaults.
-    var css: String { ":root { --brand: \(brand); --brand-contrast: \(brandContrast); }\n" }
+    var css: String { ":root { --brand: \(brand); --brand-contrast: \(brandContrast); --accent-dark: \(Self.tint(brand)); }\n" }
+
+    /// The brand colour lightened for text and lines on a dark background: 35 % of it over white
+    /// (as `color-mix()` would, but as a plain hex every browser and audit tool reads).
+    static func tint(_ hex: String) -> String {
+        let digits = Array(hex.dropFirst())
+        guard digits.count == 6 else { return "#8cc8e6" }
+        let parts = stride(from: 0, to: 6, by: 2).map { Int(String(digits[$0..<$0 + 2]), radix: 16) ?? 0 }
+        return "#"
+            + parts.map { value in
+                let mixed = (value * 35 + 255 * 65 + 50) / 100
+                return (mixed < 16 ? "0" : "") + String(mixed, radix: 16)
+            }.joined()
+    }
 
     public struct ThemeError: Error, CustomStringConvertible {
         public let message: String

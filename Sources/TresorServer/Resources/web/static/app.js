@@ -117,3 +117,51 @@ document.addEventListener("input", (event) => {
     history.replaceState(null, "", "/loan?" + new URLSearchParams(new FormData(form)).toString());
   }, 200);
 });
+
+// Installable and offline: the service worker keeps the app shell and the last overview.
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+document.addEventListener("DOMContentLoaded", () => {
+  // A page the service worker answered from its cache says when it was fetched.
+  const asOf = document.documentElement.dataset.offlineAsOf;
+  const banner = document.getElementById("offline-banner");
+  if (asOf && banner) {
+    const time = new Date(asOf).toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" });
+    banner.textContent = banner.dataset.text.replace("{time}", time);
+    banner.hidden = false;
+    for (const form of document.querySelectorAll("form[method=post]")) {
+      for (const button of form.querySelectorAll("button")) button.disabled = true;
+    }
+  }
+  // The Inbox tab's unread count.
+  const inbox = document.getElementById("tab-inbox");
+  if (inbox && !asOf && !inbox.querySelector(".badge")) {
+    fetch("/inbox/unread", { credentials: "same-origin" }).then((r) => r.ok ? r.json() : null).then((body) => {
+      if (!body || !body.unread) return;
+      const badge = document.createElement("span");
+      badge.className = "badge";
+      badge.dataset.testid = "unread";
+      badge.textContent = body.unread > 99 ? "99+" : String(body.unread);
+      inbox.appendChild(badge);
+      inbox.setAttribute("aria-label", inbox.textContent.replace(badge.textContent, "").trim() + ", " + body.unread + " " + (inbox.dataset.unread || ""));
+    }).catch(() => {});
+  }
+});
+
+// Feedback on everything that takes time: a submitted form's button waits with a spinner.
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (form.method !== "post" || event.defaultPrevented) return;
+  const button = event.submitter || form.querySelector("button[type=submit], button:not([type])");
+  if (!button) return;
+  // why later: the button's own name/value must still be sent with the form.
+  setTimeout(() => { button.setAttribute("aria-busy", "true"); button.disabled = true; }, 0);
+});
+
+// IBANs grouped by four as they are typed (the server accepts them with or without spaces).
+document.addEventListener("input", (event) => {
+  const input = event.target;
+  if (!input.dataset || input.dataset.validate !== "iban" || event.inputType === "deleteContentBackward") return;
+  const compact = input.value.replace(/\s+/g, "").toUpperCase();
+  const grouped = compact.replace(/(.{4})(?=.)/g, "$1 ");
+  if (grouped !== input.value) input.value = grouped;
+});

@@ -1,0 +1,65 @@
+// Tresor's service worker. The app shell (styles, script, icons) is cached; of the pages, only
+// the overview and the accounts are kept, to show offline with an "as of" banner. Nothing that
+// moves money is ever answered from the cache or queued: only GETs of those two pages are kept,
+// every POST goes to the network or fails, and logging out (or the login page) drops the pages.
+const VERSION = "__VERSION__";
+const SHELL = "tresor-shell-" + VERSION;
+const PAGES = "tresor-pages";
+const SHELL_FILES = ["/static/app.css", "/static/theme.css", "/static/app.js", "/static/icons.svg", "/static/icon-192.png"];
+const KEPT_PAGES = ["/home", "/accounts"];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(SHELL_FILES)).then(() => self.skipWaiting()));
+});
+
+// A new version takes over at once and removes the old shell; the kept pages stay.
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys().then((names) => Promise.all(
+    names.filter((name) => name.startsWith("tresor-shell-") && name !== SHELL).map((name) => caches.delete(name))
+  )).then(() => self.clients.claim()));
+});
+
+function offlinePage() {
+  const html = "<!doctype html><html><head><meta charset='utf-8'><meta name='viewport' content='width=device-width, initial-scale=1'>" +
+    "<link rel='stylesheet' href='/static/app.css'><title>Offline</title></head><body><main class='card narrow'><h1>Offline</h1>" +
+    "<p>This screen needs a connection. <a href='/home'>Overview</a></p></main></body></html>";
+  return new Response(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.method !== "GET") {
+    if (url.pathname === "/logout") event.waitUntil(caches.delete(PAGES));
+    return;
+  }
+  if (SHELL_FILES.includes(url.pathname)) {
+    event.respondWith(fetch(request).then((response) => {
+      const copy = response.clone();
+      if (response.ok) caches.open(SHELL).then((cache) => cache.put(request, copy));
+      return response;
+    }).catch(() => caches.match(request)));
+    return;
+  }
+  if (request.mode !== "navigate") return;
+  if (url.pathname === "/login") event.waitUntil(caches.delete(PAGES));
+  event.respondWith(fetch(request).then((response) => {
+    // Keep the overview only when it is the overview (a redirect to the login page is not).
+    if (KEPT_PAGES.includes(url.pathname) && response.ok && !response.redirected) {
+      const copy = response.clone();
+      copy.text().then((text) => caches.open(PAGES).then((cache) => cache.put(url.pathname, new Response(text, {
+        headers: { "Content-Type": "text/html; charset=utf-8", "X-Kept-At": new Date().toISOString() },
+      }))));
+    }
+    return response;
+  }).catch(async () => {
+    const kept = await caches.match(url.pathname, { cacheName: PAGES });
+    if (!kept) return offlinePage();
+    const text = await kept.text();
+    const keptAt = kept.headers.get("X-Kept-At") || "";
+    return new Response(text.replace("<html ", `<html data-offline-as-of="${keptAt}" `), {
+      headers: { "Content-Type": "text/html; charset=utf-8" },
+    });
+  }));
+});

@@ -1,0 +1,208 @@
+"""The app as people judge it: the tab bar, light and dark, audited by axe-core on every screen,
+a keyboard-only walk from login to a signed payment, the install manifest, the offline overview
+after the server stops, and the weight and stability budgets of the pages. Run by scripts/web-test.sh."""
+import json
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import tempfile
+import time
+import urllib.request
+
+from axe_selenium_python import Axe
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from test_payments import QR_BILL, tan
+from webbase import BASE, BrowserTest
+
+SCREENS = ["/home", "/home?period=week", "/accounts", "/transactions", "/pay", "/pay/iban", "/pay/qrbill", "/payments", "/templates", "/receipts",
+           "/budget", "/budget?edit=1", "/more", "/inbox", "/settings", "/branches", "/branches/1", "/appointments", "/appointments/new?branch=1",
+           "/cash", "/loan"]
+
+
+class DesignTest(BrowserTest):
+    def axe_violations(self):
+        self.browser.set_script_timeout(60)
+        axe = Axe(self.browser)
+        axe.inject()
+        # Every rule of the bundled axe-core (WCAG 2.0/2.1 A and AA of its version, and best practices).
+        return [(v["id"], v["nodes"][0]["html"][:120]) for v in axe.run()["violations"]]
+
+    def background_luminance(self):
+        rgb = self.browser.execute_script("return getComputedStyle(document.body).backgroundColor")
+        r, g, b = [int(x) for x in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3]]
+        return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+
+    def test_tab_bar_marks_the_screen_and_counts_unread_messages(self):
+        self.login("10000002")
+        tabs = self.browser.find_elements(By.CSS_SELECTOR, "nav.tabbar a")
+        self.assertEqual([t.get_attribute("href").rsplit("/", 1)[1] for t in tabs], ["home", "accounts", "pay", "inbox", "more"])
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "nav.tabbar a[aria-current=page]").get_attribute("href"), BASE + "/home")
+        self.assertTrue(all(t.find_element(By.TAG_NAME, "span").text for t in tabs), "every tab has a label")
+        self.browser.get(BASE + "/pay/iban")
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "nav.tabbar a[aria-current=page]").get_attribute("href"), BASE + "/pay")
+        self.assertTrue(self.browser.find_element(By.CSS_SELECTOR, "header a.back").get_attribute("href").endswith("/pay"))
+        self.browser.get(BASE + "/loan")
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "nav.tabbar a[aria-current=page]").get_attribute("href"), BASE + "/more")
+        # Reading the inbox clears the count; a new message from the bank brings it back.
+        self.browser.get(BASE + "/inbox")
+        self.browser.get(BASE + "/home")
+        time.sleep(0.5)
+        self.assertFalse(self.browser.find_elements(By.CSS_SELECTOR, "#tab-inbox .badge"))
+        self.browser.get(BASE + "/cash?branch=1&currency=EUR")
+        self.browser.find_element(By.ID, "amount").send_keys("100")
+        self.browser.find_element(By.ID, "cash-quote-button").click()
+        self.wait_until(lambda b: b.find_elements(By.ID, "cash-order"))
+        self.browser.find_element(By.ID, "cash-order").click()
+        self.wait_until(lambda b: "ordered=" in b.current_url)
+        self.browser.get(BASE + "/home")
+        badge = self.wait_until(lambda b: b.find_elements(By.CSS_SELECTOR, "#tab-inbox .badge"))[0]
+        self.assertEqual(badge.text, "1")
+        # On a wide screen the tab bar is a side bar.
+        self.browser.set_window_size(1200, 800)
+        bar = self.browser.find_element(By.CSS_SELECTOR, "nav.tabbar").rect
+        self.assertGreater(bar["height"], bar["width"])
+
+    def test_every_screen_passes_axe_light_and_dark(self):
+        self.browser.get(BASE + "/login")
+        self.assertEqual(self.axe_violations(), [], "/login")
+        self.login()
+        for mode in ["light", "dark"]:
+            self.browser.get(BASE + f"/appearance/{mode}?back=/home")
+            self.wait_until(lambda b: b.find_element(By.TAG_NAME, "html").get_attribute("data-theme") == mode)
+            self.assertEqual(self.background_luminance() < 0.2, mode == "dark")
+            for screen in SCREENS:
+                self.browser.get(BASE + screen)
+                self.assertEqual(self.axe_violations(), [], f"{screen} ({mode})")
+                self.assert_fits_and_accessible()
+
+    def test_dark_follows_the_phone_unless_the_customer_chose(self):
+        self.login()
+        self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        self.browser.get(BASE + "/home")
+        self.assertLess(self.background_luminance(), 0.2)
+        self.browser.get(BASE + "/appearance/light?back=/home")
+        self.wait_until(lambda b: b.find_element(By.TAG_NAME, "html").get_attribute("data-theme") == "light")
+        self.assertGreater(self.background_luminance(), 0.8)
+        self.browser.get(BASE + "/appearance/auto?back=/home")
+        self.wait_until(lambda b: b.find_element(By.TAG_NAME, "html").get_attribute("data-theme") is None)
+        self.assertLess(self.background_luminance(), 0.2)
+
+    def tab_to(self, matches, limit=60):
+        """Presses Tab until the focused element matches; fails if it never does. Each stop must show a focus ring."""
+        for _ in range(limit):
+            ActionChains(self.browser).send_keys(Keys.TAB).perform()
+            focused = self.browser.switch_to.active_element
+            if matches(focused):
+                outline = self.browser.execute_script("const s = getComputedStyle(arguments[0]); return s.outlineStyle + ' ' + s.outlineWidth;", focused)
+                self.assertNotEqual(outline.split()[0], "none", f"no focus ring on {focused.get_attribute('outerHTML')[:80]}")
+                return focused
+        self.fail("never reached the element with the keyboard")
+
+    def test_keyboard_only_from_login_to_a_signed_payment(self):
+        self.browser.get(BASE + "/login")
+        self.tab_to(lambda e: e.get_attribute("id") == "contract").send_keys("10000001")
+        self.tab_to(lambda e: e.get_attribute("id") == "password").send_keys("tresor-demo" + Keys.ENTER)
+        self.wait_until(lambda b: b.current_url.endswith("/home"))
+        self.tab_to(lambda e: (e.get_attribute("href") or "").endswith("/pay")).send_keys(Keys.ENTER)
+        self.wait_until(lambda b: b.current_url.endswith("/pay"))
+        self.tab_to(lambda e: e.get_attribute("data-type") == "qrbill").send_keys(Keys.ENTER)
+        self.wait_until(lambda b: "/pay/qrbill" in b.current_url)
+        self.tab_to(lambda e: e.get_attribute("id") == "qrbill_payload").send_keys(QR_BILL)
+        self.tab_to(lambda e: e.tag_name == "button" and e.get_attribute("type") == "submit" and "/pay/" in (e.get_attribute("formaction") or self.browser.current_url)).send_keys(Keys.ENTER)
+        self.wait_until(lambda b: b.find_elements(By.ID, "confirm") or b.find_elements(By.ID, "form-error"))
+        self.tab_to(lambda e: e.get_attribute("id") == "confirm").send_keys(Keys.ENTER)
+        self.wait_until(lambda b: b.find_elements(By.CSS_SELECTOR, "[data-testid=tan-position]"))
+        position = self.browser.find_element(By.CSS_SELECTOR, "[data-testid=tan-position] strong").text
+        self.tab_to(lambda e: e.get_attribute("id") == "code").send_keys(tan("10000001", position) + Keys.ENTER)
+        self.wait_until(lambda b: b.find_element(By.CSS_SELECTOR, "[data-testid=status]").get_attribute("data-status") in ("pending", "executed"))
+
+    def test_install_manifest_and_icons(self):
+        self.browser.get(BASE + "/login")
+        href = self.browser.find_element(By.CSS_SELECTOR, "link[rel=manifest]").get_attribute("href")
+        manifest = json.loads(urllib.request.urlopen(href).read())
+        self.assertEqual(manifest["display"], "standalone")
+        self.assertEqual(manifest["name"], "Tresor Demo Bank")
+        self.assertRegex(manifest["theme_color"], r"^#[0-9a-f]{6}$")
+        self.assertEqual(manifest["start_url"], "/home")
+        sizes = set()
+        for icon in manifest["icons"]:
+            data = urllib.request.urlopen(BASE + icon["src"]).read()
+            self.assertEqual(data[:8], b"\x89PNG\r\n\x1a\n")
+            width, height = struct.unpack(">II", data[16:24])
+            self.assertEqual(f"{width}x{height}", icon["sizes"])
+            sizes.add(width)
+        self.assertTrue({192, 512} <= sizes)
+        self.wait_until(lambda b: b.execute_script("return navigator.serviceWorker.controller !== null || true"))
+
+    def test_pages_stay_light_and_do_not_shift(self):
+        self.login()
+        for screen in ["/home", "/accounts", "/pay/iban", "/budget", "/branches"]:
+            self.browser.get(BASE + screen)
+            self.wait_until(lambda b: b.execute_script("return document.readyState") == "complete")
+            # HTML, CSS and script as sent (encoded bytes, cached or not), without images.
+            sent = self.browser.execute_script("""
+                const nav = performance.getEntriesByType('navigation')[0];
+                const parts = performance.getEntriesByType('resource').filter(r => ['link', 'script', 'css'].includes(r.initiatorType) || /\\.(css|js)$/.test(r.name));
+                return nav.encodedBodySize + parts.reduce((sum, r) => sum + r.encodedBodySize, 0);""")
+            self.assertLess(sent, 60_000, screen)
+            shift = self.browser.execute_async_script("""
+                const done = arguments[0]; let total = 0;
+                new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadRecentInput) total += e.value; })
+                  .observe({type: 'layout-shift', buffered: true});
+                setTimeout(() => done(total), 500);""")
+            self.assertEqual(shift, 0, f"layout shift on {screen}")
+
+
+class OfflineTest(BrowserTest):
+    """A server of its own, stopped in the middle: the overview stays readable, marked offline."""
+
+    def setUp(self):
+        super().setUp()
+        self.work = tempfile.mkdtemp(prefix="tresor-offline-")
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        binary = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".build", "debug", "tresor"))
+        self.server = subprocess.Popen([binary, "serve", "--banks", os.path.join(self.work, "banks"), "--demo", "--port", str(self.port),
+                                        "--scheduler-interval-seconds", "0"], cwd=self.work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.base = f"http://127.0.0.1:{self.port}"
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(self.base + "/healthz")
+                break
+            except OSError:
+                time.sleep(0.1)
+
+    def tearDown(self):
+        if self.server.poll() is None:
+            self.server.kill()
+        self.server.wait()
+        shutil.rmtree(self.work, ignore_errors=True)
+        super().tearDown()
+
+    def test_the_last_overview_is_shown_offline_and_nothing_can_be_paid(self):
+        self.browser.get(self.base + "/login")
+        self.browser.find_element(By.ID, "contract").send_keys("10000001")
+        self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
+        self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
+        self.wait_until(lambda b: b.current_url.endswith("/home"))
+        self.wait_until(lambda b: b.execute_script("return navigator.serviceWorker.controller !== null"))
+        self.browser.get(self.base + "/home")  # now through the worker, which keeps it
+        total = self.browser.find_element(By.CSS_SELECTOR, "[data-testid=total]").text
+        time.sleep(0.5)
+        self.server.kill()
+        self.server.wait()
+        self.browser.get(self.base + "/home")
+        banner = self.wait_until(lambda b: b.find_element(By.ID, "offline-banner") if b.find_element(By.ID, "offline-banner").is_displayed() else None)
+        self.assertRegex(banner.text, r"^Offline – Stand \d\d:\d\d$")
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=total]").text, total)
+        self.assertTrue(all(not b.is_enabled() for b in self.browser.find_elements(By.CSS_SELECTOR, "form[method=post] button")))
+        # A screen that moves money is never served from the cache.
+        self.browser.get(self.base + "/pay/iban")
+        self.assertIn("Offline", self.browser.find_element(By.TAG_NAME, "h1").text)
+        self.assertFalse(self.browser.find_elements(By.ID, "creditor_iban"))
