@@ -46,6 +46,17 @@ class Shots(BrowserTest):
         self.browser.save_screenshot(os.path.join(out, "branch.png"))
         self.browser.get(BASE + "/loan")
         self.browser.save_screenshot(os.path.join(out, "loan.png"))
+        # The gallery: every main screen at 375x812, light and dark.
+        gallery = os.path.join(out, "gallery")
+        os.makedirs(gallery, exist_ok=True)
+        screens = [("home", "/home"), ("accounts", "/accounts"), ("pay", "/pay"), ("transactions", "/transactions"), ("budget", "/budget"),
+                   ("inbox", "/inbox"), ("more", "/more"), ("finder", "/branches?lat=47.3779&lon=8.5403"), ("loan", "/loan")]
+        for mode in ["light", "dark"]:
+            self.browser.get(BASE + f"/appearance/{mode}?back=/home")
+            for name, path in screens:
+                self.browser.get(BASE + path)
+                self.browser.save_screenshot(os.path.join(gallery, f"{name}-{mode}.png"))
+        self.browser.get(BASE + "/appearance/auto?back=/home")
         second = os.environ.get("TRESOR_WEB_SECOND_BANK_URL")
         if second:
             self.browser.get(second + "/login")

@@ -52,7 +52,7 @@ class DesignTest(BrowserTest):
         self.browser.get(BASE + "/inbox")
         self.browser.get(BASE + "/home")
         time.sleep(0.5)
-        self.assertFalse(self.browser.find_elements(By.CSS_SELECTOR, "#tab-inbox .badge"))
+        self.assertFalse([b for b in self.browser.find_elements(By.CSS_SELECTOR, "#tab-inbox .badge") if b.is_displayed()])
         self.browser.get(BASE + "/cash?branch=1&currency=EUR")
         self.browser.find_element(By.ID, "amount").send_keys("100")
         self.browser.find_element(By.ID, "cash-quote-button").click()
@@ -60,7 +60,7 @@ class DesignTest(BrowserTest):
         self.browser.find_element(By.ID, "cash-order").click()
         self.wait_until(lambda b: "ordered=" in b.current_url)
         self.browser.get(BASE + "/home")
-        badge = self.wait_until(lambda b: b.find_elements(By.CSS_SELECTOR, "#tab-inbox .badge"))[0]
+        badge = self.wait_until(lambda b: [e for e in b.find_elements(By.CSS_SELECTOR, "#tab-inbox .badge") if e.is_displayed()])[0]
         self.assertEqual(badge.text, "1")
         # On a wide screen the tab bar is a side bar.
         self.browser.set_window_size(1200, 800)

@@ -58,6 +58,7 @@ class BrowserTest(unittest.TestCase):
         for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=375,812", "--lang=de-CH"]:
             options.add_argument(argument)
         options.add_experimental_option("prefs", {"intl.accept_languages": "de-CH,de"})
+        options.set_capability("goog:loggingPrefs", {"browser": "SEVERE"})
         self.browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
         self.browser.set_window_size(375, 812)
         self.browser.implicitly_wait(2)
@@ -114,4 +115,13 @@ class BrowserTest(unittest.TestCase):
         viewport = self.browser.execute_script("return window.innerWidth")
         self.assertLessEqual(width, viewport, f"horizontal overflow on {self.browser.current_url}")
         self.assertEqual(self.browser.execute_script(ACCESSIBILITY_CHECK), [], self.browser.current_url)
+        # A script error (or a file the page asks for and does not get) fails the page too.
+        # (A page answered with a 4xx on purpose, a refused form, is logged too: only the files a
+        # page loads count among failed loads.)
+        def counts(message):
+            if "Failed to load resource" not in message:
+                return True
+            return any(part in message.split(" ", 1)[0] for part in ["/static/", "/sw.js", "/manifest.webmanifest"])
+        errors = [e["message"] for e in self.browser.get_log("browser") if e["level"] == "SEVERE" and counts(e["message"])]
+        self.assertEqual(errors, [], self.browser.current_url)
 

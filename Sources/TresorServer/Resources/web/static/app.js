@@ -77,7 +77,9 @@ document.addEventListener("change", (event) => {
 document.addEventListener("DOMContentLoaded", () => {
   const locate = document.getElementById("locate");
   if (!locate || !navigator.geolocation) return;
-  locate.hidden = false;
+  // why visibility, not hidden: the space is kept from the first paint, so nothing moves.
+  locate.disabled = false;
+  locate.classList.add("ready");
   locate.addEventListener("click", () => {
     locate.disabled = true;
     navigator.geolocation.getCurrentPosition((position) => {
@@ -132,17 +134,15 @@ document.addEventListener("DOMContentLoaded", () => {
       for (const button of form.querySelectorAll("button")) button.disabled = true;
     }
   }
-  // The Inbox tab's unread count.
-  const inbox = document.getElementById("tab-inbox");
-  if (inbox && !asOf && !inbox.querySelector(".badge")) {
+  // The Inbox tab's unread count, in the badge the page already holds (so nothing moves).
+  const badge = document.querySelector("#tab-inbox .badge");
+  if (badge && !asOf) {
     fetch("/inbox/unread", { credentials: "same-origin" }).then((r) => r.ok ? r.json() : null).then((body) => {
       if (!body || !body.unread) return;
-      const badge = document.createElement("span");
-      badge.className = "badge";
-      badge.dataset.testid = "unread";
       badge.textContent = body.unread > 99 ? "99+" : String(body.unread);
-      inbox.appendChild(badge);
-      inbox.setAttribute("aria-label", inbox.textContent.replace(badge.textContent, "").trim() + ", " + body.unread + " " + (inbox.dataset.unread || ""));
+      badge.hidden = false;
+      const tab = badge.parentElement;
+      tab.setAttribute("aria-label", tab.querySelector("span").textContent + ", " + body.unread + " " + (tab.dataset.unread || ""));
     }).catch(() => {});
   }
 });
@@ -164,4 +164,27 @@ document.addEventListener("input", (event) => {
   const compact = input.value.replace(/\s+/g, "").toUpperCase();
   const grouped = compact.replace(/(.{4})(?=.)/g, "$1 ");
   if (grouped !== input.value) input.value = grouped;
+});
+
+// Reading a photo takes a moment: the form shows that it is working and can be cancelled
+// (stopping the upload leaves the page as it was; nothing was saved).
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (form.enctype !== "multipart/form-data" || !form.querySelector("input[type=file]")) return;
+  let status = form.querySelector(".reading");
+  if (!status) {
+    status = document.createElement("div");
+    status.className = "reading";
+    status.setAttribute("role", "status");
+    status.innerHTML = "<progress></progress> <span></span> <button type='button' class='link'></button>";
+    status.querySelector("span").textContent = form.dataset.reading || "…";
+    const cancel = status.querySelector("button");
+    cancel.textContent = form.dataset.cancel || "×";
+    cancel.addEventListener("click", () => {
+      window.stop();
+      status.remove();
+      for (const button of form.querySelectorAll("button[aria-busy]")) { button.disabled = false; button.removeAttribute("aria-busy"); }
+    });
+    form.appendChild(status);
+  }
 });
