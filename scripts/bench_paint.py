@@ -8,34 +8,23 @@ import datetime
 import json
 import os
 import statistics
-import subprocess
-import tempfile
 import time
-import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
+import bench_server
+
 TRESOR = os.path.abspath(os.environ.get("TRESOR_BIN", ".build/release/tresor"))
 LOADS = int(os.environ.get("BENCH_PAINT_LOADS", "10"))
-work = tempfile.mkdtemp(prefix="tresor-bench-paint.")
-port = 41200
-server = subprocess.Popen([TRESOR, "serve", "--banks", f"{work}/banks", "--demo", "--port", str(port), "--scheduler-interval-seconds", "0"],
-                          cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "LOG_LEVEL": "warning"})
+server, base = bench_server.start(TRESOR, 41200, ["--banks", "{work}/banks"])
 options = webdriver.ChromeOptions()
 options.binary_location = "/usr/bin/chromium"
 for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=375,812"]:
     options.add_argument(argument)
 browser = None
 try:
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(base + "/healthz", timeout=1)
-            break
-        except Exception:
-            time.sleep(0.1)
     browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     browser.get(base + "/login")
     browser.find_element(By.ID, "contract").send_keys("10000001")

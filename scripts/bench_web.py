@@ -4,25 +4,15 @@ pay pages of the demo bank, p50/p99 over sequential requests. Writes bench/resul
 import datetime
 import json
 import os
-import subprocess
-import tempfile
 import time
 import urllib.request
 
+import bench_server
+
 TRESOR = os.path.abspath(os.environ.get("TRESOR_BIN", ".build/release/tresor"))
 COUNT = int(os.environ.get("BENCH_WEB_REQUESTS", "300"))
-work = tempfile.mkdtemp(prefix="tresor-bench-web.")
-port = 41100
-server = subprocess.Popen([TRESOR, "serve", "--db", f"{work}/web.sqlite", "--demo", "--port", str(port), "--scheduler-interval-seconds", "0"],
-                          cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "LOG_LEVEL": "warning"})
+server, base = bench_server.start(TRESOR, 41100, ["--db", "{work}/web.sqlite"])
 try:
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(base + "/healthz", timeout=1)
-            break
-        except Exception:
-            time.sleep(0.1)
     login = urllib.request.Request(base + "/v1/sessions", method="POST", headers={"Content-Type": "application/json"},
                                    data=json.dumps({"contract": "10000001", "password": "tresor-demo"}).encode())
     token = json.load(urllib.request.urlopen(login))["token"]
