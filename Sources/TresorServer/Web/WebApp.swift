@@ -59,6 +59,7 @@ struct WebApp: Sendable {
         ]
         if let mode = cookies[WebSupport.themeCookie], ["light", "dark"].contains(mode) { values["theme_mode"] = mode }
         if let back = Self.back(of: path) { values["back"] = back }
+        if let key = Self.titleKey(of: path), let title = strings[key] { values["screen_title"] = title }
         return Page(language: language, strings: strings, values: values)
     }
 
@@ -69,6 +70,18 @@ struct WebApp: Sendable {
         if path == "/pay" || path.hasPrefix("/pay/") { return "pay" }
         if path.hasPrefix("/inbox") { return "inbox" }
         return "more"
+    }
+
+    /// The strings key of the screen's title in the header (the overview shows the bank's name).
+    static func titleKey(of path: String) -> String? {
+        let titles = [
+            "/accounts": "nav_accounts", "/pay": "nav_pay", "/inbox": "nav_inbox", "/more": "nav_more", "/transactions": "nav_transactions",
+            "/payments": "nav_payments", "/templates": "nav_templates", "/receipts": "nav_receipts", "/budget": "nav_budget",
+            "/settings": "nav_settings", "/branches": "finder_title", "/appointments": "appt_title", "/cash": "cash_title",
+            "/loan": "loan_title_plain",
+        ]
+        let first = "/" + (path.split(separator: "/").first.map(String.init) ?? "")
+        return titles[first]
     }
 
     /// Where an inner screen's back link leads: its list, or More for the screens kept there.
