@@ -36,7 +36,7 @@ public func buildRouter(
     // The branch in the pocket: the finder, slots, rates and quotes are public (a prospect finds
     // the bank too); booking, ordering and the loan calculator need a session.
     let branchRoutes = BranchRoutes(branches: services.branches, appointments: services.appointments, clock: services.clock)
-    let fxRoutes = FXRoutes(fx: services.fx, orders: services.cashOrders, branches: services.branches)
+    let fxRoutes = FXRoutes(fx: services.fx, orders: services.cashOrders)
     router.get("/v1/branches", use: branchRoutes.search)
     router.get("/v1/branches/{id}", use: branchRoutes.show)
     router.get("/v1/branches/{id}/slots", use: branchRoutes.slots)

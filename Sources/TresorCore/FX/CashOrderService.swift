@@ -71,13 +71,10 @@ public struct CashOrderService: Sendable {
         return date
     }
 
-    public func place(
-        branch branchID: Int64, amount: Money, pickupDate: LocalDate, debitAccount: AccountID, by principal: Principal
-    ) async throws -> (order: CashOrder, quote: CashQuote) {
-        let branch = try await branches.branch(branchID)
-        guard branch.kind == .branch, branch.services.contains(.foreignCash) else {
-            throw DomainError(.invalidParameter, field: "branch", "This branch has no foreign-cash desk.")
-        }
+    /// The price of `amount` in banknotes paid from the caller's `debitAccount`: whole notes, a
+    /// current or savings account of another currency, the day's rate plus the bank's margin.
+    /// The web app shows it before the order; `place` charges exactly this.
+    public func price(_ amount: Money, debitAccount: AccountID, by principal: Principal) async throws -> (account: Account, quote: CashQuote) {
         let account = try await accounts.account(debitAccount, of: principal, field: "debit_account")
         guard account.kind == .current || account.kind == .savings else {
             throw DomainError(.invalidParameter, field: "debit_account", "Banknotes are paid from a current or savings account.")
@@ -86,17 +83,25 @@ public struct CashOrderService: Sendable {
             throw DomainError(.currencyMismatch, field: "currency", "Choose a currency other than the account's.")
         }
         try Banknotes.check(amount)
+        return (account, try await fx.quote(from: account.currency, to: amount.currency, amount: amount))
+    }
+
+    public func place(
+        branch branchID: Int64, amount: Money, pickupDate: LocalDate, debitAccount: AccountID, by principal: Principal
+    ) async throws -> (order: CashOrder, quote: CashQuote) {
+        let branch = try await branches.branch(branchID)
+        guard branch.kind == .branch, branch.services.contains(.foreignCash) else {
+            throw DomainError(.invalidParameter, field: "branch", "This branch has no foreign-cash desk.")
+        }
+        let (account, quote) = try await price(amount, debitAccount: debitAccount, by: principal)
         let today = calendar.date(of: clock.now())
         guard pickupDate > today, pickupDate.daysSinceEpoch - today.daysSinceEpoch <= Self.latestPickupDays else {
             throw DomainError(.invalidDate, field: "pickup_date", "Pick up from tomorrow to \(Self.latestPickupDays) days ahead.")
         }
-        let details = try await branches.details(branchID, at: clock.now())
         let closures = try await branches.closures(from: pickupDate, days: 0)
         guard BranchService.closedReason(branch, on: pickupDate, closures: closures) == nil, !branch.hours.intervals(on: pickupDate).isEmpty else {
             throw DomainError(.invalidDate, field: "pickup_date", "\(branch.name) is closed on \(pickupDate).")
         }
-        _ = details
-        let quote = try await fx.quote(from: account.currency, to: amount.currency, amount: amount)
         let vault = vaultDate(from: today)
         let fromVault = pickupDate >= vault
         let now = clock.unixMillis

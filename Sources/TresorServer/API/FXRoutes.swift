@@ -72,7 +72,6 @@ struct CashOrderDTO: Encodable {
 struct FXRoutes {
     let fx: FXService
     let orders: CashOrderService
-    let branches: BranchService
 
     func rates(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let conversion = try await fx.conversion(on: try request.date("date"))

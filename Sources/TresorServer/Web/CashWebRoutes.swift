@@ -73,7 +73,6 @@ extension WebApp {
                 throw DomainError(.unsupportedCurrency, field: "currency", "Choose a currency.")
             }
             let amount = try Money(parsing: (form["amount"] ?? "").replacingOccurrences(of: ",", with: "."), currency: currency)
-            try Banknotes.check(amount)
             let pickup = try LocalDate(parsing: form["pickup_date"] ?? "", field: "pickup_date")
             guard let account = AccountID(text: form["debit_account"] ?? "") else {
                 throw DomainError(.accountNotFound, field: "debit_account", "Choose an account.")
@@ -96,8 +95,7 @@ extension WebApp {
                     ]
                 }
             }
-            let debited = try await services.accounts.account(account, of: principal, field: "debit_account")
-            let quote = try await services.fx.quote(from: debited.currency, to: currency, amount: amount)
+            let (_, quote) = try await services.cashOrders.price(amount, debitAccount: account, by: principal)
             page.values["quote"] = [
                 "receive": language.format(quote.receive), "debit": language.format(quote.debit),
                 "rate": strings.text(

@@ -46,10 +46,10 @@ extension WebApp {
             headers[.contentType] = "image/svg+xml"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: logo)))
         }
-        let icons = Dictionary(
-            uniqueKeysWithValues: AppIcon.sizes.map { ("icon-\($0).png", AppIcon.png(size: $0, brand: theme.brand, contrast: theme.brandContrast)) })
         router.get("/static/{file}") { _, context in
-            if let file = context.parameters.get("file"), let png = icons[file] {
+            // why drawn per request, not at start: only an install asks, and the browser keeps it a day.
+            if let file = context.parameters.get("file"), let size = AppIcon.sizes.first(where: { file == "icon-\($0).png" }) {
+                let png = AppIcon.png(size: size, brand: theme.brand, contrast: theme.brandContrast)
                 var headers = HTTPFields()
                 headers[.contentType] = "image/png"
                 headers[.cacheControl] = "max-age=86400"
