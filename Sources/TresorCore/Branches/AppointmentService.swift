@@ -186,15 +186,20 @@ public struct AppointmentService: Sendable {
                             VALUES (?, ?, ?, ?, ?, ?, 'requested', ?, ?) ON CONFLICT DO NOTHING RETURNING id
                             """,
                             [
-                                .int(principal.customerID.rawValue), .int(id), .int(advisorID), .int(Self.millis(start)), .text(topic.rawValue),
+                                .int(principal.customerID.rawValue), .int(id), .int(advisorID), .int(startMillis), .text(topic.rawValue),
                                 .text(note),
                                 .int(now), .int(now),
                             ]))
                 else { return nil }
                 let appointmentID = row.int(0)
-                if let replacing {
-                    try await session.execute(
-                        SQL("UPDATE appointments SET status = 'rescheduled', updated_at_ms = ? WHERE id = ?", [.int(now), .int(replacing.id)]))
+                // why checked in the same transaction: an appointment cancelled meanwhile is not moved.
+                if let replacing,
+                    try await session.queryOne(
+                        SQL(
+                            "UPDATE appointments SET status = 'rescheduled', updated_at_ms = ? WHERE id = ? AND status IN \(Self.activeStatuses) RETURNING id",
+                            [.int(now), .int(replacing.id)])) == nil
+                {
+                    throw DomainError(.tooLateToChange, field: "id", "This appointment was changed meanwhile.")
                 }
                 let when = Self.describe(start, timeZone: branch.timeZone)
                 try await AuditLog.append(
