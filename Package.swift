@@ -29,6 +29,9 @@ let package = Package(
         /// zbar, Tesseract 5 and Leptonica from Debian (scripts/install-deps.sh installs them).
         .systemLibrary(name: "CScanLibraries"),
         .target(name: "TresorScan", dependencies: ["CScanLibraries", "TresorDomain"]),
+        /// cairo, Pango and librsvg from Debian, for PDFs and icons (scripts/install-deps.sh installs them).
+        .systemLibrary(name: "CDocumentLibraries", pkgConfig: "pangocairo"),
+        .target(name: "TresorDocuments", dependencies: ["CDocumentLibraries", "TresorCore", "TresorLedger", "TresorDomain"]),
         .target(name: "TresorLedger", dependencies: ["TresorDomain"]),
         .target(
             name: "TresorCore",
@@ -53,7 +56,7 @@ let package = Package(
         .target(
             name: "TresorServer",
             dependencies: [
-                "TresorCore", "TresorLedger", "TresorDomain", "TresorScan",
+                "TresorCore", "TresorLedger", "TresorDomain", "TresorScan", "TresorDocuments",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -66,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "tresor",
             dependencies: [
-                "TresorServer", "TresorCore", "TresorLedger", "TresorSQLite", "TresorPostgres", "TresorScan",
+                "TresorServer", "TresorCore", "TresorLedger", "TresorSQLite", "TresorPostgres", "TresorScan", "TresorDocuments",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),

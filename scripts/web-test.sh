@@ -8,9 +8,9 @@ scripts/install-deps.sh test
 venv=.build/web-venv
 # icalendar (PyPI) reads the appointments' .ics files: a parser written elsewhere than ours;
 # axe-selenium-python bundles axe-core, the accessibility audit every screen must pass.
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium, icalendar, axe_selenium_python" 2>/dev/null; then
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium, icalendar, axe_selenium_python, PIL" 2>/dev/null; then
   python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet "selenium==4.25.0" "icalendar==6.1.0" "axe-selenium-python==2.1.6"
+  "$venv/bin/pip" install --quiet "selenium==4.25.0" "icalendar==6.1.0" "axe-selenium-python==2.1.6" "pillow==13.0.0"
 fi
 work=$(mktemp -d /tmp/tresor-web.XXXXXX)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')

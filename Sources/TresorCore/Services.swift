@@ -33,6 +33,8 @@ public struct Services: Sendable {
     public let fx: FXService
     public let cashOrders: CashOrderService
     public let loans: LoanService
+    public let statements: StatementService
+    public let certificates: CertificateService
     public let clock: any Clock
     public let calendar: BankCalendar
 
@@ -70,6 +72,9 @@ public struct Services: Sendable {
         fx = FXService(database: database, settings: settings, clock: clock)
         cashOrders = CashOrderService(
             database: database, ledger: ledger, accounts: accounts, branches: branches, fx: fx, calendar: calendar, clock: clock)
+        certificates = CertificateService(
+            database: database, ledger: ledger, bank: bank, calendar: calendar, clock: clock, random: random)
+        statements = StatementService(ledger: ledger, accounts: accounts, bank: bank, calendar: calendar, clock: clock)
         loans = LoanService(database: database, settings: settings, calendar: calendar, clock: clock)
         rememberedBrowsers = RememberedBrowsers(database: database, clock: clock, random: random)
         // why: a store in a private temporary directory with a fresh key when none is given

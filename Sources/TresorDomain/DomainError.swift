@@ -102,5 +102,7 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case tooLateToChange = "too_late_to_change"
         case cashNotAvailable = "cash_not_available"
         case orderNotOpen = "order_not_open"
+        case unknownCertificateType = "unknown_certificate_type"
+        case requestNotOpen = "request_not_open"
     }
 }

@@ -22,7 +22,11 @@ struct BankSites {
         }
         let directory = BankDirectory(folder: URL(fileURLWithPath: folder, isDirectory: true))
         if demo, try directory.load().isEmpty {
-            for edition in DemoBank.Edition.all { try directory.add(edition.config) }
+            try FileManager.default.createDirectory(at: directory.folder, withIntermediateDirectories: true)
+            for edition in DemoBank.Edition.all {
+                try Data(edition.logoSVG.utf8).write(to: directory.folder.appendingPathComponent(edition.logoFile))
+                try directory.add(edition.config)
+            }
             logger.info("wrote the demo banks' configuration to \(folder)")
         }
         var configs = try directory.load()

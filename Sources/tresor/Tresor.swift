@@ -10,7 +10,7 @@ struct Tresor: AsyncParsableCommand {
             AuditCommand.self, SigningCommand.self,
             StaffCommand.self, DevicesCommand.self,
             ReceiptsCommand.self, BanksCommand.self, ResourcesCommand.self, BackupCommand.self, RestoreCommand.self, CardsCommand.self,
-            BranchesCommand.self, AppointmentsCommand.self, FXCommand.self, CashOrdersCommand.self,
+            BranchesCommand.self, AppointmentsCommand.self, FXCommand.self, CashOrdersCommand.self, StatementsCommand.self, CertificatesCommand.self,
             Bench.self,
             ScanWorker.self,
         ])

@@ -69,6 +69,15 @@ struct APIHarness: @unchecked Sendable {
             }
         }
 
+        /// GETs a binary body (a PDF) as bytes.
+        func download(_ uri: String, token: String) async throws -> (status: HTTPResponse.Status, headers: HTTPFields, bytes: [UInt8]) {
+            var headers = HTTPFields()
+            headers[.authorization] = "Bearer \(token)"
+            return try await client.execute(uri: uri, method: .get, headers: headers, body: nil) { response in
+                (response.status, response.headers, Array(buffer: response.body))
+            }
+        }
+
         /// Sends raw bytes, as a phone uploads a photo.
         func upload(_ uri: String, token: String, bytes: [UInt8], contentType: String) async throws -> Reply {
             var headers = HTTPFields()

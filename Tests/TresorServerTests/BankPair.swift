@@ -35,7 +35,10 @@ struct BankPair: @unchecked Sendable {
                 database: try await store.makeDatabase(), clock: clock, auth: auth, observer: metrics, signingPolicy: try config.signingPolicy())
             try await services.demo(edition).seed(today: services.today)
             _ = try await services.beneficiaries.add(name: "Whitelisted in tests", iban: try IBAN(ForeignIBANs.swiss), customer: nil)
-            let site = BankSite(config: config, services: services, theme: try WebTheme.make(config.theme, folder: URL(fileURLWithPath: "/")))
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bank-pair-\(UUID().uuidString)", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(edition.logoSVG.utf8).write(to: folder.appendingPathComponent(edition.logoFile))
+            let site = BankSite(config: config, services: services, theme: try WebTheme.make(config.theme, folder: folder))
             sites.append(site)
             routers.append(
                 (config, try await buildRouter(services: services, metrics: metrics, theme: site.theme, languages: config.languages)))

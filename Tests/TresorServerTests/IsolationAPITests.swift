@@ -47,6 +47,11 @@ struct IsolationAPITests {
                     #"{"branch": "\#(branchID)", "currency": "USD", "amount": "100.00", "pickup_date": "2026-11-24", "debit_account": "\#(lucaAccountID)"}"#
             )
             let cashOrderID = try #require((cashOrder.json["order"] as? [String: Any])?["id"] as? String, "\(cashOrder.text)")
+            let certificate = try await client.call(
+                .post, "/v1/certificates", token: lucaToken, json: #"{"type": "balance_confirmation", "fields": {"date": "2026-11-01"}}"#)
+            let certificateID = try #require((certificate.json["certificate"] as? [String: Any])?["id"] as? String, "\(certificate.text)")
+            let lucaMessages = try await client.call(.get, "/v1/messages", token: lucaToken).json["messages"] as? [[String: Any]]
+            let messageID = try #require(lucaMessages?.first?["id"] as? String)
             let secrets = [
                 "LUCA-NOTE",
                 "LUCA-SECRET-MEMO", "LUCA-FOLDER", "LUCA-TEMPLATE", "LUCA-PHONE", "LUCA-SHOP", lucaAccount["iban"] as! String, "Bernasconi",
@@ -56,7 +61,8 @@ struct IsolationAPITests {
             let anna = try await PayingCustomer.annaMeier(client)
             let ids = [
                 "accounts": lucaAccountID, "payments": paymentID, "templates": templateID, "template-folders": folderID, "devices": String(device.id),
-                "receipts": receiptID, "appointments": appointmentID, "cash-orders": cashOrderID,
+                "receipts": receiptID, "appointments": appointmentID, "cash-orders": cashOrderID, "certificates": certificateID,
+                "messages": messageID,
                 "cards": try #require(lucaAccounts.first { $0["kind"] as? String == "card" }?["id"] as? String),
             ]
             let body = #"""

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 import TresorCore
+import TresorTestSupport
 
 /// `tresor receipts backup` and `restore`, run as an operator runs them: the real binary on a
 /// real encrypted store.
@@ -9,17 +10,9 @@ import TresorCore
 struct ReceiptBackupTests {
     static func tresor(_ arguments: [String], key: String) throws -> (status: Int32, output: String) {
         let me = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        let process = Process()
-        process.executableURL = me.deletingLastPathComponent().appendingPathComponent("tresor")
-        process.arguments = arguments
-        process.environment = ["TRESOR_BLOB_KEY": key, "PATH": "/usr/bin:/bin"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return try ToolRun.run(
+            me.deletingLastPathComponent().appendingPathComponent("tresor"), arguments,
+            environment: ["TRESOR_BLOB_KEY": key, "PATH": "/usr/bin:/bin"])
     }
 
     @Test("a backup restores into an empty store, twice without change, and a damaged copy is refused")

@@ -3,6 +3,7 @@ import Testing
 import TresorCore
 import TresorDomain
 import TresorLedger
+import TresorTestSupport
 
 @Suite("pain.001.001.09 export")
 struct Pain001ExportTests {
@@ -61,14 +62,6 @@ struct Pain001ExportTests {
     }
 
     static func xmllint(_ path: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xmllint")
-        process.arguments = ["--noout", "--nonet", "--schema", schemaPath, path]
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = pipe
-        try process.run()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        try ToolRun.run("/usr/bin/xmllint", ["--noout", "--nonet", "--schema", schemaPath, path])
     }
 }

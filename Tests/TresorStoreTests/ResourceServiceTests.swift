@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TresorCore
 import TresorDomain
+import TresorTestSupport
 
 @Suite("Resource packs: versions, deltas, atomic publish, rollback")
 struct ResourceServiceTests {
@@ -120,18 +121,5 @@ struct ResourceServiceTests {
             try await group.waitForAll()
         }
         #expect(try await resources.currentVersion() == 20)
-    }
-}
-
-/// A small seeded generator: each seed is one random but repeatable sequence of publishes.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

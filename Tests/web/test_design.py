@@ -1,6 +1,7 @@
 """The app as people judge it: the tab bar, light and dark, audited by axe-core on every screen,
 a keyboard-only walk from login to a signed payment, the install manifest, the offline overview
 after the server stops, and the weight and stability budgets of the pages. Run by scripts/web-test.sh."""
+import io
 import json
 import os
 import shutil
@@ -9,9 +10,11 @@ import struct
 import subprocess
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 
 from axe_selenium_python import Axe
+from PIL import Image
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -21,7 +24,7 @@ from webbase import BASE, BrowserTest
 
 SCREENS = ["/home", "/home?period=week", "/accounts", "/transactions", "/pay", "/pay/iban", "/pay/qrbill", "/payments", "/templates", "/receipts",
            "/budget", "/budget?edit=1", "/more", "/inbox", "/settings", "/branches", "/branches/1", "/appointments", "/appointments/new?branch=1",
-           "/cash", "/loan"]
+           "/cash", "/loan", "/statements", "/documents"]
 
 
 class DesignTest(BrowserTest):
@@ -66,6 +69,28 @@ class DesignTest(BrowserTest):
         self.browser.set_window_size(1200, 800)
         bar = self.browser.find_element(By.CSS_SELECTOR, "nav.tabbar").rect
         self.assertGreater(bar["height"], bar["width"])
+
+    def test_the_latest_bookings_say_what_they_were_for(self):
+        """The overview's latest bookings carry the merchant and a category in words and as an
+        icon: a transfer to savings made now is "Übertrag" with the transfer icon, shops are groceries."""
+        self.login()
+        self.browser.get(BASE + "/pay/internal")
+        self.browser.find_element(By.ID, "amount").send_keys("20.00")
+        self.pay()
+        self.browser.get(BASE + "/home")
+        items = self.browser.find_elements(By.CSS_SELECTOR, ".latest li")
+        self.assertEqual(5, len(items))
+        first = items[0]
+        self.assertEqual("Sparkonto", first.find_element(By.CLASS_NAME, "name").text)
+        self.assertEqual("Übertrag", first.find_element(By.CLASS_NAME, "category").text)
+        self.assertEqual("Heute", first.find_element(By.CLASS_NAME, "date").text)
+        self.assertTrue(first.find_element(By.CSS_SELECTOR, ".cat use").get_attribute("href").endswith("#pay"))
+        grocers = {"Migros", "Coop", "Denner", "Aldi Suisse", "Lidl"}
+        for item in items:
+            icon = item.find_element(By.CSS_SELECTOR, ".cat use").get_attribute("href").split("#")[1]
+            if item.find_element(By.CLASS_NAME, "name").text in grocers:
+                self.assertEqual("groceries", icon)
+                self.assertEqual("Lebensmittel", item.find_element(By.CLASS_NAME, "category").text)
 
     def test_every_screen_passes_axe_light_and_dark(self):
         self.browser.get(BASE + "/login")
@@ -137,6 +162,17 @@ class DesignTest(BrowserTest):
             self.assertEqual(f"{width}x{height}", icon["sizes"])
             sizes.add(width)
         self.assertTrue({192, 512} <= sizes)
+        # Drawn from the bank's logo on its brand colour: the demo logo is a safe door whose left
+        # edge (x 11 of 64) falls at (155, 256) of the 512 px icon, where the drawn fallback has none.
+        icon = Image.open(io.BytesIO(urllib.request.urlopen(BASE + "/static/icon-512.png").read())).convert("RGB")
+        self.assertEqual((0x0b, 0x4f, 0x6c), icon.getpixel((4, 4)))
+        self.assertEqual((255, 255, 255), icon.getpixel((155, 256)))
+        second = os.environ.get("TRESOR_WEB_SECOND_BANK_URL")
+        if second:
+            # why the Host header: Python's resolver, unlike browsers, does not map *.localhost to loopback.
+            request = urllib.request.Request(BASE + "/static/icon-512.png", headers={"Host": urllib.parse.urlsplit(second).netloc})
+            other = Image.open(io.BytesIO(urllib.request.urlopen(request).read())).convert("RGB")
+            self.assertEqual((0x1d, 0x6b, 0x45), other.getpixel((4, 4)), "each bank its own icon")
         self.wait_until(lambda b: b.execute_script("return navigator.serviceWorker.controller !== null || true"))
 
     def test_pages_stay_light_and_do_not_shift(self):
@@ -159,7 +195,8 @@ class DesignTest(BrowserTest):
 
 
 class OfflineTest(BrowserTest):
-    """A server of its own, stopped in the middle: the overview stays readable, marked offline."""
+    """A server of its own, stopped in the middle: the overview stays readable, marked offline;
+    started again as a new release: the worker updates."""
 
     def setUp(self):
         super().setUp()
@@ -167,16 +204,52 @@ class OfflineTest(BrowserTest):
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.start_server()
+
+    def start_server(self):
         binary = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".build", "debug", "tresor"))
         self.server = subprocess.Popen([binary, "serve", "--banks", os.path.join(self.work, "banks"), "--demo", "--port", str(self.port),
                                         "--scheduler-interval-seconds", "0"], cwd=self.work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.base = f"http://127.0.0.1:{self.port}"
         for _ in range(200):
             try:
                 urllib.request.urlopen(self.base + "/healthz")
                 break
             except OSError:
                 time.sleep(0.1)
+
+    def log_in(self):
+        self.browser.get(self.base + "/login")
+        self.browser.find_element(By.ID, "contract").send_keys("10000001")
+        self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
+        self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
+        self.wait_until(lambda b: b.current_url.endswith("/home"))
+        self.wait_until(lambda b: b.execute_script("return navigator.serviceWorker.controller !== null"))
+
+    def shells(self):
+        return sorted(name for name in self.browser.execute_async_script("caches.keys().then(arguments[0])") if name.startswith("tresor-shell-"))
+
+    def test_a_new_release_replaces_the_worker_and_its_shell(self):
+        """A release with other static files (here: the bank's new colour, which theme.css and so
+        the worker's version carry) installs a new worker that takes over and drops the old shell."""
+        self.log_in()
+        self.wait_until(lambda b: len(self.shells()) == 1)
+        old = self.shells()
+        self.server.kill()
+        self.server.wait()
+        config_path = os.path.join(self.work, "banks", "tresor.json")
+        with open(config_path) as file:
+            config = json.load(file)
+        config["theme"]["brand"] = "#7a1f3d"
+        with open(config_path, "w") as file:
+            json.dump(config, file)
+        self.start_server()
+        self.browser.execute_async_script("navigator.serviceWorker.getRegistration().then(r => r.update()).then(() => arguments[0](true))")
+        self.wait_until(lambda b: self.shells() != old and len(self.shells()) == 1)
+        self.browser.get(self.base + "/home")
+        brand = self.browser.execute_script("return getComputedStyle(document.documentElement).getPropertyValue('--brand').trim()")
+        self.assertEqual("#7a1f3d", brand)
+        self.assertTrue(self.browser.execute_script("return navigator.serviceWorker.controller !== null"))
 
     def tearDown(self):
         if self.server.poll() is None:
@@ -186,12 +259,7 @@ class OfflineTest(BrowserTest):
         super().tearDown()
 
     def test_the_last_overview_is_shown_offline_and_nothing_can_be_paid(self):
-        self.browser.get(self.base + "/login")
-        self.browser.find_element(By.ID, "contract").send_keys("10000001")
-        self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
-        self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
-        self.wait_until(lambda b: b.current_url.endswith("/home"))
-        self.wait_until(lambda b: b.execute_script("return navigator.serviceWorker.controller !== null"))
+        self.log_in()
         self.browser.get(self.base + "/home")  # now through the worker, which keeps it
         total = self.browser.find_element(By.CSS_SELECTOR, "[data-testid=total]").text
         time.sleep(0.5)

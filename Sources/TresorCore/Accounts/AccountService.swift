@@ -46,6 +46,21 @@ public struct AccountService: Sendable {
         return (page, entries.count > limit ? page.last?.cursor : nil)
     }
 
+    /// What each of these transactions was booked as: the ledger's kind (`salary`, `transfer`,
+    /// `card_bill`, …), or `payment_<type>` for a payment (`payment_internal`, `payment_qrbill`).
+    public func bookingKinds(of transactions: [TransactionID]) async throws -> [TransactionID: String] {
+        guard !transactions.isEmpty else { return [:] }
+        precondition(transactions.count <= EntryQuery.limitMax, "one page of entries at a time")
+        let marks = Array(repeating: "?", count: transactions.count).joined(separator: ", ")
+        return try await ledger.database.read { session in
+            let rows = try await session.query(
+                SQL(
+                    "SELECT t.id, t.kind, p.type FROM transactions t LEFT JOIN payments p ON p.transaction_id = t.id WHERE t.id IN (\(marks))",
+                    transactions.map { .int($0.rawValue) }))
+            return Dictionary(uniqueKeysWithValues: rows.map { (TransactionID($0.int(0)), $0.optionalText(2).map { "payment_\($0)" } ?? $0.text(1)) })
+        }
+    }
+
     public enum Granularity: String, Sendable, CaseIterable { case day, week, month }
 
     /// Points of a balance history. why: a chart needs a bounded number of points.

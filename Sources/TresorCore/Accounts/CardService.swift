@@ -36,7 +36,7 @@ public struct CardService: Sendable {
                 AuditEntry.customer(principal, at: now, action: "card.block", subject: "account:\(id)", details: reason.rawValue),
                 dialect: dialect, in: session)
             try await MessageService.post(
-                to: principal.customerID, subject: "Card blocked: \(card.name)",
+                to: principal.customerID, category: .security, subject: "Card blocked: \(card.name)",
                 body: "Your card \(card.name) is blocked (\(reason.rawValue)) and refuses every payment from now on. "
                     + "To unblock it or order a new card, contact your branch.",
                 now: now, in: session)
@@ -62,7 +62,8 @@ public struct CardService: Sendable {
             try await AuditLog.append(
                 AuditEntry(atMillis: now, actor: "staff:\(staff)", action: "card.unblock", subject: "account:\(id)"), dialect: dialect, in: session)
             try await MessageService.post(
-                to: customer, subject: "Card unblocked: \(card.name)", body: "Your branch unblocked your card \(card.name); it works again.",
+                to: customer, category: .security, subject: "Card unblocked: \(card.name)",
+                body: "Your branch unblocked your card \(card.name); it works again.",
                 now: now, in: session)
         }
         return try await ledger.account(id)!

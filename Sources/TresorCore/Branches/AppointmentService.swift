@@ -208,7 +208,7 @@ public struct AppointmentService: Sendable {
                         subject: "appointment:\(appointmentID)", details: "\(branch.code) \(when)"),
                     dialect: dialect, in: session)
                 try await MessageService.post(
-                    to: principal.customerID, subject: "Appointment requested: \(when), \(branch.name)",
+                    to: principal.customerID, category: .appointments, subject: "Appointment requested: \(when), \(branch.name)",
                     body: "Your appointment (\(topic.rawValue)) at \(branch.name), \(branch.street), \(branch.postcode) \(branch.town) on \(when) "
                         + "is reserved. The branch confirms it shortly; add it to your calendar from the appointment.",
                     now: now, in: session)
@@ -350,7 +350,7 @@ public struct AppointmentService: Sendable {
                     subject: "appointment:\(id)"),
                 dialect: dialect, in: session)
             try await MessageService.post(
-                to: current.customerID,
+                to: current.customerID, category: .appointments,
                 subject: confirm ? "Appointment confirmed: \(when), \(branch.name)" : "Appointment declined: \(when), \(branch.name)",
                 body: (confirm ? "\(current.advisorName) expects you on \(when) at \(branch.name)." : "Your branch cannot see you on \(when).")
                     + (message.isEmpty ? "" : " \(message)"),

@@ -17,6 +17,10 @@ extension DemoBank {
         let languages: [String]
         let theme: BankConfig.Theme
         let signingLimit: String
+        /// The logo, written beside the configuration as `<id>-logo.svg`. Drawn to read on the
+        /// brand colour (the header bar and the app icon put it there).
+        public let logoSVG: String
+        public var logoFile: String { "\(id)-logo.svg" }
 
         /// The configuration this edition is served with; its database sits in the same folder.
         public var config: BankConfig {
@@ -34,14 +38,25 @@ extension DemoBank {
         public static let tresor = Edition(
             id: "tresor", name: "Tresor Demo Bank", clearing: 9_999, customers: DemoBank.tresorCustomers, seedOffset: 0,
             hosts: ["localhost", "127.0.0.1", "tresor.localhost"], isDefault: true, languages: ["de", "fr", "it", "en"],
-            theme: .init(brand: "#0b4f6c", brandContrast: "#ffffff"), signingLimit: "1000.00")
+            theme: .init(brand: "#0b4f6c", brandContrast: "#ffffff", logoSVG: "tresor-logo.svg"), signingLimit: "1000.00",
+            logoSVG: """
+                <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" width="64" height="64"><rect width="64" height="64" rx="14" fill="#0b4f6c"/>\
+                <rect x="11" y="11" width="42" height="42" rx="7" fill="none" stroke="#fff" stroke-width="4"/>\
+                <circle cx="32" cy="32" r="8" fill="none" stroke="#fff" stroke-width="4"/>\
+                <path d="M32 24v-6M38.9 36l5.2 3M25.1 36l-5.2 3M7 20v6M7 38v6" stroke="#fff" stroke-width="4" stroke-linecap="round"/></svg>
+                """)
 
         /// A second bank on the same server: French-speaking (English and Arabic too, for
         /// Geneva's international customers), green, its own customers and a lower signing limit. `*.localhost` names reach loopback in browsers and curl.
         public static let leman = Edition(
             id: "leman", name: "Banque du Léman", clearing: 9_998, customers: DemoBank.lemanCustomers, seedOffset: 0x51,
             hosts: ["leman.localhost"], isDefault: false, languages: ["fr", "en", "ar"],
-            theme: .init(brand: "#1d6b45", brandContrast: "#ffffff"), signingLimit: "500.00")
+            theme: .init(brand: "#1d6b45", brandContrast: "#ffffff", logoSVG: "leman-logo.svg"), signingLimit: "500.00",
+            logoSVG: """
+                <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" width="64" height="64"><rect width="64" height="64" rx="14" fill="#1d6b45"/>\
+                <path d="M14 32 27 13l7 10 5-6 11 15z" fill="#fff"/>\
+                <path d="M9 41c5-5 10-5 15 0s10 5 15 0 10-5 15 0M9 51c5-5 10-5 15 0s10 5 15 0 10-5 15 0" stroke="#fff" stroke-width="4" fill="none" stroke-linecap="round"/></svg>
+                """)
 
         public static let all = [tresor, leman]
     }

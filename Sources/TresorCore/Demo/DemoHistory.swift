@@ -53,15 +53,15 @@ struct DemoHistory {
         let current = first(.current, .chf) ?? first(.current, .eur)!
         let bank = clearing[current.currency]!
         // An opening balance a year ago, so the first rent never dips into the overdraft.
-        book(start, "opening", from: bank, to: current, customer.salaryMinor, bankName, customer.name, "Opening balance")
+        book(start, "opening", from: bank, to: current, customer.salaryMinor, customer.name, bankName, "Opening balance")
         for monthOffset in 0...12 {
             let month = start.adding(months: monthOffset).startOfMonth
             book(
                 month, "standing_order", from: current, to: bank, customer.rentMinor, customer.landlord, customer.name,
                 "Rent \(month.month)/\(month.year)")
             book(
-                month.adding(days: 24), "salary", from: bank, to: current, customer.salaryMinor + random.next(upTo: 20_000), customer.employer,
-                customer.name, "Salary")
+                month.adding(days: 24), "salary", from: bank, to: current, customer.salaryMinor + random.next(upTo: 20_000), customer.name,
+                customer.employer, "Salary")
             for week in 0..<4 {
                 let day = month.adding(days: week * 7 + Int(random.next(upTo: 6)))
                 let shop = Self.groceries[Int(random.next(upTo: Int64(Self.groceries.count)))]
@@ -83,10 +83,16 @@ struct DemoHistory {
             }
             if let savings = accounts.first(where: { $0.kind == .savings && $0.currency == current.currency }) {
                 book(month.adding(days: 25), "transfer", from: current, to: savings, 50_000, savings.name, current.name, "Savings")
+                // Year-end interest on savings (below the CHF 200 exemption, so no withholding tax).
+                if month.month == 12 {
+                    book(
+                        month.endOfMonth, "interest", from: bank, to: savings, 485 + customer.salaryMinor % 300, customer.name, bankName,
+                        "Interest \(month.year)")
+                }
             }
             if let euro = first(.current, .eur), euro.id != current.id, let euroBank = clearing[.eur] {
                 book(
-                    month.adding(days: 10), "incoming", from: euroBank, to: euro, 60_000 + random.next(upTo: 40_000), "Family Dubois", customer.name,
+                    month.adding(days: 10), "incoming", from: euroBank, to: euro, 60_000 + random.next(upTo: 40_000), customer.name, "Family Dubois",
                     "Virement")
                 let shop = Self.euroMerchants[Int(random.next(upTo: Int64(Self.euroMerchants.count)))]
                 book(

@@ -106,6 +106,10 @@ public struct DeviceService: Sendable {
                     atMillis: now, actor: "customer:\(customer)", contract: contract, action: "device.enrol", subject: "device:\(device.id)",
                     address: address),
                 in: session)
+            try await MessageService.post(
+                to: customer, category: .security, subject: "New device activated",
+                body: "\(device.name) can now log in to your banking. If this was not you, lock it under Settings or call your branch.",
+                now: now, in: session)
             return device
         }
         guard let device else { throw invalid }

@@ -137,7 +137,7 @@ public struct CashOrderService: Sendable {
                 AuditEntry.customer(principal, at: now, action: "cash.order", subject: "cash_order:\(id)", details: "\(amount) for \(quote.debit)"),
                 dialect: dialect, in: session)
             try await MessageService.post(
-                to: principal.customerID, subject: "Banknotes ordered: \(amount)",
+                to: principal.customerID, category: .payments, subject: "Banknotes ordered: \(amount)",
                 body: "Your \(amount) are reserved for pickup at \(branch.name) on \(pickupDate). \(quote.debit) is held on \(account.name) "
                     + "(reference rate of \(quote.date) plus \(quote.marginBasisPoints.basisPointsAsPercent) %) and debited when you collect them.",
                 now: now, in: session)
@@ -241,7 +241,7 @@ public struct CashOrderService: Sendable {
             try await AuditLog.append(
                 AuditEntry(atMillis: now, actor: "staff:\(staff)", action: "cash.ready", subject: "cash_order:\(id)"), dialect: dialect, in: session)
             try await MessageService.post(
-                to: order.customerID, subject: "Banknotes ready: \(order.amount)",
+                to: order.customerID, category: .payments, subject: "Banknotes ready: \(order.amount)",
                 body: "Your \(order.amount) are ready at the cash desk of \(branch.name) from \(order.pickupDate). Bring an identity document.",
                 now: now, in: session)
         }
@@ -306,7 +306,7 @@ public struct CashOrderService: Sendable {
                 ?? AuditEntry(atMillis: now, actor: actor, action: "cash.\(status.rawValue)", subject: "cash_order:\(order.id)")
             try await AuditLog.append(entry, dialect: dialect, in: session)
             try await MessageService.post(
-                to: order.customerID,
+                to: order.customerID, category: .payments,
                 subject: status == .handedOut ? "Banknotes collected: \(order.amount)" : "Banknote order cancelled: \(order.amount)",
                 body: status == .handedOut
                     ? "You collected \(order.amount) at \(branch.name); \(order.debit) is debited."

@@ -80,20 +80,24 @@ struct Pain001Document {
         if instruction.message != nil || instruction.reference != nil {
             out += "<RmtInf>"
             if let message = instruction.message { out += element("Ustrd", message) }
-            if let reference = instruction.reference {
-                let type =
-                    switch reference {
-                    case .qrr: element("Prtry", "QRR")
-                    case .scor: element("Cd", "SCOR")
-                    }
-                out += "<Strd><CdtrRefInf><Tp><CdOrPrtry>" + type + "</CdOrPrtry></Tp>" + element("Ref", reference.value) + "</CdtrRefInf></Strd>"
-            }
+            if let reference = instruction.reference { out += Self.structuredReference(reference) }
             out += "</RmtInf>"
         }
         return out + "</CdtTrfTxInf>"
     }
 
     private func element(_ name: String, _ text: String) -> String { "<\(name)>\(Self.escaped(text))</\(name)>" }
+
+    /// `<Strd>` remittance with the creditor reference: a QR reference is proprietary `QRR`, an
+    /// ISO 11649 one the code `SCOR` (the same in pain.001 and camt.053).
+    static func structuredReference(_ reference: PaymentReference) -> String {
+        let type =
+            switch reference {
+            case .qrr: "<Prtry>QRR</Prtry>"
+            case .scor: "<Cd>SCOR</Cd>"
+            }
+        return "<Strd><CdtrRefInf><Tp><CdOrPrtry>" + type + "</CdOrPrtry></Tp><Ref>" + escaped(reference.value) + "</Ref></CdtrRefInf></Strd>"
+    }
 
     static func escaped(_ text: String) -> String {
         var out = ""

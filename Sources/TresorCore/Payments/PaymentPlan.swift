@@ -8,18 +8,44 @@ struct PaymentPlan: Sendable {
     var debtor: Account
     var creditAccount: AccountID
     var creditName: String
+    /// The customer credited, when the money stays with another customer of this bank.
+    var creditCustomer: CustomerID?
+    /// How the credited side names the payer: the paying account's name for an own-account
+    /// transfer, the payer's name for another customer (never the payer's account name).
+    var payerName: String
     var outgoing: Bool
 
     /// The booking that executes the payment, releasing `hold` if one reserved the amount.
     func draft(on date: LocalDate, releasing hold: HoldID?) -> TransactionDraft {
         let remittance = instruction.message ?? instruction.reference?.value
+        // why: an own-account transfer names the account credited ("Sparkonto"), not its number.
+        let payee = instruction.type == .internal ? creditName : instruction.payeeDisplay
         return TransactionDraft(
             kind: "payment", bookingDate: date, valueDate: date,
             lines: [
                 PostingLine(
-                    accountID: debtor.id, amount: instruction.amount.negated, counterparty: instruction.payeeDisplay, remittance: remittance),
-                PostingLine(accountID: creditAccount, amount: instruction.amount, counterparty: debtor.name, remittance: remittance),
+                    accountID: debtor.id, amount: instruction.amount.negated, counterparty: payee, remittance: remittance),
+                PostingLine(accountID: creditAccount, amount: instruction.amount, counterparty: payerName, remittance: remittance),
             ], releasingHold: hold)
+    }
+}
+
+extension PaymentPlan {
+    /// The inbox messages of an executed payment: the payer's (for a payment executed later by
+    /// the scheduler) and, when the money reaches another customer of this bank, theirs.
+    func announceExecution(to payer: CustomerID, scheduled: Bool, now: Int64, in session: any SQLSession) async throws {
+        if scheduled {
+            try await MessageService.post(
+                to: payer, category: .payments, subject: "Payment executed",
+                body:
+                    "Your payment of \(instruction.amount) to \(instruction.type == .internal ? creditName : instruction.payeeDisplay) was executed.",
+                now: now, in: session)
+        }
+        if let creditCustomer, creditCustomer != payer {
+            try await MessageService.post(
+                to: creditCustomer, category: .payments, subject: "Money received",
+                body: "\(instruction.amount) from \(payerName) reached your account \(creditName).", now: now, in: session)
+        }
     }
 }
 
@@ -78,8 +104,11 @@ struct PaymentPlanner: Sendable {
             throw DomainError(
                 .savingsPayoutRestricted, field: "debtor_account", "A savings account pays out only to your own accounts.")
         }
+        var payerName = debtor.name
+        if let other = credit.customerID, other != customer { payerName = try await bank.customerName(customer) ?? debtor.name }
         return PaymentPlan(
-            instruction: instruction, debtor: debtor, creditAccount: credit.id, creditName: credit.name, outgoing: outgoing)
+            instruction: instruction, debtor: debtor, creditAccount: credit.id, creditName: credit.name, creditCustomer: credit.customerID,
+            payerName: payerName, outgoing: outgoing)
     }
 
     /// A CH/LI IBAN whose institution id is our clearing number.

@@ -59,6 +59,7 @@ public struct PaymentScheduler: Sendable {
                 payment.status = .executed
                 payment.transactionID = posted.id
                 payment.executedAtMillis = now
+                try await plan.announceExecution(to: payment.customerID, scheduled: true, now: now, in: session)
             } catch let error where error is LedgerError || error is DomainError {
                 // Funds short (or the account gone): reject, give the hold back, tell the customer.
                 try await session.execute("ROLLBACK TO SAVEPOINT execute_payment")
@@ -67,7 +68,7 @@ public struct PaymentScheduler: Sendable {
                 payment.status = .rejected
                 payment.reason = reason
                 try await MessageService.post(
-                    to: payment.customerID, subject: "Payment not executed",
+                    to: payment.customerID, category: .payments, subject: "Payment not executed",
                     body: "Your payment of \(payment.instruction.amount) to \(payment.instruction.payeeDisplay) due on \(payment.executionDate) "
                         + "was not executed (\(reason)).", now: now, in: session)
             }

@@ -58,6 +58,7 @@ extension PaymentService {
                         payment.transactionID = posted.id
                         payment.executedAtMillis = now
                         payment.executionDate = today
+                        try await plan.announceExecution(to: payment.customerID, scheduled: false, now: now, in: session)
                     } else {
                         payment.status = .pending
                     }

@@ -70,6 +70,7 @@ public struct PaymentService: Sendable {
                     let posted = try await Ledger.book(plan.draft(on: today, releasing: nil), now: now, in: session)
                     payment.transactionID = posted.id
                     payment.executedAtMillis = now
+                    try await plan.announceExecution(to: principal.customerID, scheduled: false, now: now, in: session)
                 } else {
                     // why a hold also while awaiting a signature: the money the customer sees as
                     // committed is not spent twice before the signature arrives.
@@ -78,6 +79,10 @@ public struct PaymentService: Sendable {
                     payment.holdID = hold.id
                     if payment.status == .needsSignature {
                         challenge = try await signing.openChallenge(for: payment, now: now, in: session)
+                        try await MessageService.post(
+                            to: principal.customerID, category: .payments, subject: "Payment waiting for your signature",
+                            body: "Your payment of \(plan.instruction.amount) to \(plan.instruction.payeeDisplay) is executed once you sign it.",
+                            now: now, in: session)
                     }
                 }
                 try await PaymentStore.update(payment, in: session)

@@ -141,7 +141,7 @@ public struct BudgetService: Sendable {
                     guard !inserted.isEmpty else { continue }
                     let name = line.category ?? "overall"
                     try await MessageService.post(
-                        to: customer, subject: "Budget \(month): \(name) at \(threshold) %",
+                        to: customer, category: .budget, subject: "Budget \(month): \(name) at \(threshold) %",
                         body:
                             "You have spent \(line.spent.decimalString) of your \(limit.decimalString) \(limit.currency.code) budget for \(name) in \(month).",
                         now: now, in: session)

@@ -50,7 +50,7 @@ struct ErrorMiddleware: RouterMiddleware {
         case .loginLocked, .rateLimited: .tooManyRequests
         case .accountNotFound, .notFound, .unknownBank: .notFound
         case .idempotencyKeyReused, .paymentNotPending, .nameTaken, .paymentNotAwaitingSignature, .slotTaken, .tooLateToChange, .cashNotAvailable,
-            .orderNotOpen:
+            .orderNotOpen, .requestNotOpen:
             .conflict
         case .invalidSignature, .signatureInvalidated, .signingAttemptsExceeded, .signingUnavailable: .unprocessableContent
         case .payloadTooLarge: .contentTooLarge

@@ -9,7 +9,6 @@ extension WebApp {
     func registerBranches(on router: Router<TresorRequestContext>) {
         router.get("/branches", use: finder)
         router.get("/branches/{id}", use: branchPage)
-        router.get("/inbox", use: inbox)
     }
 
     /// A page for anyone: with the nav and CSRF token when a customer is logged in.
@@ -135,19 +134,6 @@ extension WebApp {
         return render("branch", page)
     }
 
-    func inbox(_ request: Request, context: TresorRequestContext) async throws -> Response {
-        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
-        var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
-        let language = page.language
-        page.values["messages"] = try await services.messages.messages(of: principal.customerID, limit: 100).map { message in
-            [
-                "subject": message.subject, "body": message.body,
-                "date": language.format(services.calendar.date(of: Date(timeIntervalSince1970: TimeInterval(message.createdAtMillis) / 1000))),
-            ]
-        }
-        try await services.messages.markAllRead(of: principal.customerID, now: services.clock.unixMillis)
-        return render("inbox", page)
-    }
 }
 
 extension Dictionary where Key == String, Value == String {

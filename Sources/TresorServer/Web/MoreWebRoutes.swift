@@ -56,7 +56,9 @@ extension WebApp {
         var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
         let strings = page.strings
         page.values["items"] = [
-            ("/transactions", "transactions", "nav_transactions"), ("/payments", "payments", "nav_payments"),
+            ("/transactions", "transactions", "nav_transactions"), ("/statements", "statements", "statements_title"),
+            ("/documents", "documents", "documents_title"),
+            ("/payments", "payments", "nav_payments"),
             ("/templates", "templates", "nav_templates"),
             ("/receipts", "receipts", "nav_receipts"), ("/budget", "budget", "nav_budget"), ("/branches", "branches", "finder_title"),
             ("/appointments", "calendar", "appt_title"), ("/cash", "cash", "cash_title"), ("/loan", "loan", "loan_title_plain"),

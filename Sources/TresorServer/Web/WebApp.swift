@@ -78,7 +78,7 @@ struct WebApp: Sendable {
             "/accounts": "nav_accounts", "/pay": "nav_pay", "/inbox": "nav_inbox", "/more": "nav_more", "/transactions": "nav_transactions",
             "/payments": "nav_payments", "/templates": "nav_templates", "/receipts": "nav_receipts", "/budget": "nav_budget",
             "/settings": "nav_settings", "/branches": "finder_title", "/appointments": "appt_title", "/cash": "cash_title",
-            "/loan": "loan_title_plain",
+            "/loan": "loan_title_plain", "/statements": "statements_title", "/documents": "documents_title",
         ]
         let first = "/" + (path.split(separator: "/").first.map(String.init) ?? "")
         return titles[first]
@@ -88,11 +88,12 @@ struct WebApp: Sendable {
     static func back(of path: String) -> String? {
         let parents = [
             "/pay/": "/pay", "/payments/": "/payments", "/transactions/": "/transactions", "/receipts/": "/receipts", "/branches/": "/branches",
-            "/appointments/": "/appointments", "/templates/": "/templates",
+            "/appointments/": "/appointments", "/templates/": "/templates", "/statements/": "/statements",
         ]
         for (prefix, parent) in parents where path.hasPrefix(prefix) { return parent }
         let underMore = [
             "/transactions", "/payments", "/templates", "/receipts", "/budget", "/branches", "/appointments", "/cash", "/loan", "/settings",
+            "/statements", "/documents",
         ]
         return underMore.contains(path) ? "/more" : nil
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import TresorCore
+import TresorDocuments
 import TresorDomain
 
 extension WebApp {
@@ -19,6 +20,8 @@ extension WebApp {
         router.post("/cards/{id}/block", use: blockCard)
         registerPay(on: router)
         registerTimeline(on: router)
+        registerStatements(on: router)
+        registerDocuments(on: router)
         registerSettings(on: router)
         registerEdit(on: router)
         registerScan(on: router)
@@ -28,6 +31,7 @@ extension WebApp {
         registerCash(on: router)
         registerLoan(on: router)
         registerMore(on: router)
+        registerInbox(on: router)
         router.get("/language/{code}") { request, context in
             let code = context.parameters.get("code") ?? ""
             let language = WebLanguage(rawValue: code).flatMap { languages.contains($0) ? $0 : nil } ?? languages[0]
@@ -48,8 +52,11 @@ extension WebApp {
         }
         router.get("/static/{file}") { _, context in
             // why drawn per request, not at start: only an install asks, and the browser keeps it a day.
+            // The bank's logo on its brand colour (as the header shows it); the drawn dial without one.
             if let file = context.parameters.get("file"), let size = AppIcon.sizes.first(where: { file == "icon-\($0).png" }) {
-                let png = AppIcon.png(size: size, brand: theme.brand, contrast: theme.brandContrast)
+                let png =
+                    (overlay.snapshot.logoSVG ?? theme.logoSVG).flatMap { SVGImage.iconPNG(svg: $0, size: size, background: theme.brand) }
+                    ?? AppIcon.png(size: size, brand: theme.brand, contrast: theme.brandContrast)
                 var headers = HTTPFields()
                 headers[.contentType] = "image/png"
                 headers[.cacheControl] = "max-age=86400"
@@ -176,13 +183,17 @@ extension WebApp {
                 page.values["chart_rows"] = history.map { ["date": language.format($0.date), "balance": language.format($0.balance)] }
             }
             let latest = try await services.accounts.transactions(main.id, of: principal, from: nil, to: nil, direction: .all, limit: 5, cursor: nil)
+            let kinds = try await services.accounts.bookingKinds(of: latest.entries.map(\.transactionID))
             page.values["latest"] = latest.entries.map { entry in
-                [
+                let category = TransactionCategory.of(
+                    kind: kinds[entry.transactionID], counterparty: entry.counterparty, remittance: entry.remittance,
+                    incoming: entry.amount.minorUnits > 0)
+                return [
                     "date": language.friendly(entry.bookingDate, today: today, strings: strings),
                     "counterparty": entry.counterparty ?? entry.remittance ?? "",
                     "amount": language.formatSigned(entry.amount), "income": entry.amount.minorUnits > 0,
-                    "icon": entry.amount.minorUnits > 0 ? "in" : "out",
-                ]
+                    "icon": TransactionCategory.icon(category), "category": strings["category_\(category)"] ?? category,
+                ] as [String: Any]
             }
         }
         let favorites = try await services.favorites.favorites(of: principal.customerID)

@@ -51,6 +51,15 @@ enum WebSupport {
         a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
+    /// A file to save (a statement, a certificate): never cached, since it holds account data.
+    static func download(_ bytes: [UInt8], contentType: String, fileName: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        headers[.contentDisposition] = "attachment; filename=\"\(fileName)\""
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
     static func html(_ body: String, status: HTTPResponse.Status = .ok, cookies: [String] = []) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"

@@ -188,3 +188,16 @@ document.addEventListener("submit", (event) => {
     form.appendChild(status);
   }
 });
+
+// The public check of a certificate: the chosen file's SHA-256 is computed here, in the browser
+// (the file is not uploaded), and compared with the digest the bank recorded when it issued it.
+document.addEventListener("change", async (event) => {
+  const input = event.target.closest("input[data-verify-digest]");
+  if (!input || !input.files.length || !crypto.subtle) return;
+  const digest = await crypto.subtle.digest("SHA-256", await input.files[0].arrayBuffer());
+  const hex = Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  const result = document.getElementById("verify-result");
+  const matches = hex === input.dataset.verifyDigest;
+  result.textContent = matches ? input.dataset.match : input.dataset.mismatch;
+  result.className = matches ? "notice is-match" : "error";
+});

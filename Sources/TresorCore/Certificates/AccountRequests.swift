@@ -1,0 +1,75 @@
+import TresorDomain
+import TresorLedger
+
+/// A customer's request to open an account, filed with its certificate.
+public struct AccountRequest: Sendable, Hashable {
+    public let id: Int64
+    public let customerID: CustomerID
+    public let kind: AccountKind
+    public let currency: Currency
+    public let status: String
+    public let accountID: AccountID?
+}
+
+extension CertificateService {
+    public func accountRequests(status: String? = "requested") async throws -> [AccountRequest] {
+        let sql =
+            status.map {
+                SQL("SELECT id, customer_id, kind, currency, status, account_id FROM account_requests WHERE status = ? ORDER BY id", [.text($0)])
+            } ?? SQL("SELECT id, customer_id, kind, currency, status, account_id FROM account_requests ORDER BY id")
+        return try await database.read { session in try await session.query(sql).map(Self.request) }
+    }
+
+    /// Staff approve: the account is opened in the books, the request records it, the customer
+    /// is told. A request decided before is refused (`request_not_open`), so a double click
+    /// opens one account.
+    public func approve(request id: Int64, staff: String) async throws -> Account {
+        guard let profile = try await bank.profile() else { throw DomainError(.notFound, field: nil, "The bank is not founded.") }
+        let now = clock.unixMillis
+        // why claim first: the conditional UPDATE lets one of two approvals through.
+        let claimed = try await database.transaction { session in
+            try await session.queryOne(
+                SQL(
+                    """
+                    UPDATE account_requests SET status = 'opening', decided_by = ?, decided_at_ms = ? WHERE id = ? AND status = 'requested' \
+                    RETURNING id, customer_id, kind, currency, status, account_id
+                    """, [.text(staff), .int(now), .int(id)])
+            ).map(Self.request)
+        }
+        guard let request = claimed else { throw DomainError(.requestNotOpen, field: "id", "This request was decided already.") }
+        let name = request.kind == .savings ? "Savings \(request.currency.code)" : "Account \(request.currency.code)"
+        let account = try await bank.openAccount(
+            NewAccount(customerID: request.customerID, name: name, kind: request.kind, currency: request.currency), profile: profile)
+        try await database.transaction { session in
+            try await session.execute(
+                SQL("UPDATE account_requests SET status = 'approved', account_id = ? WHERE id = ?", [.int(account.id.rawValue), .int(id)]))
+            try await MessageService.post(
+                to: request.customerID, category: .documents, subject: "Your new account is open",
+                body: "\(account.name) \(account.iban.formatted) is open and ready to use.", now: now, in: session)
+        }
+        return account
+    }
+
+    public func decline(request id: Int64, staff: String, message: String) async throws {
+        let now = clock.unixMillis
+        try await database.transaction { session in
+            guard
+                let request = try await session.queryOne(
+                    SQL(
+                        """
+                        UPDATE account_requests SET status = 'declined', decided_by = ?, decided_at_ms = ? WHERE id = ? AND status = 'requested' \
+                        RETURNING id, customer_id, kind, currency, status, account_id
+                        """, [.text(staff), .int(now), .int(id)])
+                ).map(Self.request)
+            else { throw DomainError(.requestNotOpen, field: "id", "This request was decided already.") }
+            try await MessageService.post(
+                to: request.customerID, category: .documents, subject: "Your account request", body: message, now: now, in: session)
+        }
+    }
+
+    static func request(_ row: SQLRow) -> AccountRequest {
+        AccountRequest(
+            id: row.int(0), customerID: CustomerID(row.int(1)), kind: AccountKind(rawValue: row.text(2)) ?? .current,
+            currency: Currency(code: row.text(3)) ?? .chf, status: row.text(4), accountID: row.optionalInt(5).map(AccountID.init))
+    }
+}

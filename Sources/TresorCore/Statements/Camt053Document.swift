@@ -1,0 +1,99 @@
+import Foundation
+import TresorDomain
+
+/// A statement as ISO 20022 camt.053.001.08 (bank-to-customer statement), the way Swiss banks
+/// deliver it: one `Stmt` with opening booked (OPBD), closing booked (CLBD) and closing
+/// available (CLAV) balances, a transaction summary, and one `Ntry` per booking with its bank
+/// transaction code and remittance information (the QR or creditor reference where the payment
+/// had one). Amounts are unsigned with `CRDT`/`DBIT`, as the schema wants.
+public struct Camt053Document: Sendable {
+    public let statement: Statement
+
+    public init(statement: Statement) {
+        self.statement = statement
+    }
+
+    public var xml: String {
+        let statement = statement
+        let currency = statement.account.currency.code
+        let created = Self.timestamp(statement.createdAt)
+        var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        out += #"<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt>"#
+        out += "<GrpHdr>" + element("MsgId", statement.identifier) + element("CreDtTm", created)
+        out += "<MsgPgntn><PgNb>1</PgNb><LastPgInd>true</LastPgInd></MsgPgntn></GrpHdr>"
+        out += "<Stmt>" + element("Id", statement.identifier) + element("CreDtTm", created)
+        out += "<FrToDt>" + element("FrDtTm", "\(statement.from)T00:00:00") + element("ToDtTm", "\(statement.to)T23:59:59") + "</FrToDt>"
+        out += "<Acct><Id>" + element("IBAN", statement.account.iban.electronic) + "</Id>" + element("Ccy", currency)
+        out += element("Nm", String(statement.account.name.prefix(70)))
+        if !statement.ownerName.isEmpty { out += "<Ownr>" + element("Nm", String(statement.ownerName.prefix(140))) + "</Ownr>" }
+        out += "<Svcr><FinInstnId><ClrSysMmbId><ClrSysId><Cd>CHBCC</Cd></ClrSysId>" + element("MmbId", String(statement.bank.clearing))
+        out += "</ClrSysMmbId>" + element("Nm", String(statement.bank.name.prefix(140))) + "</FinInstnId></Svcr></Acct>"
+        out += balance("OPBD", statement.opening, on: statement.from)
+        out += balance("CLBD", statement.closing, on: statement.to)
+        out += balance("CLAV", statement.closingAvailable, on: statement.to)
+        out += summary(statement.lines, currency: statement.account.currency)
+        for line in statement.lines { out += entry(line) }
+        return out + "</Stmt></BkToCstmrStmt></Document>\n"
+    }
+
+    private func balance(_ code: String, _ amount: Money, on date: LocalDate) -> String {
+        "<Bal><Tp><CdOrPrtry>" + element("Cd", code) + "</CdOrPrtry></Tp>" + amountAndDirection(amount) + "<Dt>" + element("Dt", date.description)
+            + "</Dt></Bal>"
+    }
+
+    private func summary(_ lines: [StatementLine], currency: Currency) -> String {
+        let credits = lines.filter { $0.amount.minorUnits > 0 }.map(\.amount.minorUnits)
+        let debits = lines.filter { $0.amount.minorUnits < 0 }.map { -$0.amount.minorUnits }
+        let total = { (minor: Int64) in Money(minorUnits: minor, currency: currency).decimalString }
+        var out = "<TxsSummry><TtlNtries>" + element("NbOfNtries", String(lines.count))
+        out += element("Sum", total(credits.reduce(0, +) + debits.reduce(0, +)))
+        out += "<TtlNetNtry>" + amountAndDirection(Money(minorUnits: credits.reduce(0, +) - debits.reduce(0, +), currency: currency), currency: false)
+        out += "</TtlNetNtry></TtlNtries>"
+        out += "<TtlCdtNtries>" + element("NbOfNtries", String(credits.count)) + element("Sum", total(credits.reduce(0, +))) + "</TtlCdtNtries>"
+        out += "<TtlDbtNtries>" + element("NbOfNtries", String(debits.count)) + element("Sum", total(debits.reduce(0, +))) + "</TtlDbtNtries>"
+        return out + "</TxsSummry>"
+    }
+
+    private func entry(_ line: StatementLine) -> String {
+        let credit = line.amount.minorUnits > 0
+        var out = "<Ntry>" + element("NtryRef", String(line.postingID)) + amountAndDirection(line.amount)
+        out += "<Sts><Cd>BOOK</Cd></Sts><BookgDt>" + element("Dt", line.bookingDate.description) + "</BookgDt>"
+        out += "<ValDt>" + element("Dt", line.valueDate.description) + "</ValDt>" + element("AcctSvcrRef", "TX-\(line.transactionID.rawValue)")
+        out += bankTransactionCode(line.code)
+        out += "<NtryDtls><TxDtls><Refs>" + element("AcctSvcrRef", "TX-\(line.transactionID.rawValue)") + "</Refs>" + amountAndDirection(line.amount)
+        if let counterparty = line.counterparty, !counterparty.isEmpty {
+            let role = credit ? "Dbtr" : "Cdtr"
+            out += "<RltdPties><\(role)><Pty>" + element("Nm", String(counterparty.prefix(140))) + "</Pty></\(role)></RltdPties>"
+        }
+        if line.text?.isEmpty == false || line.reference != nil {
+            out += "<RmtInf>"
+            if let text = line.text, !text.isEmpty { out += element("Ustrd", String(text.prefix(140))) }
+            if let reference = line.reference { out += Pain001Document.structuredReference(reference) }
+            out += "</RmtInf>"
+        }
+        out += "</TxDtls></NtryDtls>"
+        if !line.description.isEmpty { out += element("AddtlNtryInf", String(line.description.prefix(500))) }
+        return out + "</Ntry>"
+    }
+
+    private func bankTransactionCode(_ code: BankTransactionCode) -> String {
+        "<BkTxCd><Domn>" + element("Cd", code.domain) + "<Fmly>" + element("Cd", code.family) + element("SubFmlyCd", code.subFamily)
+            + "</Fmly></Domn></BkTxCd>"
+    }
+
+    /// `<Amt Ccy>` unsigned and `<CdtDbtInd>`; zero counts as a credit.
+    private func amountAndDirection(_ amount: Money, currency: Bool = true) -> String {
+        let magnitude = Money(minorUnits: abs(amount.minorUnits), currency: amount.currency).decimalString
+        let indicator = amount.minorUnits < 0 ? "DBIT" : "CRDT"
+        let tag = currency ? #"<Amt Ccy="\#(amount.currency.code)">"# : #"<Amt>"#
+        return tag + magnitude + "</Amt>" + element("CdtDbtInd", indicator)
+    }
+
+    private func element(_ name: String, _ text: String) -> String { "<\(name)>\(Pain001Document.escaped(text))</\(name)>" }
+
+    static func timestamp(_ date: Date) -> String {
+        var formatter = Date.ISO8601FormatStyle(includingFractionalSeconds: false)
+        formatter.timeZone = TimeZone(identifier: "UTC")!
+        return formatter.format(date)
+    }
+}

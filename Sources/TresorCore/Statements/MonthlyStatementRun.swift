@@ -1,0 +1,82 @@
+import Foundation
+import TresorDomain
+import TresorLedger
+
+/// The monthly statement run: every customer account's statement of a month, in each format,
+/// written once. A file is written (to a temporary name, then renamed) before its row in
+/// `statement_runs` is inserted; a second run skips what has a row, so it writes nothing new,
+/// and a run that stopped half-way writes the rest (a file written but not recorded is written
+/// again with the same content, as the statement of a past month does not change).
+public struct MonthlyStatementRun: Sendable {
+    let statements: StatementService
+    let database: any SQLDatabase
+    let clock: any Clock
+
+    public init(services: Services) {
+        statements = services.statements
+        database = services.database
+        clock = services.clock
+    }
+
+    public struct Outcome: Sendable {
+        public var written: [String] = []
+        public var alreadyWritten = 0
+        /// Accounts with neither a balance nor a booking up to the month's end (opened later).
+        public var skippedEmpty = 0
+    }
+
+    /// `render` turns a statement into a file's bytes in a format (the PDF comes from
+    /// TresorDocuments, which this module does not depend on).
+    public func run(
+        month: LocalDate, formats: [StatementFormat], folder: URL, render: @Sendable (Statement, StatementFormat) throws -> [UInt8]
+    ) async throws -> Outcome {
+        let from = month.startOfMonth
+        let to = month.endOfMonth
+        let accounts = try await database.read { session in
+            try await session.query(SQL("SELECT id FROM accounts WHERE customer_id IS NOT NULL ORDER BY id")).map { AccountID($0.int(0)) }
+        }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var outcome = Outcome()
+        for account in accounts {
+            let done = try await database.read { session in
+                try await session.query(
+                    SQL(
+                        "SELECT format FROM statement_runs WHERE account_id = ? AND period_from = ?",
+                        [.int(account.rawValue), SQLValue(from)])
+                ).map { $0.text(0) }
+            }
+            let missing = formats.filter { !done.contains($0.rawValue) }
+            outcome.alreadyWritten += formats.count - missing.count
+            guard !missing.isEmpty else { continue }
+            let statement = try await statements.statement(account: account, from: from, to: to)
+            if statement.lines.isEmpty && statement.opening.minorUnits == 0 {
+                outcome.skippedEmpty += 1
+                continue
+            }
+            for format in missing {
+                let bytes = try render(statement, format)
+                let name = "\(statement.identifier).\(format.fileExtension)"
+                let temporary = folder.appendingPathComponent(".\(name).partial")
+                try Data(bytes).write(to: temporary)
+                guard rename(temporary.path, folder.appendingPathComponent(name).path) == 0 else {
+                    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: folder.appendingPathComponent(name).path])
+                }
+                let inserted = try await database.transaction { session in
+                    try await session.query(
+                        SQL(
+                            """
+                            INSERT INTO statement_runs (account_id, period_from, period_to, format, file_name, sha256, created_at_ms) \
+                            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING account_id
+                            """,
+                            [
+                                .int(account.rawValue), SQLValue(from), SQLValue(to), .text(format.rawValue), .text(name),
+                                .text(Hashing.sha256Hex(bytes)), .int(clock.unixMillis),
+                            ])
+                    ).count
+                }
+                if inserted == 1 { outcome.written.append(name) } else { outcome.alreadyWritten += 1 }
+            }
+        }
+        return outcome
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import TresorDomain
+import TresorLedger
+
+/// Builds account statements from the books: what the statement routes, the CLI and the
+/// monthly run share.
+public struct StatementService: Sendable {
+    let ledger: Ledger
+    let accounts: AccountService
+    let bank: BankService
+    let calendar: BankCalendar
+    let clock: any Clock
+
+    /// The longest period one statement covers. why: bounds the rows read and the document
+    /// written for one request (ARCHITECTURE rule 5); ten years is what a bank must keep.
+    public static let maximumYears = 10
+
+    /// The statement of one of the principal's accounts; `account_not_found` for anyone else's.
+    public func statement(_ id: AccountID, of principal: Principal, from: LocalDate, to: LocalDate) async throws -> Statement {
+        let account = try await accounts.account(id, of: principal)
+        return try await statement(of: account, from: from, to: to)
+    }
+
+    /// The statement of any customer account, for the operations team and the monthly run.
+    public func statement(account id: AccountID, from: LocalDate, to: LocalDate) async throws -> Statement {
+        guard let account = try await ledger.account(id), account.customerID != nil else {
+            throw DomainError(.accountNotFound, field: "account", "No such customer account.")
+        }
+        return try await statement(of: account, from: from, to: to)
+    }
+
+    public static func checkPeriod(from: LocalDate, to: LocalDate) throws {
+        guard from <= to else { throw DomainError(.invalidDateRange, field: "from", "from is after to.") }
+        guard to < from.adding(months: 12 * maximumYears) else {
+            throw DomainError(.invalidDateRange, field: "to", "A statement covers at most \(maximumYears) years.")
+        }
+    }
+
+    func statement(of account: Account, from: LocalDate, to: LocalDate) async throws -> Statement {
+        try Self.checkPeriod(from: from, to: to)
+        let accountID = account.id.rawValue
+        // why: the opening balance and the lines in one read, so a booking made meanwhile is
+        // either in both or in neither.
+        let (openingMinor, rows) = try await ledger.database.read { session in
+            let opening = try await session.queryOne(
+                SQL(
+                    "SELECT CAST(COALESCE(SUM(amount_minor), 0) AS BIGINT) FROM postings WHERE account_id = ? AND booking_date < ?",
+                    [.int(accountID), SQLValue(from)]))!.int(0)
+            let rows = try await session.query(
+                SQL(
+                    """
+                    SELECT p.id, p.transaction_id, p.booking_date, p.value_date, p.amount_minor, p.counterparty, p.remittance, \
+                    t.kind, pay.type, pay.instruction FROM postings p JOIN transactions t ON t.id = p.transaction_id \
+                    LEFT JOIN payments pay ON pay.transaction_id = p.transaction_id \
+                    WHERE p.account_id = ? AND p.booking_date >= ? AND p.booking_date <= ? ORDER BY p.booking_date, p.id
+                    """, [.int(accountID), SQLValue(from), SQLValue(to)]))
+            return (opening, rows)
+        }
+        var running = openingMinor
+        let currency = account.currency
+        let lines = try rows.map { row in
+            let amount = row.int(4)
+            running += amount
+            let type = row.optionalText(8).flatMap(PaymentType.init(rawValue:))
+            let instruction = try row.optionalText(9).map { try InstructionCoding.decode($0) }
+            let reference = instruction?.reference
+            return StatementLine(
+                postingID: row.int(0), transactionID: TransactionID(row.int(1)), bookingDate: try LocalDate(parsing: row.text(2)),
+                valueDate: try LocalDate(parsing: row.text(3)), amount: Money(minorUnits: amount, currency: currency),
+                balance: Money(minorUnits: running, currency: currency), counterparty: row.optionalText(5),
+                text: instruction?.message ?? row.optionalText(6), reference: reference,
+                code: .of(kind: row.text(7), paymentType: type, credit: amount > 0, structured: reference != nil))
+        }
+        let today = calendar.date(of: clock.now())
+        let available = to >= today ? running - account.heldMinor : running
+        guard let profile = try await bank.profile() else { throw DomainError(.accountNotFound, field: "account", "The bank is not founded.") }
+        var owner = ""
+        if let customer = account.customerID { owner = try await bank.customerName(customer) ?? "" }
+        return Statement(
+            bank: profile, account: account, ownerName: owner, from: from, to: to,
+            opening: Money(minorUnits: openingMinor, currency: currency), lines: lines,
+            closingAvailable: Money(minorUnits: available, currency: currency), createdAt: clock.now(), createdDate: today)
+    }
+}

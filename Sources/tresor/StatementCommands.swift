@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import TresorCore
+import TresorDocuments
+import TresorDomain
+
+/// `tresor statements`: one account's statement for the operations team, and the monthly run.
+struct StatementsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "statements", abstract: "Account statements as PDF, CSV or camt.053.",
+        subcommands: [Write.self, RunMonthly.self], defaultSubcommand: Write.self)
+
+    struct Write: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "write", abstract: "Write one account's statement for a period.")
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The account id.") var account: Int64
+        @Option(help: "First day, YYYY-MM-DD.") var from: String
+        @Option(help: "Last day, YYYY-MM-DD.") var to: String
+        @Option(help: "pdf, csv or camt053.") var format: String = "pdf"
+        @Option(help: "Language of the PDF (de, fr, it, en; default: the bank's first).") var language: String?
+        @Option(help: "The file to write.") var out: String
+
+        func run() async throws {
+            guard let format = StatementFormat(rawValue: format) else { throw ValidationError("--format is pdf, csv or camt053.") }
+            let services = Services(database: try await database.open())
+            let statement = try await services.statements.statement(
+                account: AccountID(account), from: try LocalDate(parsing: from), to: try LocalDate(parsing: to))
+            let (branding, languages) = try await database.documentBranding(services)
+            let bytes = StatementFiles.render(statement, format: format, branding: branding, language: language ?? languages[0])
+            try Data(bytes).write(to: URL(fileURLWithPath: out), options: .atomic)
+            print("Wrote \(out): \(statement.lines.count) bookings, opening \(statement.opening), closing \(statement.closing)")
+        }
+    }
+
+    struct RunMonthly: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "run-monthly", abstract: "Write every account's statement of a month once (a second run writes nothing new).")
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The month, YYYY-MM.") var month: String
+        @Option(help: "Formats, comma-separated.") var formats: String = "pdf,camt053"
+        @Option(help: "The folder to write into.") var out: String
+
+        func run() async throws {
+            guard let first = try? LocalDate(parsing: month + "-01") else { throw ValidationError("--month is YYYY-MM.") }
+            let chosen = try formats.split(separator: ",").map { name in
+                guard let format = StatementFormat(rawValue: String(name)) else { throw ValidationError("Unknown format \(name).") }
+                return format
+            }
+            let services = Services(database: try await database.open())
+            let (branding, languages) = try await database.documentBranding(services)
+            let outcome = try await MonthlyStatementRun(services: services).run(
+                month: first, formats: chosen, folder: URL(fileURLWithPath: out, isDirectory: true)
+            ) { statement, format in
+                StatementFiles.render(statement, format: format, branding: branding, language: languages[0])
+            }
+            print(
+                "Statements \(month): \(outcome.written.count) written, \(outcome.alreadyWritten) written before, "
+                    + "\(outcome.skippedEmpty) accounts without bookings")
+        }
+    }
+}
+
+extension DatabaseOptions {
+    /// The bank's name, logo and colour for its documents, and its languages: from its
+    /// configuration file with `--banks --bank`, else the name in its database and the default look.
+    func documentBranding(_ services: Services) async throws -> (DocumentBranding, [String]) {
+        let name = try await services.bank.profile()?.name ?? "Tresor"
+        guard let (directory, config) = try selectedBank() else {
+            return (DocumentBranding(bankName: name, logoSVG: nil, brand: "#0b4f6c"), BankConfig.defaultLanguages)
+        }
+        let logo = try config.theme?.logoSVG.map { try String(contentsOf: directory.folder.appendingPathComponent($0), encoding: .utf8) }
+        return (DocumentBranding(bankName: config.name, logoSVG: logo, brand: config.theme?.brand ?? "#0b4f6c"), config.languages)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TresorCore
+import TresorDomain
+
+@Suite("Inbox: the events that write to it, categories, paging, read and delete")
+struct MessageAPITests {
+    @Test("money received, a scheduled payment executed and a new device each reach the inbox in their category")
+    func eventsWriteMessages() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let anna = try await PayingCustomer.annaMeier(client, harness: harness)
+            let lucaToken = try await client.login("10000002")
+            let lucaIBAN = try #require(try await client.accounts(lucaToken).first { $0["kind"] as? String == "current" }?["iban"] as? String)
+            // Anna pays Luca at this bank (a new payee: she signs; booked at once, the money stays
+            // in the bank) and schedules a payment to a whitelisted payee for Tuesday.
+            let toLuca = try await anna.payAndSign(anna.ibanPayment(iban: lucaIBAN, amount: "42.00"))
+            #expect(toLuca.paymentStatus == "executed", "\(toLuca.text)")
+            #expect(try await anna.pay(anna.ibanPayment(iban: ForeignIBANs.swiss, amount: "15.00", date: "2026-11-24")).paymentStatus == "pending")
+            let waiting = try await client.call(.get, "/v1/messages?category=payments", token: anna.token).json["messages"] as? [[String: Any]] ?? []
+            #expect(waiting.contains { $0["subject"] as? String == "Payment waiting for your signature" })
+
+            harness.clock.advance(seconds: 2 * 86_400)
+            _ = try await harness.services.scheduler.runDue()
+            let lucaAgain = try await client.login("10000002")
+            let luca = try await client.call(.get, "/v1/messages?category=payments", token: lucaAgain)
+            let received = try #require((luca.json["messages"] as? [[String: Any]])?.first)
+            #expect(received["subject"] as? String == "Money received")
+            #expect((received["body"] as? String)?.contains("CHF 42.00 from Anna Meier") == true, "the payer's name, not her account's")
+            #expect(received["read"] as? Bool == false)
+            _ = try await harness.services.devices.enrol(
+                contract: "10000001", code: try await harness.services.devices.issueActivationCode(contract: "10000001", staff: "test"),
+                name: "Annas iPhone", publicKey: Phone().publicKey)
+            let token = try await client.login("10000001")
+            let payments = try await client.call(.get, "/v1/messages?category=payments", token: token).json["messages"] as? [[String: Any]] ?? []
+            #expect(payments.filter { $0["subject"] as? String == "Payment executed" }.count == 1)
+            let security = try await client.call(.get, "/v1/messages?category=security", token: token).json["messages"] as? [[String: Any]] ?? []
+            #expect(security.map { $0["subject"] as? String } == ["New device activated"])
+            #expect(security.allSatisfy { $0["category"] as? String == "security" })
+        }
+    }
+
+    @Test("pages chain without gaps; read, unread and delete change the count; another customer's message does not exist")
+    func pagingReadDelete() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let anna = try await PayingCustomer.annaMeier(client)
+            for amount in ["1.00", "2.00", "3.00", "4.00", "5.00"] {
+                _ = try await anna.pay(anna.ibanPayment(iban: ForeignIBANs.swiss, amount: amount, date: "2026-11-24"))
+            }
+            harness.clock.advance(seconds: 2 * 86_400)
+            _ = try await harness.services.scheduler.runDue()
+            let token = try await client.login("10000001")
+            let all = try await client.call(.get, "/v1/messages?limit=100", token: token)
+            let ids = (all.json["messages"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            #expect(ids.count >= 5)
+            var paged: [String] = []
+            var before: String?
+            repeat {
+                let page = try await client.call(.get, "/v1/messages?limit=2" + (before.map { "&before=\($0)" } ?? ""), token: token)
+                paged += (page.json["messages"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+                before = page.json["next_before"] as? String
+            } while before != nil
+            #expect(paged == ids, "pages of two give the same messages in the same order")
+
+            let unread = try #require(all.json["unread"] as? Int)
+            #expect(try await client.call(.patch, "/v1/messages/\(ids[0])", token: token, json: #"{"read": true}"#).status == .ok)
+            #expect(try await client.call(.get, "/v1/messages", token: token).json["unread"] as? Int == unread - 1)
+            #expect(try await client.call(.patch, "/v1/messages/\(ids[0])", token: token, json: #"{"read": false}"#).status == .ok)
+            #expect(try await client.call(.get, "/v1/messages", token: token).json["unread"] as? Int == unread)
+            #expect(try await client.call(.delete, "/v1/messages/\(ids[1])", token: token).status == .noContent)
+            let after = try await client.call(.get, "/v1/messages?limit=100", token: token)
+            #expect(!((after.json["messages"] as? [[String: Any]] ?? []).contains { $0["id"] as? String == ids[1] }))
+            #expect(try await client.call(.delete, "/v1/messages/\(ids[1])", token: token).status == .notFound)
+
+            let luca = try await client.login("10000002")
+            #expect(try await client.call(.delete, "/v1/messages/\(ids[0])", token: luca).status == .notFound)
+            #expect(try await client.call(.patch, "/v1/messages/\(ids[0])", token: luca, json: #"{"read": true}"#).status == .notFound)
+            let bad = try await client.call(.get, "/v1/messages?category=spam", token: token)
+            #expect(bad.status == .badRequest && bad.errorField == "category")
+            #expect(try await client.call(.get, "/v1/messages?limit=0", token: token).errorField == "limit")
+        }
+    }
+}

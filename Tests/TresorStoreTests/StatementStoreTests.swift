@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import TresorCore
+import TresorDomain
+import TresorLedger
+import TresorTestSupport
+
+@Suite("Statements on every store: balances from the books, the monthly run once")
+struct StatementStoreTests {
+    /// The demo bank on `kind`, on Monday 23 November 2026.
+    static func demo(_ kind: StoreKind) async throws -> Services {
+        let services = Services(database: try await kind.makeDatabase(), clock: ManualClock(PaymentFixture.start), auth: LedgerFixture.fastAuth)
+        _ = try await services.demo.seed(today: services.today)
+        return services
+    }
+
+    @Test("a statement to today closes at the account's booked balance; consecutive periods chain", arguments: StoreKind.available)
+    func balancesChain(kind: StoreKind) async throws {
+        let services = try await Self.demo(kind)
+        for account in try await services.ledger.allAccounts() where account.customerID != nil {
+            let year = try await services.statements.statement(account: account.id, from: try LocalDate(parsing: "2025-01-01"), to: services.today)
+            #expect(year.closing == account.booked, "\(account.name)")
+            #expect(year.closingAvailable.minorUnits == account.bookedMinor - account.heldMinor)
+            let october = try await services.statements.statement(
+                account: account.id, from: try LocalDate(parsing: "2026-10-01"), to: try LocalDate(parsing: "2026-10-31"))
+            let november = try await services.statements.statement(
+                account: account.id, from: try LocalDate(parsing: "2026-11-01"), to: services.today)
+            #expect(october.closing == november.opening)
+            #expect(october.closingAvailable == october.closing, "a past period's available balance is its booked balance")
+            #expect(october.opening.minorUnits + october.credits.minorUnits + october.debits.minorUnits == october.closing.minorUnits)
+        }
+    }
+
+    @Test("the monthly run writes every statement once; a second run writes nothing; an interrupted one finishes", arguments: StoreKind.available)
+    func monthlyRunOnce(kind: StoreKind) async throws {
+        let services = try await Self.demo(kind)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statements-\(UUID().uuidString)", isDirectory: true)
+        let run = MonthlyStatementRun(services: services)
+        let render: @Sendable (Statement, StatementFormat) -> [UInt8] = { statement, format in
+            format == .csv ? StatementCSV.bytes(statement) : Array(Camt053Document(statement: statement).xml.utf8)
+        }
+        let month = try LocalDate(parsing: "2026-10-01")
+        let first = try await run.run(month: month, formats: [.csv, .camt053], folder: folder, render: render)
+        let customerAccounts = try await services.ledger.allAccounts().filter { $0.customerID != nil }.count
+        #expect(first.written.count == 2 * (customerAccounts - first.skippedEmpty))
+        #expect(first.written.count >= 10)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
+        #expect(Set(files) == Set(first.written))
+
+        let second = try await run.run(month: month, formats: [.csv, .camt053], folder: folder, render: render)
+        #expect(second.written.isEmpty)
+        #expect(second.alreadyWritten == first.written.count)
+
+        // A run that wrote a file but stopped before recording it, and lost another file: the
+        // next run writes exactly the one not recorded, with the same content.
+        let lost = try #require(first.written.first { $0.hasSuffix(".xml") })
+        let before = try Data(contentsOf: folder.appendingPathComponent(lost))
+        let accountID = try #require(Int64(lost.split(separator: "-")[1]))
+        try await services.database.transaction { session in
+            try await session.execute(SQL("DELETE FROM statement_runs WHERE account_id = ? AND format = 'camt053'", [.int(accountID)]))
+        }
+        try FileManager.default.removeItem(at: folder.appendingPathComponent(lost))
+        let third = try await run.run(month: month, formats: [.csv, .camt053], folder: folder, render: render)
+        #expect(third.written == [lost])
+        #expect(try Data(contentsOf: folder.appendingPathComponent(lost)) == before)
+
+        let digest = try await services.database.read { session in
+            try await session.queryOne(SQL("SELECT sha256 FROM statement_runs WHERE file_name = ?", [.text(lost)]))?.text(0)
+        }
+        #expect(digest == Hashing.sha256Hex(before))
+    }
+}

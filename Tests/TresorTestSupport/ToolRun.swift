@@ -1,0 +1,24 @@
+import Foundation
+
+/// Runs a command-line tool the tests check our output with (xmllint, pdftotext, the `tresor`
+/// binary itself) and returns its exit status and everything it printed.
+public enum ToolRun {
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        // why read before waiting: a tool that fills the pipe would otherwise never exit.
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    public static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        try run(URL(fileURLWithPath: tool), arguments)
+    }
+}

@@ -1,0 +1,69 @@
+"""Statements from the phone: the customer picks an account and a period from More and gets
+the PDF, CSV or camt.053 file; a wrong period is explained at the field. The files are fetched
+by the page itself (as the download link does), so their bytes can be checked here."""
+import datetime
+
+from selenium.webdriver.common.by import By
+
+from webbase import BASE, BrowserTest
+
+FETCH = """
+const done = arguments[arguments.length - 1];
+fetch(arguments[0]).then(async r => {
+  const bytes = new Uint8Array(await r.arrayBuffer());
+  done([r.status, r.headers.get('content-type'), r.headers.get('content-disposition'),
+        new TextDecoder().decode(bytes.slice(0, 400))]);
+});
+"""
+
+
+class StatementsTest(BrowserTest):
+    def fetch(self, path):
+        self.browser.set_script_timeout(20)
+        return self.browser.execute_async_script(FETCH, path)
+
+    def test_download_a_statement_in_each_format(self):
+        """Anna opens Statements from More, takes "this year" and downloads it in the three
+        formats; each is the file its name says, for her current account and that period."""
+        self.login()
+        self.browser.get(BASE + "/more")
+        self.click_and_wait("a[href='/statements']", "/statements")
+        presets = self.browser.find_elements(By.CSS_SELECTOR, "#presets a")
+        self.assertEqual(4, len(presets))
+        self.assertEqual("true", presets[0].get_attribute("aria-current"), "last month is chosen first")
+        presets[2].click()
+        self.wait_until(lambda b: b.find_elements(By.CSS_SELECTOR, "#presets a")[2].get_attribute("aria-current") == "true")
+        year = str(datetime.date.today().year)
+        self.assertEqual(f"{year}-01-01", self.browser.find_element(By.ID, "from").get_attribute("value"))
+        account = self.browser.find_element(By.ID, "account").get_attribute("value")
+        start = self.browser.find_element(By.ID, "from").get_attribute("value")
+        end = self.browser.find_element(By.ID, "to").get_attribute("value")
+        query = f"/statements/download?account={account}&from={start}&to={end}"
+        status, kind, disposition, head = self.fetch(query + "&format=pdf")
+        self.assertEqual((200, "application/pdf"), (status, kind))
+        self.assertTrue(head.startswith("%PDF-"))
+        self.assertIn(f"ST-{account}-{start.replace('-', '')}", disposition)
+        status, kind, _, head = self.fetch(query + "&format=csv")
+        self.assertEqual(200, status)
+        self.assertTrue(kind.startswith("text/csv"))
+        self.assertTrue(head.lstrip("\ufeff").startswith("booking_date,value_date,text,counterparty,reference,amount,currency,balance\r\n"))
+        status, kind, _, head = self.fetch(query + "&format=camt053")
+        self.assertEqual(200, status)
+        self.assertIn("urn:iso:std:iso:20022:tech:xsd:camt.053.001.08", head)
+        # The form itself: choosing CSV and submitting asks for exactly that file.
+        self.browser.find_element(By.CSS_SELECTOR, "label[for=format-csv]").click()
+        self.assertTrue(self.browser.find_element(By.ID, "format-csv").is_selected())
+
+    def test_a_period_the_wrong_way_round_is_explained_at_the_field(self):
+        self.login()
+        self.browser.get(BASE + "/statements")
+        old_page = self.browser.find_element(By.TAG_NAME, "html")
+        self.browser.execute_script(
+            "document.getElementById('from').value = '2026-10-31'; document.getElementById('to').value = '2026-10-01';")
+        self.browser.find_element(By.CSS_SELECTOR, "#statement-form button[type=submit]").click()
+        self.wait_until_left(old_page)
+        error = self.browser.find_element(By.ID, "statement-error")
+        self.assertEqual("alert", error.get_attribute("role"))
+        self.assertIn("Startdatum", error.text)
+        self.assertEqual("true", self.browser.find_element(By.ID, "from").get_attribute("aria-invalid"))
+        self.assertEqual("2026-10-31", self.browser.find_element(By.ID, "from").get_attribute("value"), "what was typed is kept")
