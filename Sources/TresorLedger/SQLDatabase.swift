@@ -52,6 +52,9 @@ public struct SQLRow: Sendable {
 public protocol SQLSession: Sendable {
     func query(_ sql: SQL) async throws -> [SQLRow]
     func execute(_ sql: SQL) async throws
+    /// Announces `payload` on `channel` to every listener of the database, in every instance,
+    /// when (and only if) this transaction commits.
+    func notify(_ channel: String, _ payload: String) async throws
 }
 
 /// What the ledger and the services need of a database. `TresorSQLite` and `TresorPostgres`
@@ -64,6 +67,9 @@ public protocol SQLDatabase: Sendable {
     func transaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T
     /// Runs read-only `body` on a connection that may run concurrently with writers.
     func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T
+    /// The payloads notified on `channel` from now on, by this instance or any other on the same
+    /// database. Returns once listening, so nothing committed afterwards is missed.
+    func listen(_ channel: String) async throws -> AsyncStream<String>
     /// Applies the numbered migrations not yet applied.
     func migrate() async throws
     /// Releases connections.

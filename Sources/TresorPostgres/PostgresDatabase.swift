@@ -14,6 +14,8 @@ public final class PostgresDatabase: SQLDatabase {
     let logger: Logger
     /// Where this pool connects; another instance (a test's second server) can open the same.
     public let url: String
+    let hub = NotificationHub()
+    private let listening = ListeningChannels()
 
     /// `url`: `postgres://user:password@host:port/database`.
     public init(url: String, maximumConnections: Int = 20, logger: Logger = Logger(label: "tresor.postgres")) throws {
@@ -59,12 +61,42 @@ public final class PostgresDatabase: SQLDatabase {
         }
     }
 
+    /// One connection per channel runs `LISTEN` and feeds this handle's listeners, so a message
+    /// committed by any instance reaches them (not a table polled in a loop). A dropped
+    /// connection is replaced after a second.
+    public func listen(_ channel: String) async throws -> AsyncStream<String> {
+        let stream = hub.subscribe(channel)
+        try await listening.start(channel) { [client, hub, logger] ready in
+            var attempts = 0
+            while !Task.isCancelled {
+                let reconnected = attempts > 0
+                attempts += 1
+                do {
+                    try await client.withConnection { connection in
+                        try await connection.listen(on: channel) { notifications in
+                            ready()
+                            // why: what was notified while the connection was down is lost;
+                            // `*` tells every listener to look for itself.
+                            if reconnected { hub.deliver(channel, NotificationHub.everyone) }
+                            for try await notification in notifications { hub.deliver(channel, notification.payload) }
+                        }
+                    }
+                } catch {
+                    logger.warning("LISTEN \(channel) lost: \(error); listening again")
+                }
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+        return stream
+    }
+
     public func migrate() async throws {
         // why: several instances may start at once; the advisory lock makes them take turns.
         try await Migrator.migrate(self, lock: SQL("SELECT pg_advisory_xact_lock(7472657)"), now: Int64(Date().timeIntervalSince1970 * 1000))
     }
 
     public func close() async throws {
+        listening.stopAll()
         runner.cancel()
     }
 }
@@ -74,9 +106,53 @@ public struct PostgresURLError: Error, CustomStringConvertible {
     public var description: String { "not a postgres://user[:password]@host[:port]/database URL" }
 }
 
+/// The LISTEN tasks of one database handle, one per channel, started on first use.
+final class ListeningChannels: @unchecked Sendable {
+    private let lock = NSLock()
+    private var tasks: [String: Task<Void, Never>] = [:]
+    private var ready: Set<String> = []
+    private var started: Set<String> = []
+    private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+
+    /// Starts `run` for `channel` unless it runs already; returns once it has called `ready`.
+    func start(_ channel: String, _ run: @escaping @Sendable (_ ready: @escaping @Sendable () -> Void) async -> Void) async throws {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let startNow: Bool = lock.withLock {
+                if ready.contains(channel) {
+                    continuation.resume()
+                    return false
+                }
+                waiting[channel, default: []].append(continuation)
+                return started.insert(channel).inserted
+            }
+            guard startNow else { return }
+            let task = Task { await run { self.markReady(channel) } }
+            lock.withLock { tasks[channel] = task }
+        }
+    }
+
+    private func markReady(_ channel: String) {
+        let resumed: [CheckedContinuation<Void, Never>] = lock.withLock {
+            ready.insert(channel)
+            return waiting.removeValue(forKey: channel) ?? []
+        }
+        for continuation in resumed { continuation.resume() }
+    }
+
+    func stopAll() {
+        let all = lock.withLock { Array(tasks.values) }
+        for task in all { task.cancel() }
+    }
+}
+
 struct PostgresSession: SQLSession {
     let connection: PostgresConnection
     let logger: Logger
+
+    /// `pg_notify` inside the transaction: PostgreSQL delivers it at COMMIT, never on ROLLBACK.
+    func notify(_ channel: String, _ payload: String) async throws {
+        _ = try await query(SQL("SELECT pg_notify(?, ?)", [.text(channel), .text(payload)]))
+    }
 
     func run(_ text: String) async throws {
         _ = try await connection.query(PostgresQuery(unsafeSQL: text), logger: logger)

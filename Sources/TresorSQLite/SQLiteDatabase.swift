@@ -13,6 +13,8 @@ public final class SQLiteDatabase: SQLDatabase {
     let pool: DatabasePool
     private let writer = AsyncMutex()
     public let path: String
+    /// One process uses the file, so notifications need not leave it.
+    let hub = NotificationHub()
 
     /// Opens (creating if needed) the database file at `path`.
     public init(path: String) throws {
@@ -29,11 +31,12 @@ public final class SQLiteDatabase: SQLDatabase {
 
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
         try await writer.withLock {
-            let session = SQLiteWriteSession(pool: pool)
+            let session = SQLiteWriteSession(pool: pool, notifications: PendingNotifications())
             try await session.run("BEGIN IMMEDIATE")
             do {
                 let result = try await body(session)
                 try await session.run("COMMIT")
+                session.notifications.deliver(to: hub)
                 return result
             } catch {
                 try? await session.run("ROLLBACK")
@@ -44,6 +47,10 @@ public final class SQLiteDatabase: SQLDatabase {
 
     public func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
         try await body(SQLiteReadSession(pool: pool))
+    }
+
+    public func listen(_ channel: String) async throws -> AsyncStream<String> {
+        hub.subscribe(channel)
     }
 
     public func migrate() async throws {
@@ -65,6 +72,11 @@ public final class SQLiteDatabase: SQLDatabase {
 /// interleaves on the writer connection.
 struct SQLiteWriteSession: SQLSession {
     let pool: DatabasePool
+    let notifications: PendingNotifications
+
+    func notify(_ channel: String, _ payload: String) async throws {
+        notifications.add(channel, payload)
+    }
 
     func run(_ text: String) async throws {
         try await pool.writeWithoutTransaction { db in try db.execute(sql: text) }
@@ -85,6 +97,9 @@ struct SQLiteReadSession: SQLSession {
     }
     func execute(_ sql: TresorLedger.SQL) async throws {
         preconditionFailure("a read session does not write: \(sql.text)")
+    }
+    func notify(_ channel: String, _ payload: String) async throws {
+        preconditionFailure("a read session does not notify")
     }
 }
 

@@ -150,6 +150,7 @@ public func buildRouter(
     v1.get("/messages", use: messageRoutes.list)
     v1.patch("/messages/{id}", use: messageRoutes.update)
     v1.delete("/messages/{id}", use: messageRoutes.delete)
+    v1.get("/events", use: EventRoutes(messages: services.messages).events)
     try await WebApp.load(services: services, theme: theme, languages: languages, scanner: scanner).register(on: router)
     return router
 }

@@ -105,7 +105,10 @@ struct IsolationAPITests {
                 #expect([.notFound, .forbidden, .badRequest].contains(reply.status), "\(method) \(path) answered \(reply.status)")
                 for secret in secrets { #expect(!reply.text.contains(secret)) }
             }
-            for route in routes where route.method == .get && !route.path.contains("{id}") && !route.path.hasPrefix("/v1/staff") {
+            // why not /v1/events: it streams until the client leaves; LiveInboxTests shows another
+            // customer's message never reaches the stream.
+            for route in routes
+            where route.method == .get && !route.path.contains("{id}") && !route.path.hasPrefix("/v1/staff") && route.path != "/v1/events" {
                 let reply = try await client.call(.get, route.path, token: anna.token)
                 for secret in secrets { #expect(!reply.text.contains(secret), "GET \(route.path) leaked \(secret)") }
             }

@@ -22,7 +22,13 @@ public struct MessageService: Sendable {
             SQL(
                 "INSERT INTO messages (customer_id, category, subject, body, created_at_ms) VALUES (?, ?, ?, ?, ?)",
                 [.int(customer.rawValue), .text(category.rawValue), .text(subject), .text(body), .int(now)]))
+        // why the customer and not the message: listeners read what is new for them themselves,
+        // so a notification carries nothing a listener of another customer could use.
+        try await session.notify(channel, String(customer.rawValue))
     }
+
+    /// The notification channel of new messages; the payload is the customer's id.
+    static let channel = "tresor_messages"
 
     /// The newest messages first, at most `limit`, older than message `before` when given (the
     /// next page), of one category when given. Deleted messages are not shown.

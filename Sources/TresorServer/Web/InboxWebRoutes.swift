@@ -9,6 +9,11 @@ extension WebApp {
     func registerInbox(on router: Router<TresorRequestContext>) {
         router.get("/inbox", use: inbox)
         router.post("/inbox/{id}/delete", use: deleteMessage)
+        // The live stream for the web app's toasts and badge (EventSource sends the cookie).
+        router.get("/events") { request, _ in
+            guard let (principal, _) = await session(request) else { return Response(status: .unauthorized) }
+            return try await EventStream.response(request, customer: principal.customerID, messages: services.messages)
+        }
     }
 
     static let inboxPage = 20

@@ -134,18 +134,59 @@ document.addEventListener("DOMContentLoaded", () => {
       for (const button of form.querySelectorAll("button")) button.disabled = true;
     }
   }
-  // The Inbox tab's unread count, in the badge the page already holds (so nothing moves).
-  const badge = document.querySelector("#tab-inbox .badge");
-  if (badge && !asOf) {
-    fetch("/inbox/unread", { credentials: "same-origin" }).then((r) => r.ok ? r.json() : null).then((body) => {
-      if (!body || !body.unread) return;
-      badge.textContent = body.unread > 99 ? "99+" : String(body.unread);
-      badge.hidden = false;
-      const tab = badge.parentElement;
-      tab.setAttribute("aria-label", tab.querySelector("span").textContent + ", " + body.unread + " " + (tab.dataset.unread || ""));
-    }).catch(() => {});
-  }
+  if (!asOf) refreshUnread();
+  if (!asOf && document.body.classList.contains("signed-in") && window.EventSource) listen();
 });
+
+// The Inbox tab's unread count, in the badge the page already holds (so nothing moves).
+function refreshUnread() {
+  const badge = document.querySelector("#tab-inbox .badge");
+  if (!badge) return;
+  fetch("/inbox/unread", { credentials: "same-origin" }).then((r) => r.ok ? r.json() : null).then((body) => {
+    if (!body || !body.unread) return;
+    badge.textContent = body.unread > 99 ? "99+" : String(body.unread);
+    badge.hidden = false;
+    const tab = badge.parentElement;
+    tab.setAttribute("aria-label", tab.querySelector("span").textContent + ", " + body.unread + " " + (tab.dataset.unread || ""));
+  }).catch(() => {});
+}
+
+// Live: each new message arrives as a Server-Sent Event. A toast says what happened, the badge
+// counts it, and when money moved the balances on this page are fetched again and replaced in
+// place (the parts marked data-live), without a reload. A lost connection is retried after 15 s
+// (by us, not the browser, so a stopped server does not fill the console).
+function listen() {
+  const source = new EventSource("/events");
+  source.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    const toast = document.getElementById("toast");
+    if (toast) {
+      toast.textContent = message.subject;
+      toast.hidden = false;
+      clearTimeout(toast.timer);
+      toast.timer = setTimeout(() => { toast.hidden = true; }, 8000);
+    }
+    refreshUnread();
+    if (message.category === "payments") refreshLive();
+  });
+  source.addEventListener("error", () => {
+    source.close();
+    setTimeout(listen, 15000);
+  });
+}
+
+function refreshLive() {
+  const parts = document.querySelectorAll("[data-live]");
+  if (!parts.length) return;
+  fetch(location.pathname + location.search, { credentials: "same-origin" }).then((r) => r.ok ? r.text() : null).then((html) => {
+    if (!html) return;
+    const fresh = new DOMParser().parseFromString(html, "text/html");
+    for (const part of parts) {
+      const other = fresh.querySelector(`[data-live="${part.dataset.live}"]`);
+      if (other) part.innerHTML = other.innerHTML;
+    }
+  }).catch(() => {});
+}
 
 // Feedback on everything that takes time: a submitted form's button waits with a spinner.
 document.addEventListener("submit", (event) => {

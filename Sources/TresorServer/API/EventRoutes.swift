@@ -1,0 +1,61 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ServiceLifecycle
+import TresorCore
+import TresorDomain
+
+/// `GET /v1/events`: the customer's new inbox messages as Server-Sent Events, each with its
+/// message id as the event id, so a client that reconnects with `Last-Event-ID` gets what it
+/// missed first. The web app opens the same stream at `/events` with its session cookie.
+enum EventStream {
+    static func response(_ request: Request, customer: CustomerID, messages: MessageService) async throws -> Response {
+        let header = request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.uri.queryParameters.get("last_event_id").map { String($0) }
+        var after: Int64?
+        if let header {
+            guard let id = Int64(header), id >= 0 else {
+                throw DomainError(.invalidParameter, field: "Last-Event-ID", "Last-Event-ID is the id of the last event received.")
+            }
+            after = id
+        }
+        let (events, stop) = try await messages.live(for: customer, after: after)
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        // why: a reverse proxy that buffers would hold the events back.
+        headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                // why: the listening tasks end with the stream, also when the client went away.
+                defer { stop() }
+                try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
+                // why: a stream never ends by itself; a server stopping (SIGTERM) ends it, or
+                // it would wait for the stream as for any request in flight.
+                try await withGracefulShutdownHandler {
+                    for await event in events {
+                        switch event {
+                        case .keepAlive:
+                            try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                        case .message(let message):
+                            let data = String(decoding: try encoder.encode(MessageRoutes.MessageDTO(message)), as: UTF8.self)
+                            try await writer.write(ByteBuffer(string: "id: \(message.id)\nevent: message\ndata: \(data)\n\n"))
+                        }
+                    }
+                } onGracefulShutdown: {
+                    stop()
+                }
+                try await writer.finish(nil)
+            })
+    }
+}
+
+struct EventRoutes {
+    let messages: MessageService
+
+    func events(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        try await EventStream.response(request, customer: try context.requirePrincipal().customerID, messages: messages)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import TresorCore
+import TresorDomain
+import TresorLedger
+import TresorTestSupport
+
+@Suite("Live inbox: a message committed by another instance reaches an open stream")
+struct LiveInboxTests {
+    /// The first `count` messages of `events` that arrive within `seconds` (fewer if they do
+    /// not). The stream is read once: an AsyncStream has one reader, and cancelling it ends it.
+    static func messages(_ events: AsyncStream<InboxEvent>, count: Int, within seconds: Double) async -> [CustomerMessage] {
+        await withTaskGroup(of: [CustomerMessage]?.self) { group in
+            group.addTask {
+                var found: [CustomerMessage] = []
+                for await event in events {
+                    if case .message(let message) = event { found.append(message) }
+                    if found.count == count { break }
+                }
+                return found
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? []
+        }
+    }
+
+    @Test(
+        "within a second, only the customer's own, resumable after the last id; PostgreSQL across two instances",
+        arguments: StoreKind.available)
+    func deliveredAcrossInstances(kind: StoreKind) async throws {
+        let fixture = try await PaymentFixture.make(kind)
+        let listening = fixture.services
+        // The other instance: its own connection pool on the same PostgreSQL database. SQLite is
+        // one process by design, so there it is the same instance.
+        let writing =
+            kind == .postgres
+            ? Services(database: try kind.openAgain(listening.database), clock: fixture.clock, auth: LedgerFixture.fastAuth) : listening
+        let other = try await listening.bank.createCustomer(name: "Someone Else")
+        let render: @Sendable (CertificateContent) -> [UInt8] = { _ in Array("%PDF-test".utf8) }
+
+        let (events, stop) = try await listening.messages.live(for: fixture.principal.customerID, after: nil)
+        defer { stop() }
+        // Another customer's message first: it must not reach this stream.
+        _ = try await writing.certificates.issue(
+            .accountOpening, fields: ["kind": "savings", "currency": "CHF"], language: "de",
+            for: Principal(customerID: other, contract: "x", level: 2), render: render)
+        let started = ContinuousClock.now
+        _ = try await writing.certificates.issue(
+            .balanceConfirmation, fields: ["date": "2026-11-20"], language: "de", for: fixture.principal, render: render)
+        let message = try #require(await Self.messages(events, count: 1, within: 1.0).first, "no message within a second")
+        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(message.subject == "Your document is ready" && message.category == .documents)
+        #expect(message.body.contains("balance confirmation"), "the customer's own message, not the other's")
+
+        // A client that reconnects with the last id it saw gets what came meanwhile, in order.
+        _ = try await writing.certificates.issue(
+            .balanceConfirmation, fields: ["date": "2026-11-19"], language: "de", for: fixture.principal, render: render)
+        _ = try await writing.certificates.issue(
+            .accountOpening, fields: ["kind": "current", "currency": "EUR"], language: "de", for: fixture.principal, render: render)
+        let (resumed, stopResumed) = try await listening.messages.live(for: fixture.principal.customerID, after: message.id)
+        defer { stopResumed() }
+        let backlog = await Self.messages(resumed, count: 2, within: 1.0)
+        #expect(backlog.count == 2)
+        #expect(backlog.map(\.id) == backlog.map(\.id).sorted() && backlog.allSatisfy { $0.id > message.id })
+        if kind == .postgres {
+            // The LISTEN connection dies (a failover, an administrator): a message committed while
+            // it is down still arrives once it is back (the listener is told to look for itself).
+            let (later, stopLater) = try await listening.messages.live(for: fixture.principal.customerID, after: nil)
+            defer { stopLater() }
+            let terminated = try await writing.database.read { session in
+                try await session.query(
+                    SQL("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()")
+                ).count
+            }
+            #expect(terminated >= 1, "a LISTEN connection was there to cut")
+            _ = try await writing.certificates.issue(
+                .balanceConfirmation, fields: ["date": "2026-11-18"], language: "de", for: fixture.principal, render: render)
+            let recovered = await Self.messages(later, count: 1, within: 5.0)
+            #expect(recovered.count == 1, "the message committed while LISTEN was down arrived after it came back")
+            try await writing.database.close()
+        }
+    }
+}
