@@ -58,7 +58,7 @@ public enum CertificatePDF {
             y += canvas.text(
                 labels.fill(
                     "account_opening_text",
-                    ["name": name, "kind": labels["kind_\(kind.rawValue)"], "currency": currency.code, "id": String(content.requestID ?? 0)]),
+                    ["name": name, "kind": labels["kind_\(kind.rawValue)"], "currency": currency.code, "id": content.code]),
                 x: margin, y: y, width: width, style: .init(size: 10), wrap: true)
         }
         let boxTop = PDFCanvas.a4Height - 150

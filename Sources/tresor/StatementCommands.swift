@@ -3,6 +3,7 @@ import Foundation
 import TresorCore
 import TresorDocuments
 import TresorDomain
+import TresorServer
 
 /// `tresor statements`: one account's statement for the operations team, and the monthly run.
 struct StatementsCommand: AsyncParsableCommand {
@@ -62,13 +63,13 @@ struct StatementsCommand: AsyncParsableCommand {
 
 extension DatabaseOptions {
     /// The bank's name, logo and colour for its documents, and its languages: from its
-    /// configuration file with `--banks --bank`, else the name in its database and the default look.
+    /// configuration file with `--banks --bank` (logo read as the server reads it), else the name
+    /// in its database and the demo look.
     func documentBranding(_ services: Services) async throws -> (DocumentBranding, [String]) {
-        let name = try await services.bank.profile()?.name ?? "Tresor"
         guard let (directory, config) = try selectedBank() else {
-            return (DocumentBranding(bankName: name, logoSVG: nil, brand: "#0b4f6c"), BankConfig.defaultLanguages)
+            let name = try await services.bank.profile()?.name ?? "Tresor"
+            return (WebTheme.demo.documentBranding(bankName: name), BankConfig.defaultLanguages)
         }
-        let logo = try config.theme?.logoSVG.map { try String(contentsOf: directory.folder.appendingPathComponent($0), encoding: .utf8) }
-        return (DocumentBranding(bankName: config.name, logoSVG: logo, brand: config.theme?.brand ?? "#0b4f6c"), config.languages)
+        return (try WebTheme.make(config.theme, folder: directory.folder).documentBranding(bankName: config.name), config.languages)
     }
 }

@@ -10,8 +10,6 @@ public struct CertificateContent: Sendable {
     public let code: String
     public let issuedOn: LocalDate
     public let lines: [Line]
-    /// For an account opening: the request staff will decide on.
-    public let requestID: Int64?
 
     /// One account on the certificate. For a balance confirmation only `balance` is set; for the
     /// tax statement the year's gross interest, the tax withheld and the year-end balance.

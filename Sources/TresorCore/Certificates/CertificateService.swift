@@ -30,20 +30,12 @@ public struct CertificateService: Sendable {
         let code = Self.code(random.bytes(8))
         let lines = try await lines(for: request, customer: customer)
         let now = clock.unixMillis
+        // why render before the transaction: drawing a PDF takes milliseconds of CPU that must not
+        // hold the database's writer (SQLite has one).
+        let content = CertificateContent(request: request, bankName: profile.name, ownerName: owner, code: code, issuedOn: today, lines: lines)
+        let pdf = try render(content)
+        let digest = Hashing.sha256Hex(pdf)
         return try await database.transaction { session in
-            var requestID: Int64?
-            if case .accountOpening(let kind, let currency) = request {
-                requestID = try await session.queryOne(
-                    SQL(
-                        """
-                        INSERT INTO account_requests (customer_id, kind, currency, status, created_at_ms) VALUES (?, ?, ?, 'requested', ?) \
-                        RETURNING id
-                        """, [.int(customer.rawValue), .text(kind.rawValue), .text(currency.code), .int(now)]))!.int(0)
-            }
-            let content = CertificateContent(
-                request: request, bankName: profile.name, ownerName: owner, code: code, issuedOn: today, lines: lines, requestID: requestID)
-            let pdf = try render(content)
-            let digest = Hashing.sha256Hex(pdf)
             let id = try await session.queryOne(
                 SQL(
                     """
@@ -54,9 +46,13 @@ public struct CertificateService: Sendable {
                         .int(customer.rawValue), .text(type.rawValue), .text(request.fields), .text(language), .text(code), .text(digest),
                         .text(Data(pdf).base64EncodedString()), .int(now),
                     ]))!.int(0)
-            if let requestID {
+            if case .accountOpening(let kind, let currency) = request {
                 try await session.execute(
-                    SQL("UPDATE account_requests SET certificate_id = ? WHERE id = ?", [.int(id), .int(requestID)]))
+                    SQL(
+                        """
+                        INSERT INTO account_requests (customer_id, certificate_id, kind, currency, status, created_at_ms) \
+                        VALUES (?, ?, ?, ?, 'requested', ?)
+                        """, [.int(customer.rawValue), .int(id), .text(kind.rawValue), .text(currency.code), .int(now)]))
             }
             try await MessageService.post(
                 to: customer, category: .documents, subject: "Your document is ready",

@@ -41,10 +41,13 @@ extension MessageService {
                     output.yield(.keepAlive)
                     continue
                 }
-                guard let new = try? await messages(of: customer, after: last) else { continue }
-                for message in new {
-                    output.yield(.message(message))
-                    last = message.id
+                // Read again while full pages come back, so a burst larger than a page is not held back.
+                while let new = try? await messages(of: customer, after: last), !new.isEmpty {
+                    for message in new {
+                        output.yield(.message(message))
+                        last = message.id
+                    }
+                    if new.count < Self.pageMax { break }
                 }
             }
         }
@@ -62,15 +65,9 @@ extension MessageService {
         try await database.read { session in
             try await session.query(
                 SQL(
-                    """
-                    SELECT id, subject, body, created_at_ms, category, read_at_ms FROM messages \
-                    WHERE customer_id = ? AND id > ? AND deleted_at_ms IS NULL ORDER BY id LIMIT ?
-                    """, [.int(customer.rawValue), .int(id), .int(Int64(Self.pageMax))])
-            ).map {
-                CustomerMessage(
-                    id: $0.int(0), subject: $0.text(1), body: $0.text(2), createdAtMillis: $0.int(3),
-                    category: MessageCategory(rawValue: $0.text(4)) ?? .payments, isRead: $0.optionalInt(5) != nil)
-            }
+                    "SELECT \(Self.columns) FROM messages WHERE customer_id = ? AND id > ? AND deleted_at_ms IS NULL ORDER BY id LIMIT ?",
+                    [.int(customer.rawValue), .int(id), .int(Int64(Self.pageMax))])
+            ).map(Self.message)
         }
     }
 

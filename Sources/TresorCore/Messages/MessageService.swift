@@ -49,16 +49,19 @@ public struct MessageService: Sendable {
         binds.append(.int(Int64(limit)))
         let sql = SQL(
             """
-            SELECT id, subject, body, created_at_ms, category, read_at_ms FROM messages WHERE \(conditions.joined(separator: " AND ")) \
+            SELECT \(Self.columns) FROM messages WHERE \(conditions.joined(separator: " AND ")) \
             ORDER BY id DESC LIMIT ?
             """, binds)
-        return try await database.read { session in
-            try await session.query(sql).map {
-                CustomerMessage(
-                    id: $0.int(0), subject: $0.text(1), body: $0.text(2), createdAtMillis: $0.int(3),
-                    category: MessageCategory(rawValue: $0.text(4)) ?? .payments, isRead: $0.optionalInt(5) != nil)
-            }
-        }
+        return try await database.read { session in try await session.query(sql).map(Self.message) }
+    }
+
+    /// The columns every message query selects, in this order.
+    static let columns = "id, subject, body, created_at_ms, category, read_at_ms"
+
+    static func message(_ row: SQLRow) -> CustomerMessage {
+        CustomerMessage(
+            id: row.int(0), subject: row.text(1), body: row.text(2), createdAtMillis: row.int(3),
+            category: MessageCategory(rawValue: row.text(4)) ?? .payments, isRead: row.optionalInt(5) != nil)
     }
 
     /// Page size limit. why: bounds response size (ARCHITECTURE rule 5).

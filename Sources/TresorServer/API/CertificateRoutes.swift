@@ -68,12 +68,11 @@ struct CertificateRoutes {
         guard languages.contains(language) else {
             throw DomainError(.invalidParameter, field: "language", "language is one of \(languages.joined(separator: ", ")).")
         }
-        let branding = DocumentBranding(bankName: "", logoSVG: theme.logoSVG, brand: theme.brand)
+        let theme = theme
         let verifyURL = WebApp.verifyURL(request)
         let issued = try await services.certificates.issue(type, fields: input.fields ?? [:], language: language, for: principal) { content in
-            var branding = branding
-            branding.bankName = content.bankName
-            return CertificatePDF.render(content, branding: branding, language: language, verifyURL: verifyURL)
+            CertificatePDF.render(
+                content, branding: theme.documentBranding(bankName: content.bankName), language: language, verifyURL: verifyURL)
         }
         return try JSON.response(["certificate": CertificateDTO(issued)], status: .created)
     }

@@ -28,11 +28,8 @@ struct StatementRoutes {
             throw DomainError(.invalidParameter, field: "lang", "lang is one of \(languages.joined(separator: ", ")).")
         }
         let statement = try await services.statements.statement(id, of: principal, from: from, to: to)
-        let bytes = StatementFiles.render(statement, format: format, branding: branding(statement), language: language)
+        let bytes = StatementFiles.render(
+            statement, format: format, branding: theme.documentBranding(bankName: statement.bank.name), language: language)
         return WebSupport.download(bytes, contentType: format.contentType, fileName: "\(statement.identifier).\(format.fileExtension)")
-    }
-
-    func branding(_ statement: Statement) -> DocumentBranding {
-        DocumentBranding(bankName: statement.bank.name, logoSVG: theme.logoSVG, brand: theme.brand)
     }
 }

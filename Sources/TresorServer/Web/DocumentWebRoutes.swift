@@ -32,7 +32,7 @@ extension WebApp {
             }
             var fields: [String: String] = [:]
             for field in type.fields { fields[field.name] = form[field.name] ?? "" }
-            let branding = DocumentBranding(bankName: bankName, logoSVG: theme.logoSVG, brand: theme.brand)
+            let branding = theme.documentBranding(bankName: bankName)
             let verifyURL = Self.verifyURL(request)
             let issued = try await services.certificates.issue(type, fields: fields, language: language, for: principal) { content in
                 CertificatePDF.render(content, branding: branding, language: language, verifyURL: verifyURL)

@@ -30,7 +30,7 @@ extension WebApp {
             let statement = try await services.statements.statement(accountID, of: principal, from: from, to: to)
             let language = page(request, csrf: nil).language.rawValue
             let bytes = StatementFiles.render(
-                statement, format: format, branding: DocumentBranding(bankName: bankName, logoSVG: theme.logoSVG, brand: theme.brand),
+                statement, format: format, branding: theme.documentBranding(bankName: bankName),
                 language: language)
             return WebSupport.download(bytes, contentType: format.contentType, fileName: "\(statement.identifier).\(format.fileExtension)")
         } catch let error as DomainError {

@@ -1,5 +1,6 @@
 import Foundation
 import TresorCore
+import TresorDocuments
 
 /// A bank's look: its colours and logo, from a JSON file given to `tresor serve --theme`.
 /// `{"brand": "#0b4f6c", "brand_contrast": "#ffffff", "logo_svg": "path/to/logo.svg"}`
@@ -72,5 +73,12 @@ public struct WebTheme: Sendable, Decodable {
     public struct ThemeError: Error, CustomStringConvertible {
         public let message: String
         public var description: String { "theme: \(message)" }
+    }
+}
+
+extension WebTheme {
+    /// What the bank's PDFs carry of this look (statements, certificates).
+    public func documentBranding(bankName: String) -> DocumentBranding {
+        DocumentBranding(bankName: bankName, logoSVG: logoSVG, brand: brand)
     }
 }
