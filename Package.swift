@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(
             name: "TresorServerTests",
             dependencies: [
-                "TresorServer", "TresorCore", "TresorSQLite", "TresorPostgres", "TresorDomain", "TresorTestSupport",
+                "TresorServer", "TresorCore", "TresorSQLite", "TresorPostgres", "TresorDomain", "TresorTestSupport", "TresorScan", "TresorDocuments",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

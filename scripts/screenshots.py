@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Takes the README's screenshots (home, pay form with an error, receipt, a till receipt read
-from a photo, the budget, the branch finder, a branch page, the loan calculator, a statement's first page, the second demo bank's home, in Arabic too) from a running demo (`make run`) at 375x812:
+from a photo, the budget, the branch finder, a branch page, the loan calculator, a statement's first page, the self-service
+station, the second demo bank's home, in Arabic too) from a running demo (`make run`) at 375x812:
 `TRESOR_WEB_URL=http://127.0.0.1:8080 TRESOR_WEB_SECOND_BANK_URL=http://leman.localhost:8080
-.build/web-venv/bin/python scripts/screenshots.py`."""
+TRESOR_WEB_STATION=tresor-demo-station.json .build/web-venv/bin/python scripts/screenshots.py`."""
 import base64
 import os
 import subprocess
@@ -90,6 +91,22 @@ class Shots(BrowserTest):
             self.browser.find_element(By.ID, "file").send_keys(path)
             self.wait_until(lambda b: b.find_element(By.ID, "verify-result").text)
             self.browser.save_screenshot(os.path.join(out, "verify.png"))
+        # The self-service station: its pairing screen and, once the demo phone paired, the menu.
+        stations = os.environ.get("TRESOR_WEB_STATION")
+        if stations:
+            from test_station import StationTest, api
+            demo = StationTest.demo(self)
+            self.browser.delete_all_cookies()
+            self.browser.set_window_size(768, 1024)
+            self.browser.get(BASE + "/station?key=" + demo["station_key"])
+            self.browser.save_screenshot(os.path.join(out, "station-pairing.png"))
+            code = self.browser.find_element(By.ID, "station-pairing").get_attribute("data-code")
+            api("POST", "/v1/stations/pairings", {"code": code}, StationTest.phone_session(self, demo))
+            self.wait_until(lambda b: b.find_element(By.ID, "station-menu"))
+            self.browser.save_screenshot(os.path.join(out, "station-menu.png"))
+            self.browser.find_element(By.ID, "station-done").click()
+            self.wait_until(lambda b: b.find_element(By.ID, "station-pairing"))
+            self.browser.set_window_size(375, 812)
         second = os.environ.get("TRESOR_WEB_SECOND_BANK_URL")
         if second:
             self.browser.get(second + "/login")

@@ -7,10 +7,11 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh test
 venv=.build/web-venv
 # icalendar (PyPI) reads the appointments' .ics files: a parser written elsewhere than ours;
-# axe-selenium-python bundles axe-core, the accessibility audit every screen must pass.
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium, icalendar, axe_selenium_python, PIL" 2>/dev/null; then
+# axe-selenium-python bundles axe-core, the accessibility audit every screen must pass;
+# cryptography signs as the demo phone does when it pairs with the self-service station.
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium, icalendar, axe_selenium_python, PIL, cryptography" 2>/dev/null; then
   python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet "selenium==4.25.0" "icalendar==6.1.0" "axe-selenium-python==2.1.6" "pillow==13.0.0"
+  "$venv/bin/pip" install --quiet "selenium==4.25.0" "icalendar==6.1.0" "axe-selenium-python==2.1.6" "pillow==13.0.0" "cryptography==44.0.0"
 fi
 work=$(mktemp -d /tmp/tresor-web.XXXXXX)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -18,4 +19,4 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 server=$!
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
-TRESOR_WEB_URL="http://127.0.0.1:$port" TRESOR_WEB_SECOND_BANK_URL="http://leman.localhost:$port" TRESOR_WEB_TANS="$work/tresor-demo-tans.txt" TRESOR_WEB_ARTIFACTS="$PWD/.build/web-artifacts" "$venv/bin/python" -m unittest discover -s Tests/web -p 'test_*.py' -v
+TRESOR_WEB_URL="http://127.0.0.1:$port" TRESOR_WEB_SECOND_BANK_URL="http://leman.localhost:$port" TRESOR_WEB_TANS="$work/tresor-demo-tans.txt" TRESOR_WEB_STATION="$work/tresor-demo-station.json" TRESOR_WEB_ARTIFACTS="$PWD/.build/web-artifacts" "$venv/bin/python" -m unittest discover -s Tests/web -p 'test_*.py' -v

@@ -2,7 +2,9 @@
 // on them (shaping, bidirectional text, line breaks, embedded fonts, so PDF text can be copied and
 // searched), librsvg draws a bank's SVG logo. Installed by scripts/install-deps.sh
 // (libpango1.0-dev, libcairo2-dev, librsvg2-dev); header paths come from pkg-config "pangocairo".
+// libqrencode (libqrencode-dev) makes the QR codes a station shows and a certificate carries.
 #include <cairo.h>
+#include <qrencode.h>
 #include <cairo-pdf.h>
 #include <pango/pangocairo.h>
 

@@ -35,6 +35,7 @@ public struct Services: Sendable {
     public let loans: LoanService
     public let statements: StatementService
     public let certificates: CertificateService
+    public let stations: StationService
     public let clock: any Clock
     public let calendar: BankCalendar
 
@@ -56,6 +57,7 @@ public struct Services: Sendable {
         audit = AuditLog(database: database)
         devices = DeviceService(database: database, clock: clock, random: random, auth: auth)
         staff = StaffService(database: database, clock: clock, random: random, auth: auth)
+        stations = StationService(database: database, clock: clock, random: random, auth: auth)
         payments = PaymentService(
             ledger: ledger, bank: bank, calendar: calendar, clock: clock, signing: signing, beneficiaries: beneficiaries)
         scheduler = PaymentScheduler(payments: payments)

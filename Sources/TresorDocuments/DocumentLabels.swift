@@ -18,9 +18,7 @@ public struct DocumentLabels: Sendable {
     subscript(_ key: String) -> String { words[key] ?? key }
 
     /// `dd.mm.yyyy`, as Swiss banks print dates in every language.
-    func date(_ date: LocalDate) -> String {
-        String(format: "%02d.%02d.%04d", date.day, date.month, date.year)
-    }
+    func date(_ date: LocalDate) -> String { date.swissFormat }
 
     /// Signed amount with thousands grouped: `1’234.50` (Swiss style), `1,234.50` in English.
     func amount(_ money: Money, sign: Bool = true) -> String {

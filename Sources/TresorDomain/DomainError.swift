@@ -104,5 +104,9 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case orderNotOpen = "order_not_open"
         case unknownCertificateType = "unknown_certificate_type"
         case requestNotOpen = "request_not_open"
+        case stationRequired = "station_required"
+        case deviceRequired = "device_required"
+        case deviceTooNew = "device_too_new"
+        case invalidStationCode = "invalid_station_code"
     }
 }

@@ -91,6 +91,11 @@ public struct LocalDate: Hashable, Sendable, Comparable, Codable, CustomStringCo
         zeroPadded(Int64(year), 4) + "-" + zeroPadded(Int64(month), 2) + "-" + zeroPadded(Int64(day), 2)
     }
 
+    /// `22.11.2026`, as Swiss banks write dates in every language.
+    public var swissFormat: String {
+        zeroPadded(Int64(day), 2) + "." + zeroPadded(Int64(month), 2) + "." + zeroPadded(Int64(year), 4)
+    }
+
     public init(from decoder: any Decoder) throws {
         try self.init(parsing: decoder.singleValueContainer().decode(String.self))
     }

@@ -4,12 +4,15 @@ import TresorDomain
 /// other side of money entering or leaving the books, so every currency sums to zero.
 public enum AccountKind: String, Sendable, Codable, CaseIterable {
     case current, savings, card
+    /// A savings book (Sparheft): money leaves it only at a self-service station in a branch,
+    /// where the customer is present, as it once did only at the counter.
+    case savingsBook = "savings_book"
     case clearing, cash, fees
     case fxPosition = "fx_position"
 
     public var isBankOwn: Bool {
         switch self {
-        case .current, .savings, .card: false
+        case .current, .savings, .card, .savingsBook: false
         case .clearing, .cash, .fees, .fxPosition: true
         }
     }

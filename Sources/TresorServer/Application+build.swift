@@ -151,6 +151,10 @@ public func buildRouter(
     v1.patch("/messages/{id}", use: messageRoutes.update)
     v1.delete("/messages/{id}", use: messageRoutes.delete)
     v1.get("/events", use: EventRoutes(messages: services.messages).events)
+    v1.post("/stations/pairings", use: StationRoutes(stations: services.stations).pair)
+    let settingsRoutes = SettingsAPIRoutes(messages: services.messages)
+    v1.get("/settings", use: settingsRoutes.show)
+    v1.put("/settings", use: settingsRoutes.update)
     try await WebApp.load(services: services, theme: theme, languages: languages, scanner: scanner).register(on: router)
     return router
 }

@@ -39,7 +39,10 @@ struct Serve: AsyncParsableCommand {
         auth.lifetimeSeconds = max(auth.idleTimeoutSeconds, sessionLifetimeSeconds)
         let (sites, seeded) = try await BankSites(database: database, blobs: blobs, auth: auth, metrics: metrics, logger: logger)
             .open(demo: demo, themePath: theme)
-        if !seeded.isEmpty { try await Self.writeDemoTANLists(sites.filter { seeded.contains($0.config.id) }) }
+        if !seeded.isEmpty {
+            try await Self.writeDemoTANLists(sites.filter { seeded.contains($0.config.id) })
+            try await Self.writeDemoStations(sites.filter { seeded.contains($0.config.id) })
+        }
         let host = self.host
         let schedulers = schedulerIntervalSeconds > 0 ? sites.map { Self.startScheduler($0, every: schedulerIntervalSeconds, logger: logger) } : []
         let rateFetchers = fxURL.map { url in sites.map { Self.startRateRefresh($0, url: url, logger: logger) } } ?? []
@@ -50,7 +53,10 @@ struct Serve: AsyncParsableCommand {
             // why: unbuffered, so scripts waiting for the first line see it at once.
             var text = "Tresor is serving \(sites.count == 1 ? "1 bank" : "\(sites.count) banks") on http://\(host):\(port)\n"
             for site in sites { text += Self.describe(site, port: port, demo: demo) }
-            if demo { text += "Demo TAN lists for signing payments: \(Self.demoTANFile)\n" }
+            if demo {
+                text += "Demo TAN lists for signing payments: \(Self.demoTANFile)\n"
+                text += "Demo self-service station (kiosk key, and a phone to pair with it): \(Self.demoStationFile)\n"
+            }
             FileHandle.standardOutput.write(Data(text.utf8))
         }
         // why: runService returns after SIGTERM or SIGINT, once the server has stopped accepting
@@ -94,6 +100,21 @@ struct Serve: AsyncParsableCommand {
             }
         }
         try Data(text.utf8).write(to: URL(fileURLWithPath: demoTANFile))
+    }
+
+    static let demoStationFile = "./tresor-demo-station.json"
+
+    /// Registers a station in each demo bank's first branch and a month-old phone for its first
+    /// customer; writes what a kiosk (`/station?key=…`) and a pairing phone need to a file.
+    static func writeDemoStations(_ sites: [BankSite]) async throws {
+        var stations: [DemoStation] = []
+        for site in sites {
+            guard let edition = DemoBank.Edition.all.first(where: { $0.name == site.config.name }) else { continue }
+            if let station = try await site.services.seedDemoStation(bank: site.config.id, edition: edition) { stations.append(station) }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(["stations": stations]).write(to: URL(fileURLWithPath: demoStationFile))
     }
 
     /// Fetches the ECB's rates now and then daily; a failure is logged and the last rates stay.

@@ -11,6 +11,7 @@ struct Tresor: AsyncParsableCommand {
             StaffCommand.self, DevicesCommand.self,
             ReceiptsCommand.self, BanksCommand.self, ResourcesCommand.self, BackupCommand.self, RestoreCommand.self, CardsCommand.self,
             BranchesCommand.self, AppointmentsCommand.self, FXCommand.self, CashOrdersCommand.self, StatementsCommand.self, CertificatesCommand.self,
+            StationsCommand.self,
             Bench.self,
             ScanWorker.self,
         ])

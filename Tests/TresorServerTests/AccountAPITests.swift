@@ -10,7 +10,7 @@ struct AccountAPITests {
         try await harness.run { client in
             let anna = try await client.accounts(try await client.login("10000001"))
             let luca = try await client.accounts(try await client.login("10000002"))
-            #expect(anna.count == 4)
+            #expect(anna.count == 5)
             #expect(luca.count == 3)
             #expect(Set(anna.compactMap { $0["id"] as? String }).isDisjoint(with: luca.compactMap { $0["id"] as? String }))
             for account in anna + luca {
@@ -18,7 +18,7 @@ struct AccountAPITests {
                 #expect(account.money("booked") != nil)
                 #expect(account.money("available") != nil)
             }
-            #expect(Set(anna.compactMap { $0["kind"] as? String }) == ["current", "savings", "card"])
+            #expect(Set(anna.compactMap { $0["kind"] as? String }) == ["current", "savings", "card", "savings_book"])
             #expect(Set(anna.compactMap { $0["currency"] as? String }) == ["CHF", "EUR"])
         }
     }

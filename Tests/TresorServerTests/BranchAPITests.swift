@@ -61,7 +61,7 @@ struct BranchAPITests {
             let appointment = try #require(booked.json["appointment"] as? [String: Any])
             #expect(appointment["status"] as? String == "requested" && appointment["end"] as? String == "2026-11-24T10:30:00+01:00")
             let inbox = try await client.call(.get, "/v1/messages", token: anna)
-            #expect(inbox.text.contains("Appointment requested: Tue 24 Nov 2026 10:00, Uster"))
+            #expect(inbox.text.contains("Appointment requested: 24.11.2026 10:00, Uster"))
             // Uster has one advisor: Luca loses the race for the same slot.
             let luca = try await client.login("10000002")
             let taken = try await client.call(.post, "/v1/appointments", token: luca, json: book)

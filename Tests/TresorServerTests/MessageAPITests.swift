@@ -26,7 +26,7 @@ struct MessageAPITests {
             let luca = try await client.call(.get, "/v1/messages?category=payments", token: lucaAgain)
             let received = try #require((luca.json["messages"] as? [[String: Any]])?.first)
             #expect(received["subject"] as? String == "Money received")
-            #expect((received["body"] as? String)?.contains("CHF 42.00 from Anna Meier") == true, "the payer's name, not her account's")
+            #expect((received["body"] as? String)?.contains("CHF\u{00A0}42.00 from Anna Meier") == true, "the payer's name, not her account's")
             #expect(received["read"] as? Bool == false)
             _ = try await harness.services.devices.enrol(
                 contract: "10000001", code: try await harness.services.devices.issueActivationCode(contract: "10000001", staff: "test"),
@@ -37,6 +37,35 @@ struct MessageAPITests {
             let security = try await client.call(.get, "/v1/messages?category=security", token: token).json["messages"] as? [[String: Any]] ?? []
             #expect(security.map { $0["subject"] as? String } == ["New device activated"])
             #expect(security.allSatisfy { $0["category"] as? String == "security" })
+        }
+    }
+
+    @Test("settings: language and what notifies, each field checked and named when wrong; messages follow the language")
+    func settings() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let token = try await client.login("10000002")
+            let initial = try await client.call(.get, "/v1/settings", token: token)
+            #expect(initial.status == .ok && initial.json["notify_threshold"] as? String == "0.00")
+            #expect((initial.json["notify_categories"] as? [String])?.count == MessageCategory.allCases.count, "everything notifies at first")
+            for (body, field) in [
+                (#"{"notify_categories": ["payments", "spam"]}"#, "notify_categories.1"), (#"{"notify_threshold": "ten"}"#, "notify_threshold"),
+                (#"{"notify_threshold": "-5.00"}"#, "notify_threshold"), (#"{"language": "xx"}"#, "language"),
+                (#"{"notify_threshold": 5}"#, "notify_threshold"),
+            ] {
+                let refused = try await client.call(.put, "/v1/settings", token: token, json: body)
+                #expect(refused.status == .badRequest && refused.errorField == field, "\(body): \(refused.text)")
+            }
+            let saved = try await client.call(
+                .put, "/v1/settings", token: token, json: #"{"language": "it", "notify_categories": ["payments"], "notify_threshold": "100"}"#)
+            #expect(saved.status == .ok && saved.json["language"] as? String == "it" && saved.json["notify_threshold"] as? String == "100.00")
+            #expect(saved.json["notify_categories"] as? [String] == ["payments"])
+            _ = try await harness.services.devices.enrol(
+                contract: "10000002", code: try await harness.services.devices.issueActivationCode(contract: "10000002", staff: "test"),
+                name: "iPhone di Luca", publicKey: Phone().publicKey)
+            let security = try await client.call(.get, "/v1/messages?category=security", token: token).json["messages"] as? [[String: Any]] ?? []
+            #expect(security.first?["subject"] as? String == "Nuovo apparecchio attivato")
+            #expect((security.first?["body"] as? String)?.hasPrefix("iPhone di Luca può ora accedere") == true)
         }
     }
 

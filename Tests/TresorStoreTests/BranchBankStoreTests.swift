@@ -176,7 +176,7 @@ struct BranchBankStoreTests {
         let messages = try await services.messages.messages(of: fixture.payment.principal.customerID)
         #expect(
             messages.map(\.subject).prefix(3) == [
-                "Banknotes collected: USD 2000.00", "Banknotes ready: USD 2000.00", "Banknotes ordered: USD 2000.00",
+                "Banknotes collected: USD\u{00A0}2,000.00", "Banknotes ready: USD\u{00A0}2,000.00", "Banknotes ordered: USD\u{00A0}2,000.00",
             ])
     }
 

@@ -85,4 +85,40 @@ struct LiveInboxTests {
             try await writing.database.close()
         }
     }
+
+    @Test("messages are written in the customer's language; a muted category and payments below the threshold stay in the inbox, quiet")
+    func settingsDecideWhatNotifies() async throws {
+        let fixture = try await PaymentFixture.make(.sqlite)
+        let services = fixture.services
+        let customer = fixture.principal.customerID
+        try await services.messages.setLanguage("fr", of: customer)
+        try await services.messages.setNotificationSettings(NotificationSettings(muted: [.documents], thresholdMinor: 10_000), of: customer)
+        #expect(try await services.messages.notificationSettings(of: customer) == NotificationSettings(muted: [.documents], thresholdMinor: 10_000))
+        await #expect(throws: DomainError.self) { try await services.messages.setLanguage("xx", of: customer) }
+        await #expect(throws: DomainError.self) {
+            try await services.messages.setNotificationSettings(NotificationSettings(thresholdMinor: -1), of: customer)
+        }
+
+        let (events, stop) = try await services.messages.live(for: customer, after: nil)
+        defer { stop() }
+        let render: @Sendable (CertificateContent) -> [UInt8] = { _ in Array("%PDF-test".utf8) }
+        _ = try await services.certificates.issue(
+            .balanceConfirmation, fields: ["date": "2026-11-20"], language: "fr", for: fixture.principal, render: render)
+        let due = LocalDate(year: 2026, month: 11, day: 24)!
+        try await fixture.pay(fixture.ibanRequest(5_000, date: due))
+        try await fixture.pay(fixture.ibanRequest(15_000, date: due))
+        fixture.clock.advance(seconds: 86_400)
+        #expect(try await services.scheduler.runDue().executed == 2)
+
+        // The stream delivers in order: the first message on it is the third posted, so the two
+        // quiet ones before it were left out.
+        let notified = await Self.messages(events, count: 1, within: 1.5)
+        #expect(notified.count == 1, "the payment above the threshold notifies")
+        #expect(notified.first?.subject == "Paiement exécuté")
+        #expect(notified.first?.body.contains("150,00\u{00A0}CHF") == true, "\(notified.first?.body ?? "")")
+        let inbox = try await services.messages.messages(of: customer)
+        #expect(inbox.count == 3, "quiet messages are in the inbox all the same")
+        #expect(inbox.map(\.subject).sorted() == ["Paiement exécuté", "Paiement exécuté", "Votre document est prêt"])
+        #expect(inbox.contains { $0.body.contains("« attestation de solde »") })
+    }
 }

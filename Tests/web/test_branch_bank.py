@@ -78,7 +78,7 @@ class BranchBankTest(BrowserTest):
         self.assertEqual(str(event.get("STATUS")), "TENTATIVE")
         # The confirmation is in the inbox.
         self.browser.get(BASE + "/inbox")
-        self.assertIn("Appointment requested", self.browser.find_element(By.ID, "inbox").text)
+        self.assertIn("Termin angefragt", self.browser.find_element(By.ID, "inbox").text, "in the language Anna banks in")
         # Moving it to another time: the old one is gone from the list, the new one is there.
         self.browser.get(BASE + "/appointments")
         item = self.browser.find_element(By.CSS_SELECTOR, f"a[href='/appointments/{booked}/calendar.ics']").find_element(By.XPATH, "./ancestor::li")
@@ -114,7 +114,7 @@ class BranchBankTest(BrowserTest):
         self.assertIn("topic=foreign_cash_pickup", pickup)
         self.assertIn("USD", urllib.parse.unquote(pickup))
         self.browser.get(BASE + "/inbox")
-        self.assertIn("Banknotes ordered: USD 505.00", self.browser.find_element(By.ID, "inbox").text)
+        self.assertIn("Banknoten bestellt: USD 505.00", self.browser.find_element(By.ID, "inbox").text)
         # Whole banknotes only: a bad amount is refused next to the form with a suggestion.
         self.browser.get(BASE + "/cash?branch=1&currency=EUR")
         self.browser.find_element(By.ID, "amount").send_keys("123")

@@ -50,7 +50,7 @@ class LiveTest(BrowserTest):
         self.assertEqual("executed", payment["status"])
 
         toast = self.wait_until(lambda b: b.find_element(By.ID, "toast") if b.find_element(By.ID, "toast").is_displayed() else None)
-        self.assertEqual("Money received", toast.text)
+        self.assertEqual("Geld eingegangen", toast.text, "in the language Anna banks in (German, the browser's)")
         self.assertEqual("status", toast.get_attribute("role"))
         self.wait_until(lambda b: self.chf_total() == before + 1234)
         self.wait_until(lambda b: b.find_element(By.CSS_SELECTOR, "#tab-inbox .badge").is_displayed())

@@ -103,6 +103,9 @@ class ScreensTest(BrowserTest):
         self.assertEqual(self.browser.find_element(By.ID, "password-error").get_attribute("data-field"), "current_password")
         self.browser.get(BASE + "/templates")
         self.assert_fits_and_accessible()
+        # Luca has no activated phone (Anna has the demo's), so he cannot sign with a device key.
+        self.browser.delete_all_cookies()
+        self.login("10000002")
         self.browser.get(BASE + "/settings")
         Select(self.browser.find_element(By.ID, "provider")).select_by_value("device_key")
         self.submit("form[action='/settings/signing'] button")

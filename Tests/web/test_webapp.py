@@ -79,7 +79,7 @@ class WebAppTest(BrowserTest):
         self.assertFalse(self.browser.find_elements(By.CSS_SELECTOR, "[data-testid=block-card]"))
         self.assert_fits_and_accessible()
         self.browser.get(BASE + "/home")
-        self.assertIn("Card blocked", self.browser.find_element(By.TAG_NAME, "main").text)
+        self.assertIn("Karte gesperrt", self.browser.find_element(By.TAG_NAME, "main").text)
 
     def test_remembered_device_shows_the_quick_balance_view_and_steps_up_with_the_password(self):
         self.browser.get(BASE + "/login")

@@ -36,10 +36,9 @@ public struct CardService: Sendable {
                 AuditEntry.customer(principal, at: now, action: "card.block", subject: "account:\(id)", details: reason.rawValue),
                 dialect: dialect, in: session)
             try await MessageService.post(
-                to: principal.customerID, category: .security, subject: "Card blocked: \(card.name)",
-                body: "Your card \(card.name) is blocked (\(reason.rawValue)) and refuses every payment from now on. "
-                    + "To unblock it or order a new card, contact your branch.",
-                now: now, in: session)
+                to: principal.customerID, category: .security,
+                MessageText(.cardBlocked, ["card": card.name], terms: ["reason": "reason_\(reason.rawValue)"]), now: now,
+                in: session)
         }
         return try await ledger.account(id)!
     }
@@ -61,10 +60,7 @@ public struct CardService: Sendable {
                     [.int(now), .text("staff:\(staff)"), .int(id.rawValue)]))
             try await AuditLog.append(
                 AuditEntry(atMillis: now, actor: "staff:\(staff)", action: "card.unblock", subject: "account:\(id)"), dialect: dialect, in: session)
-            try await MessageService.post(
-                to: customer, category: .security, subject: "Card unblocked: \(card.name)",
-                body: "Your branch unblocked your card \(card.name); it works again.",
-                now: now, in: session)
+            try await MessageService.post(to: customer, category: .security, MessageText(.cardUnblocked, ["card": card.name]), now: now, in: session)
         }
         return try await ledger.account(id)!
     }

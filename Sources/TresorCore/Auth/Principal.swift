@@ -11,6 +11,9 @@ public struct Principal: Sendable, Hashable {
     public let deviceID: Int64?
     /// The client's IP address as the server saw it, for the audit log.
     public var address: String? = nil
+    /// The self-service station the customer is at (paired from the device), if any: only
+    /// there may money leave a savings book.
+    public var stationID: Int64? = nil
 
     public init(customerID: CustomerID, contract: String, level: Int, deviceID: Int64? = nil) {
         self.customerID = customerID
@@ -20,7 +23,10 @@ public struct Principal: Sendable, Hashable {
     }
 
     /// The device as the audit log names it.
-    public var auditDevice: String? { deviceID.map { "device:\($0)" } }
+    public var auditDevice: String? {
+        guard let stationID else { return deviceID.map { "device:\($0)" } }
+        return "station:\(stationID)" + (deviceID.map { " device:\($0)" } ?? "")
+    }
 
     /// The scope of this caller's idempotency keys.
     public var idempotencyScope: String { "customer:\(customerID)" }

@@ -208,10 +208,13 @@ public struct AppointmentService: Sendable {
                         subject: "appointment:\(appointmentID)", details: "\(branch.code) \(when)"),
                     dialect: dialect, in: session)
                 try await MessageService.post(
-                    to: principal.customerID, category: .appointments, subject: "Appointment requested: \(when), \(branch.name)",
-                    body: "Your appointment (\(topic.rawValue)) at \(branch.name), \(branch.street), \(branch.postcode) \(branch.town) on \(when) "
-                        + "is reserved. The branch confirms it shortly; add it to your calendar from the appointment.",
-                    now: now, in: session)
+                    to: principal.customerID, category: .appointments,
+                    MessageText(
+                        .appointmentRequested,
+                        [
+                            "when": Self.numeric(start, timeZone: branch.timeZone), "branch": branch.name,
+                            "address": "\(branch.street), \(branch.postcode) \(branch.town)",
+                        ], terms: ["topic": "topic_\(topic.rawValue)"]), now: now, in: session)
                 return appointmentID
             }
             if let booked {
@@ -338,7 +341,6 @@ public struct AppointmentService: Sendable {
         let branch = try await branches.branch(current.branchID)
         let now = clock.unixMillis
         let dialect = database.dialect
-        let when = Self.describe(current.start, timeZone: branch.timeZone)
         try await database.transaction { session in
             try await session.execute(
                 SQL(
@@ -351,20 +353,32 @@ public struct AppointmentService: Sendable {
                 dialect: dialect, in: session)
             try await MessageService.post(
                 to: current.customerID, category: .appointments,
-                subject: confirm ? "Appointment confirmed: \(when), \(branch.name)" : "Appointment declined: \(when), \(branch.name)",
-                body: (confirm ? "\(current.advisorName) expects you on \(when) at \(branch.name)." : "Your branch cannot see you on \(when).")
-                    + (message.isEmpty ? "" : " \(message)"),
-                now: now, in: session)
+                MessageText(
+                    confirm ? .appointmentConfirmed : .appointmentDeclined,
+                    [
+                        "when": Self.numeric(current.start, timeZone: branch.timeZone), "branch": branch.name, "advisor": current.advisorName,
+                        "message": message,
+                    ]), now: now, in: session)
         }
         return try await appointment(id)!
     }
 
     /// `Tue 24 Nov 2026 10:00` in the branch's time zone (English, as the bank's own messages).
+    /// `24.11.2026 10:00` in the branch's time zone: how a message in any language writes it.
+    static func numeric(_ instant: Date, timeZone: TimeZone) -> String {
+        format(instant, timeZone: timeZone, pattern: "dd.MM.yyyy HH:mm")
+    }
+
+    /// `Tue 24 Nov 2026 10:00` in the branch's time zone, for the audit log.
     static func describe(_ instant: Date, timeZone: TimeZone) -> String {
+        format(instant, timeZone: timeZone, pattern: "EEE d MMM yyyy HH:mm")
+    }
+
+    static func format(_ instant: Date, timeZone: TimeZone, pattern: String) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_GB")
         formatter.timeZone = timeZone
-        formatter.dateFormat = "EEE d MMM yyyy HH:mm"
+        formatter.dateFormat = pattern
         return formatter.string(from: instant)
     }
 }

@@ -44,8 +44,8 @@ extension CertificateService {
             try await session.execute(
                 SQL("UPDATE account_requests SET status = 'approved', account_id = ? WHERE id = ?", [.int(account.id.rawValue), .int(id)]))
             try await MessageService.post(
-                to: request.customerID, category: .documents, subject: "Your new account is open",
-                body: "\(account.name) \(account.iban.formatted) is open and ready to use.", now: now, in: session)
+                to: request.customerID, category: .documents,
+                MessageText(.accountOpened, ["account": account.name, "iban": account.iban.formatted]), now: now, in: session)
         }
         return account
     }
@@ -63,7 +63,7 @@ extension CertificateService {
                 ).map(Self.request)
             else { throw DomainError(.requestNotOpen, field: "id", "This request was decided already.") }
             try await MessageService.post(
-                to: request.customerID, category: .documents, subject: "Your account request", body: message, now: now, in: session)
+                to: request.customerID, category: .documents, MessageText(.accountDeclined, ["message": message]), now: now, in: session)
         }
     }
 

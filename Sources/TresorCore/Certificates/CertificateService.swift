@@ -55,8 +55,7 @@ public struct CertificateService: Sendable {
                         """, [.int(customer.rawValue), .int(id), .text(kind.rawValue), .text(currency.code), .int(now)]))
             }
             try await MessageService.post(
-                to: customer, category: .documents, subject: "Your document is ready",
-                body: "Your \(type.rawValue.replacingOccurrences(of: "_", with: " ")) (verification code \(code)) is under Documents.", now: now,
+                to: customer, category: .documents, MessageText(.documentReady, ["code": code], terms: ["document": type.rawValue]), now: now,
                 in: session)
             return IssuedCertificate(id: id, type: type, code: code, sha256: digest, createdAtMillis: now)
         }

@@ -26,7 +26,7 @@ public struct DemoBank: Sendable {
             contract: "10000001", name: "Anna Meier",
             accounts: [
                 (.current, .chf, "Privatkonto", 100_000), (.savings, .chf, "Sparkonto", 0),
-                (.card, .chf, "Visa Gold", 500_000), (.current, .eur, "Euro-Konto", 0),
+                (.card, .chf, "Visa Gold", 500_000), (.current, .eur, "Euro-Konto", 0), (.savingsBook, .chf, "Sparheft", 0),
             ],
             salaryMinor: 742_000, rentMinor: 218_000, employer: "Helvetia Werkzeuge AG", landlord: "Immobilien Zürich AG"),
         Customer(

@@ -54,6 +54,15 @@ struct DemoHistory {
         let bank = clearing[current.currency]!
         // An opening balance a year ago, so the first rent never dips into the overdraft.
         book(start, "opening", from: bank, to: current, customer.salaryMinor, customer.name, bankName, "Opening balance")
+        // A savings book carried over from the paper one, with its year-end interest.
+        if let passbook = accounts.first(where: { $0.kind == .savingsBook }), let bookClearing = clearing[passbook.currency] {
+            book(start, "opening", from: bookClearing, to: passbook, 1_245_000, customer.name, bankName, "Opening balance")
+            for year in [start.year, today.year] {
+                book(
+                    LocalDate(year: year, month: 12, day: 31)!, "interest", from: bookClearing, to: passbook, 3_112, customer.name, bankName,
+                    "Interest \(year)")
+            }
+        }
         for monthOffset in 0...12 {
             let month = start.adding(months: monthOffset).startOfMonth
             book(

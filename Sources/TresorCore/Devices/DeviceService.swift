@@ -107,9 +107,7 @@ public struct DeviceService: Sendable {
                     address: address),
                 in: session)
             try await MessageService.post(
-                to: customer, category: .security, subject: "New device activated",
-                body: "\(device.name) can now log in to your banking. If this was not you, lock it under Settings or call your branch.",
-                now: now, in: session)
+                to: customer, category: .security, MessageText(.deviceActivated, ["device": device.name]), now: now, in: session)
             return device
         }
         guard let device else { throw invalid }

@@ -76,6 +76,9 @@ public struct CashOrderService: Sendable {
     /// The web app shows it before the order; `place` charges exactly this.
     public func price(_ amount: Money, debitAccount: AccountID, by principal: Principal) async throws -> (account: Account, quote: CashQuote) {
         let account = try await accounts.account(debitAccount, of: principal, field: "debit_account")
+        if account.kind == .savingsBook {
+            throw DomainError(.stationRequired, field: "debit_account", StationService.savingsBookRule)
+        }
         guard account.kind == .current || account.kind == .savings else {
             throw DomainError(.invalidParameter, field: "debit_account", "Banknotes are paid from a current or savings account.")
         }
@@ -137,10 +140,13 @@ public struct CashOrderService: Sendable {
                 AuditEntry.customer(principal, at: now, action: "cash.order", subject: "cash_order:\(id)", details: "\(amount) for \(quote.debit)"),
                 dialect: dialect, in: session)
             try await MessageService.post(
-                to: principal.customerID, category: .payments, subject: "Banknotes ordered: \(amount)",
-                body: "Your \(amount) are reserved for pickup at \(branch.name) on \(pickupDate). \(quote.debit) is held on \(account.name) "
-                    + "(reference rate of \(quote.date) plus \(quote.marginBasisPoints.basisPointsAsPercent) %) and debited when you collect them.",
-                now: now, in: session)
+                to: principal.customerID, category: .payments,
+                MessageText(
+                    .cashOrdered,
+                    [
+                        "branch": branch.name, "date": pickupDate.swissFormat, "account": account.name, "rate_date": quote.date.swissFormat,
+                        "margin": quote.marginBasisPoints.basisPointsAsPercent,
+                    ], amounts: ["amount": amount, "debit": quote.debit]), now: now, in: session)
             return id
         }
         guard let id else {
@@ -241,8 +247,8 @@ public struct CashOrderService: Sendable {
             try await AuditLog.append(
                 AuditEntry(atMillis: now, actor: "staff:\(staff)", action: "cash.ready", subject: "cash_order:\(id)"), dialect: dialect, in: session)
             try await MessageService.post(
-                to: order.customerID, category: .payments, subject: "Banknotes ready: \(order.amount)",
-                body: "Your \(order.amount) are ready at the cash desk of \(branch.name) from \(order.pickupDate). Bring an identity document.",
+                to: order.customerID, category: .payments,
+                MessageText(.cashReady, ["branch": branch.name, "date": order.pickupDate.swissFormat], amounts: ["amount": order.amount]),
                 now: now, in: session)
         }
         return try await self.order(id)!
@@ -307,11 +313,9 @@ public struct CashOrderService: Sendable {
             try await AuditLog.append(entry, dialect: dialect, in: session)
             try await MessageService.post(
                 to: order.customerID, category: .payments,
-                subject: status == .handedOut ? "Banknotes collected: \(order.amount)" : "Banknote order cancelled: \(order.amount)",
-                body: status == .handedOut
-                    ? "You collected \(order.amount) at \(branch.name); \(order.debit) is debited."
-                    : "Your order of \(order.amount) at \(branch.name) is cancelled; the \(order.debit) held is available again.",
-                now: now, in: session)
+                MessageText(
+                    status == .handedOut ? .cashCollected : .cashCancelled, ["branch": branch.name],
+                    amounts: ["amount": order.amount, "debit": order.debit]), now: now, in: session)
             return booked
         }
         if booked { ledger.didCommit(1) }

@@ -65,7 +65,7 @@ extension MessageService {
         try await database.read { session in
             try await session.query(
                 SQL(
-                    "SELECT \(Self.columns) FROM messages WHERE customer_id = ? AND id > ? AND deleted_at_ms IS NULL ORDER BY id LIMIT ?",
+                    "SELECT \(Self.columns) FROM messages WHERE customer_id = ? AND id > ? AND deleted_at_ms IS NULL AND quiet = 0 ORDER BY id LIMIT ?",
                     [.int(customer.rawValue), .int(id), .int(Int64(Self.pageMax))])
             ).map(Self.message)
         }

@@ -14,17 +14,25 @@ public struct CustomerMessage: Sendable, Hashable {
 public struct MessageService: Sendable {
     let database: any SQLDatabase
 
-    /// Posts inside the caller's transaction, so the message exists exactly when its cause does.
+    /// Posts inside the caller's transaction, so the message exists exactly when its cause does,
+    /// in the customer's language. It notifies (a live toast on open sessions) unless the
+    /// customer muted its category or `amount` is below their threshold: then it is quiet, in
+    /// the inbox only.
     static func post(
-        to customer: CustomerID, category: MessageCategory, subject: String, body: String, now: Int64, in session: any SQLSession
+        to customer: CustomerID, category: MessageCategory, _ text: MessageText, amount: Money? = nil, now: Int64, in session: any SQLSession
     ) async throws {
+        let row = try await session.queryOne(
+            SQL("SELECT language, notify_muted, notify_threshold_minor FROM customers WHERE id = ?", [.int(customer.rawValue)]))
+        let settings = row.map { NotificationSettings(muted: $0.text(1), thresholdMinor: $0.int(2)) } ?? NotificationSettings()
+        let quiet = !settings.notifies(category, amount: amount)
+        let (subject, body) = text.rendered(in: row?.optionalText(0) ?? MessageText.defaultLanguage)
         try await session.execute(
             SQL(
-                "INSERT INTO messages (customer_id, category, subject, body, created_at_ms) VALUES (?, ?, ?, ?, ?)",
-                [.int(customer.rawValue), .text(category.rawValue), .text(subject), .text(body), .int(now)]))
+                "INSERT INTO messages (customer_id, category, subject, body, created_at_ms, quiet) VALUES (?, ?, ?, ?, ?, ?)",
+                [.int(customer.rawValue), .text(category.rawValue), .text(subject), .text(body), .int(now), .int(quiet ? 1 : 0)]))
         // why the customer and not the message: listeners read what is new for them themselves,
         // so a notification carries nothing a listener of another customer could use.
-        try await session.notify(channel, String(customer.rawValue))
+        if !quiet { try await session.notify(channel, String(customer.rawValue)) }
     }
 
     /// The notification channel of new messages; the payload is the customer's id.
@@ -128,6 +136,71 @@ public struct MessageService: Sendable {
         try await database.transaction { session in
             try await session.execute(
                 SQL("UPDATE messages SET read_at_ms = ? WHERE customer_id = ? AND read_at_ms IS NULL", [.int(now), .int(customer.rawValue)]))
+        }
+    }
+}
+
+/// Which messages notify a customer at once (a live toast), besides landing in the inbox: not
+/// those of a muted category, and not payments below an amount (compared in the payment's own
+/// currency, so "100" means CHF 100 or EUR 100).
+public struct NotificationSettings: Sendable, Hashable {
+    public var muted: Set<MessageCategory> = []
+    public var thresholdMinor: Int64 = 0
+
+    public init(muted: Set<MessageCategory> = [], thresholdMinor: Int64 = 0) {
+        self.muted = muted
+        self.thresholdMinor = thresholdMinor
+    }
+
+    init(muted text: String, thresholdMinor: Int64) {
+        muted = Set(text.split(separator: ",").compactMap { MessageCategory(rawValue: String($0)) })
+        self.thresholdMinor = thresholdMinor
+    }
+
+    public func notifies(_ category: MessageCategory, amount: Money?) -> Bool {
+        guard !muted.contains(category) else { return false }
+        guard let amount else { return true }
+        return Int64(amount.minorUnits.magnitude) >= thresholdMinor
+    }
+
+    /// The largest threshold accepted: CHF 1 million.
+    public static let thresholdMinorMax: Int64 = 100_000_000
+}
+
+extension MessageService {
+    public func notificationSettings(of customer: CustomerID) async throws -> NotificationSettings {
+        try await database.read { session in
+            try await session.queryOne(
+                SQL("SELECT notify_muted, notify_threshold_minor FROM customers WHERE id = ?", [.int(customer.rawValue)]))
+        }.map { NotificationSettings(muted: $0.text(0), thresholdMinor: $0.int(1)) } ?? NotificationSettings()
+    }
+
+    public func setNotificationSettings(_ settings: NotificationSettings, of customer: CustomerID) async throws {
+        guard (0...NotificationSettings.thresholdMinorMax).contains(settings.thresholdMinor) else {
+            throw DomainError(.invalidParameter, field: "notify_threshold", "The threshold is between 0 and 1’000’000.")
+        }
+        let muted = settings.muted.map(\.rawValue).sorted().joined(separator: ",")
+        try await database.transaction { session in
+            try await session.execute(
+                SQL(
+                    "UPDATE customers SET notify_muted = ?, notify_threshold_minor = ? WHERE id = ?",
+                    [.text(muted), .int(settings.thresholdMinor), .int(customer.rawValue)]))
+        }
+    }
+
+    /// The language the bank writes to the customer in (messages, the station); nil until chosen.
+    public func language(of customer: CustomerID) async throws -> String? {
+        try await database.read { session in
+            try await session.queryOne(SQL("SELECT language FROM customers WHERE id = ?", [.int(customer.rawValue)]))?.optionalText(0)
+        }
+    }
+
+    public func setLanguage(_ language: String, of customer: CustomerID) async throws {
+        guard MessageText.languages.contains(language) else {
+            throw DomainError(.invalidParameter, field: "language", "language is one of \(MessageText.languages.joined(separator: ", ")).")
+        }
+        try await database.transaction { session in
+            try await session.execute(SQL("UPDATE customers SET language = ? WHERE id = ?", [.text(language), .int(customer.rawValue)]))
         }
     }
 }

@@ -36,15 +36,16 @@ extension PaymentPlan {
     func announceExecution(to payer: CustomerID, scheduled: Bool, now: Int64, in session: any SQLSession) async throws {
         if scheduled {
             try await MessageService.post(
-                to: payer, category: .payments, subject: "Payment executed",
-                body:
-                    "Your payment of \(instruction.amount) to \(instruction.type == .internal ? creditName : instruction.payeeDisplay) was executed.",
-                now: now, in: session)
+                to: payer, category: .payments,
+                MessageText(
+                    .paymentExecuted, ["payee": instruction.type == .internal ? creditName : instruction.payeeDisplay],
+                    amounts: ["amount": instruction.amount]), amount: instruction.amount, now: now, in: session)
         }
         if let creditCustomer, creditCustomer != payer {
             try await MessageService.post(
-                to: creditCustomer, category: .payments, subject: "Money received",
-                body: "\(instruction.amount) from \(payerName) reached your account \(creditName).", now: now, in: session)
+                to: creditCustomer, category: .payments,
+                MessageText(.moneyReceived, ["payer": payerName, "account": creditName], amounts: ["amount": instruction.amount]),
+                amount: instruction.amount, now: now, in: session)
         }
     }
 }
@@ -58,6 +59,9 @@ struct PaymentPlanner: Sendable {
     func plan(_ instruction: PaymentInstruction, for customer: CustomerID) async throws -> PaymentPlan {
         guard let debtor = try await ledger.account(instruction.debtorAccount), debtor.customerID == customer else {
             throw DomainError(.accountNotFound, field: "debtor_account", "No such account.")
+        }
+        if debtor.kind == .savingsBook {
+            throw DomainError(.stationRequired, field: "debtor_account", StationService.savingsBookRule)
         }
         guard debtor.kind == .current || debtor.kind == .savings else {
             throw DomainError(.invalidParameter, field: "debtor_account", "Payments are made from a current or savings account.")

@@ -68,9 +68,10 @@ public struct PaymentScheduler: Sendable {
                 payment.status = .rejected
                 payment.reason = reason
                 try await MessageService.post(
-                    to: payment.customerID, category: .payments, subject: "Payment not executed",
-                    body: "Your payment of \(payment.instruction.amount) to \(payment.instruction.payeeDisplay) due on \(payment.executionDate) "
-                        + "was not executed (\(reason)).", now: now, in: session)
+                    to: payment.customerID, category: .payments,
+                    MessageText(
+                        .paymentRejected, ["payee": payment.instruction.payeeDisplay, "date": payment.executionDate.swissFormat, "reason": reason],
+                        amounts: ["amount": payment.instruction.amount]), now: now, in: session)
             }
             try await PaymentStore.update(payment, in: session)
             return payment.status

@@ -80,8 +80,8 @@ public struct PaymentService: Sendable {
                     if payment.status == .needsSignature {
                         challenge = try await signing.openChallenge(for: payment, now: now, in: session)
                         try await MessageService.post(
-                            to: principal.customerID, category: .payments, subject: "Payment waiting for your signature",
-                            body: "Your payment of \(plan.instruction.amount) to \(plan.instruction.payeeDisplay) is executed once you sign it.",
+                            to: principal.customerID, category: .payments,
+                            MessageText(.signatureNeeded, ["payee": plan.instruction.payeeDisplay], amounts: ["amount": plan.instruction.amount]),
                             now: now, in: session)
                     }
                 }

@@ -141,9 +141,10 @@ public struct BudgetService: Sendable {
                     guard !inserted.isEmpty else { continue }
                     let name = line.category ?? "overall"
                     try await MessageService.post(
-                        to: customer, category: .budget, subject: "Budget \(month): \(name) at \(threshold) %",
-                        body:
-                            "You have spent \(line.spent.decimalString) of your \(limit.decimalString) \(limit.currency.code) budget for \(name) in \(month).",
+                        to: customer, category: .budget,
+                        MessageText(
+                            .budgetAlert, ["month": month, "name": name, "threshold": String(threshold)],
+                            amounts: ["spent": line.spent, "limit": limit]),
                         now: now, in: session)
                 }
             }

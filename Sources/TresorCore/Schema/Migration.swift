@@ -21,7 +21,7 @@ public struct Migration: Sendable {
     /// Every migration, in order.
     public static let all: [Migration] = [
         .m001Ledger, .m002Auth, .m003Payments, .m004Audit, .m005Signing, .m006Devices, .m007Receipts, .m008RememberedBrowsers,
-        .m009Resources, .m010RateLimits, .m011CardBlocks, .m012BranchBank, .m013Statements, .m014Certificates, .m015MessageCategories,
+        .m009Resources, .m010RateLimits, .m011CardBlocks, .m012BranchBank, .m013Statements, .m014Certificates, .m015MessageCategories, .m016Stations,
     ]
 
     public static let trackingTable =

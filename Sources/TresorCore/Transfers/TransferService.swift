@@ -60,6 +60,9 @@ public struct TransferService: Sendable {
         guard let to = mine.first(where: { $0.id == request.toAccount }) else {
             throw DomainError(.accountNotFound, field: "to_account", "No such account.")
         }
+        if from.kind == .savingsBook && principal.stationID == nil {
+            throw DomainError(.stationRequired, field: "from_account", StationService.savingsBookRule)
+        }
         guard request.amount.currency == from.currency else {
             throw DomainError(.currencyMismatch, field: "amount", "The account pays in \(from.currency.code).")
         }

@@ -46,7 +46,7 @@ struct ErrorMiddleware: RouterMiddleware {
     static func status(for code: DomainError.Code) -> HTTPResponse.Status {
         switch code {
         case .invalidCredentials, .unauthorized, .invalidDeviceSignature, .invalidActivationCode: .unauthorized
-        case .stepUpRequired, .forbidden, .deviceLocked: .forbidden
+        case .stepUpRequired, .forbidden, .deviceLocked, .stationRequired, .deviceRequired, .deviceTooNew: .forbidden
         case .loginLocked, .rateLimited: .tooManyRequests
         case .accountNotFound, .notFound, .unknownBank: .notFound
         case .idempotencyKeyReused, .paymentNotPending, .nameTaken, .paymentNotAwaitingSignature, .slotTaken, .tooLateToChange, .cashNotAvailable,
@@ -54,7 +54,8 @@ struct ErrorMiddleware: RouterMiddleware {
             .conflict
         case .invalidSignature, .signatureInvalidated, .signingAttemptsExceeded, .signingUnavailable: .unprocessableContent
         case .payloadTooLarge: .contentTooLarge
-        case .insufficientFunds, .currencyMismatch, .sameAccount, .holdNotActive, .unbalancedTransaction, .cardBlocked, .slotUnavailable:
+        case .insufficientFunds, .currencyMismatch, .sameAccount, .holdNotActive, .unbalancedTransaction, .cardBlocked, .slotUnavailable,
+            .invalidStationCode:
             .unprocessableContent
         // Well-formed input that breaks a payment rule (a check digit, a QR-bill element, a limit).
         case .invalidIBAN, .invalidBIC, .invalidQRReference, .invalidCreditorReference, .invalidCountry, .invalidPhoneNumber,

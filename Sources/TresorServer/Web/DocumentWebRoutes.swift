@@ -25,21 +25,27 @@ extension WebApp {
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
         guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
-        let language = page(request, csrf: nil).language.rawValue
         do {
-            guard let type = form["type"].flatMap(CertificateType.init(rawValue:)) else {
-                throw DomainError(.unknownCertificateType, field: "type", "Choose a document.")
-            }
-            var fields: [String: String] = [:]
-            for field in type.fields { fields[field.name] = form[field.name] ?? "" }
-            let branding = theme.documentBranding(bankName: bankName)
-            let verifyURL = Self.verifyURL(request)
-            let issued = try await services.certificates.issue(type, fields: fields, language: language, for: principal) { content in
-                CertificatePDF.render(content, branding: branding, language: language, verifyURL: verifyURL)
-            }
+            let issued = try await issueCertificate(form, request: request, for: principal)
             return WebSupport.redirect("/documents?issued=\(issued.id)")
         } catch let error as DomainError {
             return try await documentsForm(request, principal: principal, token: token, error: error, form: form)
+        }
+    }
+
+    /// The certificate a posted form asks for, issued as a PDF in the page's language (the
+    /// documents screen and the self-service station alike).
+    func issueCertificate(_ form: [String: String], request: Request, for principal: Principal) async throws -> IssuedCertificate {
+        let language = page(request, csrf: nil).language.rawValue
+        guard let type = form["type"].flatMap(CertificateType.init(rawValue:)) else {
+            throw DomainError(.unknownCertificateType, field: "type", "Choose a document.")
+        }
+        var fields: [String: String] = [:]
+        for field in type.fields { fields[field.name] = form[field.name] ?? "" }
+        let branding = theme.documentBranding(bankName: bankName)
+        let verifyURL = Self.verifyURL(request)
+        return try await services.certificates.issue(type, fields: fields, language: language, for: principal) { content in
+            CertificatePDF.render(content, branding: branding, language: language, verifyURL: verifyURL)
         }
     }
 
@@ -76,6 +82,7 @@ extension WebApp {
             ["value": $0, "label": strings["document_kind_\($0)"] ?? $0, "selected": form["kind"] == $0]
         }
         page.values["currencies"] = ["CHF", "EUR"].map { ["value": $0, "selected": form["currency"] == $0] }
+        page.values["form_action"] = "/documents"
         if let error {
             page.values["error"] = Self.message(for: error, strings: strings)
             page.values["error_type"] = form["type"] ?? ""

@@ -23,30 +23,8 @@ enum WebLanguage: String, CaseIterable, Sendable {
         return spoken.first ?? .de
     }
 
-    /// `CHF 1’234.50` in German and Italian (Swiss usage), `1 234,50 CHF` in French, `CHF 1,234.50` in
-    /// English and Arabic (Latin digits, as banking apps in the Gulf show them; isolated left to right).
-    func format(_ money: Money) -> String {
-        let digits = money.currency.minorDigits
-        let magnitude = money.minorUnits.magnitude
-        var scale: UInt64 = 1
-        for _ in 0..<digits { scale *= 10 }
-        let whole = String(magnitude / scale)
-        let remainder = String(magnitude % scale)
-        let fraction = String(repeating: "0", count: max(0, digits - remainder.count)) + remainder
-        let (group, decimal): (String, String) =
-            switch self {
-            case .de, .it: ("’", ".")
-            case .fr: ("\u{202F}", ",")
-            case .en, .ar: (",", ".")
-            }
-        var grouped = ""
-        for (index, character) in whole.enumerated() {
-            if index > 0 && (whole.count - index) % 3 == 0 { grouped += group }
-            grouped.append(character)
-        }
-        let number = (money.minorUnits < 0 ? "−" : "") + grouped + (digits == 0 ? "" : decimal + fraction)
-        return isolated(self == .fr ? "\(number)\u{00A0}\(money.currency.code)" : "\(money.currency.code)\u{00A0}\(number)")
-    }
+    /// The amount as the language writes it (`Money.localized`), isolated in right-to-left text.
+    func format(_ money: Money) -> String { isolated(money.localized(rawValue)) }
 
     /// `22.11.2026` (de, fr, it: Swiss usage) or `22/11/2026` (en, ar).
     func format(_ date: LocalDate) -> String {

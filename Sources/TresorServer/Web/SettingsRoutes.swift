@@ -10,6 +10,7 @@ extension WebApp {
         router.post("/settings/devices/{id}/lock", use: lockDevice)
         router.post("/settings/password", use: changePassword)
         router.post("/settings/signing", use: chooseSigning)
+        router.post("/settings/notifications", use: saveNotifications)
         router.get("/templates", use: templateList)
         router.post("/templates", use: saveTemplate)
         router.post("/templates/{id}/pay", use: payFromTemplate)
@@ -35,6 +36,37 @@ extension WebApp {
         let signing = try await services.signing.settings(of: principal.customerID)
         page.values["provider"] = page.strings["provider_\(signing.provider?.rawValue ?? "none")"] ?? ""
         page.values["limit"] = language.format(Money(minorUnits: signing.limitMinor, currency: .chf))
+        let notifications = try await services.messages.notificationSettings(of: principal.customerID)
+        page.values["notify_categories"] = MessageCategory.allCases.map { category in
+            [
+                "value": category.rawValue, "label": page.strings["inbox_\(category.rawValue)"] ?? category.rawValue,
+                "checked": !notifications.muted.contains(category),
+            ] as [String: Any]
+        }
+        if page.values["notify_threshold"] == nil {
+            page.values["notify_threshold"] = Money(minorUnits: notifications.thresholdMinor, currency: .chf).decimalString
+        }
+    }
+
+    /// Which categories notify at once, and from which amount payments do.
+    func saveNotifications(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var request = request
+        let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
+        guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        do {
+            let threshold = try Money(parsing: form["notify_threshold"] ?? "0", currency: .chf, field: "notify_threshold")
+            let muted = Set(MessageCategory.allCases.filter { form["notify_\($0.rawValue)"] != "1" })
+            try await services.messages.setNotificationSettings(
+                NotificationSettings(muted: muted, thresholdMinor: threshold.minorUnits), of: principal.customerID)
+            return WebSupport.redirect("/settings?saved=1")
+        } catch let error as DomainError {
+            var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+            page.values["notify_error"] = Self.message(for: error, strings: page.strings)
+            page.values["notify_threshold"] = form["notify_threshold"] ?? ""
+            try await fillSettings(&page, principal: principal)
+            return render("settings", page, status: .badRequest)
+        }
     }
 
     func lockDevice(_ request: Request, context: TresorRequestContext) async throws -> Response {

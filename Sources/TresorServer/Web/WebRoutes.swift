@@ -22,6 +22,7 @@ extension WebApp {
         registerTimeline(on: router)
         registerStatements(on: router)
         registerDocuments(on: router)
+        registerStation(on: router)
         registerSettings(on: router)
         registerEdit(on: router)
         registerScan(on: router)
@@ -36,6 +37,7 @@ extension WebApp {
             let code = context.parameters.get("code") ?? ""
             let language = WebLanguage(rawValue: code).flatMap { languages.contains($0) ? $0 : nil } ?? languages[0]
             let back = request.uri.queryParameters.get("back").map { String($0) }.flatMap { $0.hasPrefix("/") && !$0.hasPrefix("//") ? $0 : nil }
+            if let (principal, _) = await session(request) { try await services.messages.setLanguage(language.rawValue, of: principal.customerID) }
             return WebSupport.redirect(
                 back ?? "/", cookies: [WebSupport.cookie(WebSupport.languageCookie, language.rawValue, request: request, maxAge: 31_536_000)])
         }
@@ -62,7 +64,7 @@ extension WebApp {
                 headers[.cacheControl] = "max-age=86400"
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: png)))
             }
-            guard let file = context.parameters.get("file"), ["app.css", "app.js", "icons.svg"].contains(file),
+            guard let file = context.parameters.get("file"), ["app.css", "app.js", "icons.svg", "station.css", "station.js"].contains(file),
                 let url = Bundle.module.url(forResource: "web/static/\(file)", withExtension: nil), let data = try? Data(contentsOf: url)
             else { return Response(status: .notFound) }
             var headers = HTTPFields()
@@ -118,6 +120,9 @@ extension WebApp {
         do {
             let grant = try await services.auth.login(contract: form["contract"] ?? "", password: form["password"] ?? "", address: context.address)
             var cookies = [WebSupport.cookie(WebSupport.sessionCookie, grant.token, request: request)]
+            // why at login: the bank writes to the customer (inbox, station) in the language they bank in.
+            let customer = try await services.auth.authenticate(token: grant.token).customerID
+            try await services.messages.setLanguage(page.language.rawValue, of: customer)
             if form["remember"] == "1" {
                 let remembered = try await services.rememberedBrowsers.remember(try await services.auth.authenticate(token: grant.token))
                 cookies.append(

@@ -7,6 +7,8 @@ import TresorCore
 /// Cookies, CSRF tokens and security headers of the web app.
 enum WebSupport {
     static let sessionCookie = "tresor_session"
+    /// A station's kiosk browser: the station's key, set once from the URL staff open on it.
+    static let stationCookie = "tresor_station"
     static let csrfCookie = "tresor_csrf"
     static let languageCookie = "lang"
     /// The customer's choice of light or dark (absent: follow the phone).
@@ -52,10 +54,11 @@ enum WebSupport {
     }
 
     /// A file to save (a statement, a certificate): never cached, since it holds account data.
-    static func download(_ bytes: [UInt8], contentType: String, fileName: String) -> Response {
+    /// A file to save, or with `inline` to show in the browser (a station's printer prints it).
+    static func download(_ bytes: [UInt8], contentType: String, fileName: String, inline: Bool = false) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = contentType
-        headers[.contentDisposition] = "attachment; filename=\"\(fileName)\""
+        headers[.contentDisposition] = "\(inline ? "inline" : "attachment"); filename=\"\(fileName)\""
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }

@@ -191,7 +191,8 @@ function refreshLive() {
 // Feedback on everything that takes time: a submitted form's button waits with a spinner.
 document.addEventListener("submit", (event) => {
   const form = event.target;
-  if (form.method !== "post" || event.defaultPrevented) return;
+  // why not for a form opening a new tab (a station's printouts): this page stays usable.
+  if (form.method !== "post" || event.defaultPrevented || form.target) return;
   const button = event.submitter || form.querySelector("button[type=submit], button:not([type])");
   if (!button) return;
   // why later: the button's own name/value must still be sent with the form.
@@ -242,3 +243,4 @@ document.addEventListener("change", async (event) => {
   result.textContent = matches ? input.dataset.match : input.dataset.mismatch;
   result.className = matches ? "notice is-match" : "error";
 });
+

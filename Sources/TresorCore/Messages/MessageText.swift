@@ -1,0 +1,264 @@
+import TresorDomain
+
+/// What the bank tells a customer in the inbox, written in the customer's language when the
+/// message is posted (de, fr, it, en, ar; another language gets English). Values are filled
+/// into `{name}` placeholders; amounts are formatted as the language writes them.
+public struct MessageText: Sendable, Hashable {
+    public let key: Key
+    public let values: [String: String]
+    /// Amounts, formatted per language into the placeholder of the same name.
+    public let amounts: [String: Money]
+    /// Words of the bank's own vocabulary (`Self.terms`), translated into the placeholder.
+    public let terms: [String: String]
+
+    public init(_ key: Key, _ values: [String: String] = [:], amounts: [String: Money] = [:], terms: [String: String] = [:]) {
+        self.key = key
+        self.values = values
+        self.amounts = amounts
+        self.terms = terms
+    }
+
+    public enum Key: String, Sendable, CaseIterable {
+        case paymentExecuted, moneyReceived, paymentRejected, signatureNeeded, deviceActivated, accountOpened, accountDeclined
+        case documentReady, budgetAlert, appointmentRequested, appointmentConfirmed, appointmentDeclined, cashReady
+        case cashOrdered, cashCollected, cashCancelled, cardBlocked, cardUnblocked
+    }
+
+    public static let languages = ["de", "fr", "it", "en", "ar"]
+    /// Until a customer chooses (the web app records its language at login), English.
+    public static let defaultLanguage = "en"
+
+    /// Subject and body in `language`.
+    public func rendered(in language: String) -> (subject: String, body: String) {
+        let index = Self.languages.firstIndex(of: language) ?? Self.languages.firstIndex(of: "en")!
+        let chosen = Self.languages[index]
+        var filled = values
+        for (name, money) in amounts { filled[name] = money.localized(chosen) }
+        for (name, term) in terms { filled[name] = (Self.terms[term] ?? Self.moreTerms[term])?[index] ?? term }
+        func fill(_ text: String) -> String {
+            filled.reduce(text) { $0.replacingOccurrences(of: "{\($1.key)}", with: $1.value) }.trimmingCharacters(in: .whitespaces)
+        }
+        let (subjects, bodies) = Self.table[key]!
+        return (fill(subjects[index]), fill(bodies[index]))
+    }
+
+    /// term: [de, fr, it, en, ar], as a sentence uses it.
+    static let terms: [String: [String]] = [
+        "balance_confirmation": ["Saldobestätigung", "attestation de solde", "conferma del saldo", "balance confirmation", "تأكيد الرصيد"],
+        "interest_tax_statement": [
+            "Zins- und Steuerausweis", "attestation d’intérêts et d’impôt", "attestato interessi e imposta", "interest and tax statement",
+            "كشف الفوائد والضريبة",
+        ],
+        "account_opening": [
+            "Kontoeröffnungsantrag", "demande d’ouverture de compte", "richiesta di apertura conto", "account opening request", "طلب فتح الحساب",
+        ],
+    ]
+
+    /// Appointment topics and reasons a card was blocked.
+    static let moreTerms: [String: [String]] = [
+        "topic_account": ["Konto und Karten", "compte et cartes", "conto e carte", "account and cards", "الحساب والبطاقات"],
+        "topic_financing": ["Finanzierung", "financement", "finanziamento", "financing", "التمويل"],
+        "topic_investment": ["Anlegen", "placements", "investimenti", "investing", "الاستثمار"],
+        "topic_foreign_cash_pickup": ["Abholung Fremdwährung", "retrait de devises", "ritiro valuta", "foreign cash pickup", "استلام عملات أجنبية"],
+        "topic_other": ["Anderes", "autre", "altro", "other", "أخرى"],
+        "reason_lost": ["verloren", "perdue", "smarrita", "lost", "مفقودة"],
+        "reason_stolen": ["gestohlen", "volée", "rubata", "stolen", "مسروقة"],
+        "reason_damaged": ["beschädigt", "endommagée", "danneggiata", "damaged", "تالفة"],
+        "reason_other": ["anderer Grund", "autre raison", "altro motivo", "another reason", "سبب آخر"],
+    ]
+
+    /// key: ([subject de, fr, it, en, ar], [body de, fr, it, en, ar])
+    static let table: [Key: ([String], [String])] = [
+        .paymentExecuted: (
+            ["Zahlung ausgeführt", "Paiement exécuté", "Pagamento eseguito", "Payment executed", "تم تنفيذ الدفعة"],
+            [
+                "Ihre Zahlung von {amount} an {payee} wurde ausgeführt.", "Votre paiement de {amount} à {payee} a été exécuté.",
+                "Il vostro pagamento di {amount} a {payee} è stato eseguito.", "Your payment of {amount} to {payee} was executed.",
+                "تم تنفيذ دفعتك بمبلغ {amount} إلى {payee}.",
+            ]
+        ),
+        .moneyReceived: (
+            ["Geld eingegangen", "Argent reçu", "Denaro ricevuto", "Money received", "وصلت أموال"],
+            [
+                "{amount} von {payer} ist auf Ihrem Konto {account} eingegangen.", "{amount} de {payer} est arrivé sur votre compte {account}.",
+                "{amount} da {payer} è arrivato sul vostro conto {account}.", "{amount} from {payer} reached your account {account}.",
+                "وصل {amount} من {payer} إلى حسابك {account}.",
+            ]
+        ),
+        .paymentRejected: (
+            ["Zahlung nicht ausgeführt", "Paiement non exécuté", "Pagamento non eseguito", "Payment not executed", "لم تُنفَّذ الدفعة"],
+            [
+                "Ihre Zahlung von {amount} an {payee}, fällig am {date}, wurde nicht ausgeführt ({reason}).",
+                "Votre paiement de {amount} à {payee}, échu le {date}, n’a pas été exécuté ({reason}).",
+                "Il vostro pagamento di {amount} a {payee}, in scadenza il {date}, non è stato eseguito ({reason}).",
+                "Your payment of {amount} to {payee} due on {date} was not executed ({reason}).",
+                "لم تُنفَّذ دفعتك بمبلغ {amount} إلى {payee} المستحقة في {date} ({reason}).",
+            ]
+        ),
+        .signatureNeeded: (
+            [
+                "Zahlung wartet auf Ihre Unterschrift", "Paiement en attente de votre signature", "Pagamento in attesa della vostra firma",
+                "Payment waiting for your signature", "دفعة بانتظار توقيعك",
+            ],
+            [
+                "Ihre Zahlung von {amount} an {payee} wird ausgeführt, sobald Sie sie unterschreiben.",
+                "Votre paiement de {amount} à {payee} sera exécuté dès que vous l’aurez signé.",
+                "Il vostro pagamento di {amount} a {payee} sarà eseguito appena lo firmate.",
+                "Your payment of {amount} to {payee} is executed once you sign it.", "تُنفَّذ دفعتك بمبلغ {amount} إلى {payee} بمجرد توقيعها.",
+            ]
+        ),
+        .deviceActivated: (
+            ["Neues Gerät aktiviert", "Nouvel appareil activé", "Nuovo apparecchio attivato", "New device activated", "تم تفعيل جهاز جديد"],
+            [
+                "{device} kann sich jetzt in Ihr Banking einloggen. Waren das nicht Sie, sperren Sie es unter Einstellungen oder rufen Sie Ihre Filiale an.",
+                "{device} peut désormais se connecter à votre banque. Si ce n’était pas vous, bloquez-le sous Réglages ou appelez votre agence.",
+                "{device} può ora accedere al vostro banking. Se non eravate voi, bloccatelo in Impostazioni o chiamate la vostra filiale.",
+                "{device} can now log in to your banking. If this was not you, lock it under Settings or call your branch.",
+                "يمكن لـ {device} الآن الدخول إلى حسابك. إن لم تكن أنت، فاقفله من الإعدادات أو اتصل بفرعك.",
+            ]
+        ),
+        .accountOpened: (
+            [
+                "Ihr neues Konto ist eröffnet", "Votre nouveau compte est ouvert", "Il vostro nuovo conto è aperto", "Your new account is open",
+                "تم فتح حسابك الجديد",
+            ],
+            [
+                "{account} {iban} ist eröffnet und bereit.", "{account} {iban} est ouvert et prêt à l’emploi.",
+                "{account} {iban} è aperto e pronto all’uso.",
+                "{account} {iban} is open and ready to use.", "الحساب {account} {iban} مفتوح وجاهز للاستعمال.",
+            ]
+        ),
+        .accountDeclined: (
+            ["Ihr Kontoantrag", "Votre demande de compte", "La vostra richiesta di conto", "Your account request", "طلب فتح حسابك"],
+            ["{message}", "{message}", "{message}", "{message}", "{message}"]
+        ),
+        .documentReady: (
+            ["Ihr Dokument ist bereit", "Votre document est prêt", "Il vostro documento è pronto", "Your document is ready", "مستندك جاهز"],
+            [
+                "{document} (Prüfcode {code}) liegt unter Dokumente bereit.",
+                "Votre document « {document} » (code de vérification {code}) se trouve sous Documents.",
+                "Il documento «{document}» (codice di verifica {code}) è in Documenti.",
+                "Your {document} (verification code {code}) is under Documents.",
+                "{document} (رمز التحقق {code}) موجود في المستندات.",
+            ]
+        ),
+        .budgetAlert: (
+            [
+                "Budget {month}: {name} bei {threshold} %", "Budget {month} : {name} à {threshold} %", "Budget {month}: {name} al {threshold} %",
+                "Budget {month}: {name} at {threshold} %", "الميزانية {month}: {name} عند {threshold} %",
+            ],
+            [
+                "Sie haben {spent} von {limit} für {name} im {month} ausgegeben.", "Vous avez dépensé {spent} sur {limit} pour {name} en {month}.",
+                "Avete speso {spent} di {limit} per {name} in {month}.", "You have spent {spent} of your {limit} budget for {name} in {month}.",
+                "أنفقت {spent} من {limit} على {name} في {month}.",
+            ]
+        ),
+        .appointmentRequested: (
+            [
+                "Termin angefragt: {when}, {branch}", "Rendez-vous demandé : {when}, {branch}", "Appuntamento richiesto: {when}, {branch}",
+                "Appointment requested: {when}, {branch}", "طلب موعد: {when}، {branch}",
+            ],
+            [
+                "Ihr Termin ({topic}) bei {branch}, {address}, am {when} ist reserviert. Die Filiale bestätigt ihn in Kürze; Sie können ihn beim Termin in Ihren Kalender übernehmen.",
+                "Votre rendez-vous ({topic}) à {branch}, {address}, le {when} est réservé. L’agence le confirme sous peu ; ajoutez-le à votre agenda depuis le rendez-vous.",
+                "Il vostro appuntamento ({topic}) presso {branch}, {address}, il {when} è riservato. La filiale lo conferma a breve; aggiungetelo al calendario dall’appuntamento.",
+                "Your appointment ({topic}) at {branch}, {address} on {when} is reserved. The branch confirms it shortly; add it to your calendar from the appointment.",
+                "موعدك ({topic}) في {branch}، {address} بتاريخ {when} محجوز. سيؤكده الفرع قريباً؛ أضفه إلى تقويمك من صفحة الموعد.",
+            ]
+        ),
+        .appointmentConfirmed: (
+            [
+                "Termin bestätigt: {when}, {branch}", "Rendez-vous confirmé : {when}, {branch}", "Appuntamento confermato: {when}, {branch}",
+                "Appointment confirmed: {when}, {branch}", "تم تأكيد الموعد: {when}، {branch}",
+            ],
+            [
+                "{advisor} erwartet Sie am {when} in {branch}. {message}", "{advisor} vous attend le {when} à {branch}. {message}",
+                "{advisor} vi aspetta il {when} presso {branch}. {message}", "{advisor} expects you on {when} at {branch}. {message}",
+                "{advisor} بانتظارك في {when} في {branch}. {message}",
+            ]
+        ),
+        .appointmentDeclined: (
+            [
+                "Termin abgesagt: {when}, {branch}", "Rendez-vous refusé : {when}, {branch}", "Appuntamento rifiutato: {when}, {branch}",
+                "Appointment declined: {when}, {branch}", "تم رفض الموعد: {when}، {branch}",
+            ],
+            [
+                "Ihre Filiale kann Sie am {when} nicht empfangen. {message}", "Votre agence ne peut pas vous recevoir le {when}. {message}",
+                "La vostra filiale non può ricevervi il {when}. {message}", "Your branch cannot see you on {when}. {message}",
+                "لا يستطيع فرعك استقبالك في {when}. {message}",
+            ]
+        ),
+        .cashOrdered: (
+            [
+                "Banknoten bestellt: {amount}", "Billets commandés : {amount}", "Banconote ordinate: {amount}", "Banknotes ordered: {amount}",
+                "تم طلب أوراق نقدية: {amount}",
+            ],
+            [
+                "Ihre {amount} sind am {date} in {branch} zur Abholung reserviert. {debit} sind auf {account} vorgemerkt (Referenzkurs vom {rate_date} plus {margin} %) und werden bei der Abholung belastet.",
+                "Vos {amount} sont réservés le {date} à {branch}. {debit} sont réservés sur {account} (cours de référence du {rate_date} plus {margin} %) et débités au retrait.",
+                "I vostri {amount} sono riservati il {date} presso {branch}. {debit} sono prenotati su {account} (cambio di riferimento del {rate_date} più {margin} %) e addebitati al ritiro.",
+                "Your {amount} are reserved for pickup at {branch} on {date}. {debit} is held on {account} (reference rate of {rate_date} plus {margin} %) and debited when you collect them.",
+                "مبلغك {amount} محجوز للاستلام في {branch} بتاريخ {date}. {debit} محجوز على {account} (السعر المرجعي ليوم {rate_date} زائد {margin} %) ويُخصم عند الاستلام.",
+            ]
+        ),
+        .cashCollected: (
+            [
+                "Banknoten abgeholt: {amount}", "Billets retirés : {amount}", "Banconote ritirate: {amount}", "Banknotes collected: {amount}",
+                "تم استلام الأوراق النقدية: {amount}",
+            ],
+            [
+                "Sie haben {amount} in {branch} abgeholt; {debit} sind belastet.", "Vous avez retiré {amount} à {branch} ; {debit} sont débités.",
+                "Avete ritirato {amount} presso {branch}; {debit} sono addebitati.", "You collected {amount} at {branch}; {debit} is debited.",
+                "استلمت {amount} في {branch}؛ وخُصم {debit}.",
+            ]
+        ),
+        .cashCancelled: (
+            [
+                "Banknotenbestellung storniert: {amount}", "Commande de billets annulée : {amount}", "Ordine di banconote annullato: {amount}",
+                "Banknote order cancelled: {amount}", "أُلغي طلب الأوراق النقدية: {amount}",
+            ],
+            [
+                "Ihre Bestellung von {amount} in {branch} ist storniert; die vorgemerkten {debit} sind wieder verfügbar.",
+                "Votre commande de {amount} à {branch} est annulée ; les {debit} réservés sont à nouveau disponibles.",
+                "Il vostro ordine di {amount} presso {branch} è annullato; i {debit} prenotati sono di nuovo disponibili.",
+                "Your order of {amount} at {branch} is cancelled; the {debit} held is available again.",
+                "أُلغي طلبك بمبلغ {amount} في {branch}؛ وعاد المبلغ المحجوز {debit} متاحاً.",
+            ]
+        ),
+        .cardBlocked: (
+            ["Karte gesperrt: {card}", "Carte bloquée : {card}", "Carta bloccata: {card}", "Card blocked: {card}", "تم إيقاف البطاقة: {card}"],
+            [
+                "Ihre Karte {card} ist gesperrt ({reason}) und lehnt ab jetzt jede Zahlung ab. Zum Entsperren oder für eine neue Karte wenden Sie sich an Ihre Filiale.",
+                "Votre carte {card} est bloquée ({reason}) et refuse désormais tout paiement. Pour la débloquer ou commander une nouvelle carte, contactez votre agence.",
+                "La vostra carta {card} è bloccata ({reason}) e rifiuta ogni pagamento. Per sbloccarla o ordinare una nuova carta, contattate la vostra filiale.",
+                "Your card {card} is blocked ({reason}) and refuses every payment from now on. To unblock it or order a new card, contact your branch.",
+                "بطاقتك {card} موقوفة ({reason}) وترفض كل دفعة من الآن. لإعادة تفعيلها أو طلب بطاقة جديدة اتصل بفرعك.",
+            ]
+        ),
+        .cardUnblocked: (
+            [
+                "Karte entsperrt: {card}", "Carte débloquée : {card}", "Carta sbloccata: {card}", "Card unblocked: {card}",
+                "أُعيد تفعيل البطاقة: {card}",
+            ],
+            [
+                "Ihre Filiale hat Ihre Karte {card} entsperrt; sie funktioniert wieder.",
+                "Votre agence a débloqué votre carte {card} ; elle fonctionne à nouveau.",
+                "La vostra filiale ha sbloccato la carta {card}; funziona di nuovo.", "Your branch unblocked your card {card}; it works again.",
+                "أعاد فرعك تفعيل بطاقتك {card}؛ وهي تعمل من جديد.",
+            ]
+        ),
+        .cashReady: (
+            [
+                "Banknoten bereit: {amount}", "Billets prêts : {amount}", "Banconote pronte: {amount}", "Banknotes ready: {amount}",
+                "الأوراق النقدية جاهزة: {amount}",
+            ],
+            [
+                "Ihre {amount} liegen ab {date} an der Kasse von {branch} bereit. Bringen Sie einen Ausweis mit.",
+                "Vos {amount} vous attendent dès le {date} à la caisse de {branch}. Munissez-vous d’une pièce d’identité.",
+                "I vostri {amount} sono pronti dal {date} alla cassa di {branch}. Portate un documento d’identità.",
+                "Your {amount} are ready at the cash desk of {branch} from {date}. Bring an identity document.",
+                "مبلغك {amount} جاهز في صندوق {branch} ابتداءً من {date}. أحضر وثيقة هوية.",
+            ]
+        ),
+    ]
+}
