@@ -66,7 +66,7 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/web"), .copy("Resources/screens")]
+            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/web"), .copy("Resources/screens"), .copy("Resources/xml")]
         ),
         .executableTarget(
             name: "tresor",

@@ -155,6 +155,7 @@ public func buildRouter(
     let settingsRoutes = SettingsAPIRoutes(messages: services.messages)
     v1.get("/settings", use: settingsRoutes.show)
     v1.put("/settings", use: settingsRoutes.update)
+    XMLChannel(services: services, catalogues: try Catalogues.load(), languages: languages).register(on: router)
     try await WebApp.load(services: services, theme: theme, languages: languages, scanner: scanner).register(on: router)
     return router
 }

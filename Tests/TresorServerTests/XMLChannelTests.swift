@@ -1,0 +1,178 @@
+import Foundation
+import HTTPTypes
+import Testing
+import TresorDomain
+import TresorTestSupport
+
+/// The XML channel through a real router: every request and response checked with xmllint
+/// against the schemas the server itself serves, the State codes of the reference interface, and
+/// hostile XML refused without reading a file or expanding an entity.
+@Suite("XML channel: the payments app's services, their schemas, hostile XML")
+struct XMLChannelTests {
+    /// The schemas as a client downloads them, in one directory (they include Common.xsd).
+    static func schemas(_ client: APIHarness.Client) async throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-xsd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for name in [
+            "Common", "Login", "AccountList", "OCRPayment", "OrangePayment", "RedPayment", "QRBillPayment", "SignPayment", "PaymentList",
+            "TemplateList",
+        ] {
+            let reply = try await client.call(.get, "/xml/v1/schemas/\(name).xsd")
+            #expect(reply.status == .ok, "\(name).xsd")
+            try Data(reply.text.utf8).write(to: directory.appendingPathComponent("\(name).xsd"))
+        }
+        return directory
+    }
+
+    static func validate(_ xml: String, service: String, schemas: URL) throws {
+        let file = schemas.appendingPathComponent("doc-\(UUID().uuidString).xml")
+        try Data(xml.utf8).write(to: file)
+        let lint = try ToolRun.run(
+            "/usr/bin/xmllint", ["--noout", "--nonet", "--schema", schemas.appendingPathComponent("\(service).xsd").path, file.path])
+        #expect(lint.status == 0, "\(service): \(lint.output)\n\(xml)")
+    }
+
+    /// Sends `<ServiceRequest>` with `fields` in order; checks request and response against the schema.
+    static func call(
+        _ client: APIHarness.Client, _ service: String, _ fields: [(String, String)], schemas: URL, validateRequest: Bool = true
+    ) async throws -> APIHarness.Reply {
+        let body =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<\(service)Request>"
+            + fields.map { "<\($0.0)>\(XMLEscape.text($0.1))</\($0.0)>" }.joined() + "</\(service)Request>"
+        if validateRequest { try validate(body, service: service, schemas: schemas) }
+        let reply = try await client.call(.post, "/xml/v1/\(service)", json: body)
+        try validate(reply.text, service: service, schemas: schemas)
+        return reply
+    }
+
+    static func value(_ name: String, in xml: String) -> String? {
+        guard let start = xml.range(of: "<\(name)>"), let end = xml.range(of: "</\(name)>", range: start.upperBound..<xml.endIndex) else {
+            return nil
+        }
+        return String(xml[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    @Test("each service round-trips through the server; State 2 names the field and offers a check digit; State 3 is signed")
+    func services() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let schemas = try await Self.schemas(client)
+            let anna = try await PayingCustomer.annaMeier(client, harness: harness)
+            let login = try await Self.call(
+                client, "Login", [("Contract", "10000001"), ("Password", "tresor-demo"), ("Language", "de")], schemas: schemas)
+            #expect(Self.value("State", in: login.text) == "1" && Self.value("Level", in: login.text) == "2")
+            let token = try #require(Self.value("SessionToken", in: login.text))
+            let wrong = try await Self.call(client, "Login", [("Contract", "10000001"), ("Password", "nope")], schemas: schemas)
+            #expect(wrong.status == .unauthorized && Self.value("State", in: wrong.text) == "2")
+            #expect(Self.value("Code", in: wrong.text) == "invalid_credentials")
+
+            let accounts = try await Self.call(client, "AccountList", [("SessionToken", token)], schemas: schemas)
+            #expect(accounts.text.components(separatedBy: "<Account>").count - 1 == 5)
+            #expect(accounts.text.contains("<AccountId>\(anna.current)</AccountId>"))
+
+            // OCR: a typed code line read into its parts; a wrong check digit gets the repaired line.
+            let line = "0100003949753>120000000000234478943216899+ 010001628>"
+            let read = try await Self.call(client, "OCRPayment", [("SessionToken", token), ("CodeLine", line)], schemas: schemas)
+            #expect(Self.value("BeneficiaryAccount", in: read.text) == "01-162-8" && Self.value("Amount", in: read.text) == "3949.75")
+            let misread = try await Self.call(
+                client, "OCRPayment", [("SessionToken", token), ("CodeLine", line.replacingOccurrences(of: "216899+", with: "216898+"))],
+                schemas: schemas)
+            #expect(misread.status == .unprocessableContent && Self.value("State", in: misread.text) == "2")
+            #expect(Self.value("Wrongfield", in: misread.text) == "CodeLine" && Self.value("CorrectedValue", in: misread.text) == line)
+            #expect(Self.value("Message", in: misread.text)?.contains("Codierzeile") == true, "in the session's language")
+
+            // Orange slip: a wrong reference check digit is offered repaired, nothing is executed.
+            var orange: [(String, String)] = [
+                ("SessionToken", token), ("RequestId", "orange-1"), ("DebitAccount", anna.current), ("Amount", "394.75"), ("Currency", "CHF"),
+                ("BeneficiaryAccount", "01-162-8"), ("Reference", "120000000000234478943216898"), ("BeneficiaryName", "Stadtwerke Bern"),
+                ("BeneficiaryPostalCode", "3011"), ("BeneficiaryTown", "Bern"),
+            ]
+            let before = try await anna.balances(anna.current)
+            let refused = try await Self.call(client, "OrangePayment", orange, schemas: schemas)
+            #expect(Self.value("State", in: refused.text) == "2" && Self.value("Wrongfield", in: refused.text) == "Reference")
+            #expect(Self.value("CorrectedValue", in: refused.text) == "120000000000234478943216899")
+            #expect(try await anna.balances(anna.current) == before, "nothing executed until the repair is confirmed")
+            orange[6] = ("Reference", "120000000000234478943216899")
+            orange[1] = ("RequestId", "orange-2")
+            let signature = try await Self.call(client, "OrangePayment", orange, schemas: schemas)
+            #expect(Self.value("State", in: signature.text) == "3", "a payee not on the whitelist: signature needed")
+            let paymentID = try #require(Self.value("PaymentId", in: signature.text))
+            let position = try #require(Self.value("SignaturePosition", in: signature.text).flatMap { Int($0) })
+            let retried = try await Self.call(client, "OrangePayment", orange, schemas: schemas)
+            #expect(Self.value("PaymentId", in: retried.text) == paymentID, "the same RequestId answers with the same payment")
+            let signed = try await Self.call(
+                client, "SignPayment", [("SessionToken", token), ("PaymentId", paymentID), ("Response", try #require(anna.tans[position]))],
+                schemas: schemas)
+            #expect(Self.value("State", in: signed.text) == "1" && Self.value("Status", in: signed.text) == "executed")
+            #expect(try await anna.balances(anna.current).booked == before.booked - 39_475)
+
+            // Red slip to a postal account with a wrong check digit: the account is offered repaired.
+            var red: [(String, String)] = [
+                ("SessionToken", token), ("RequestId", "red-1"), ("DebitAccount", anna.current), ("Amount", "20.00"), ("Currency", "CHF"),
+                ("BeneficiaryAccount", "01-162-9"), ("BeneficiaryName", "Verein Pro Natura"), ("BeneficiaryPostalCode", "4052"),
+                ("BeneficiaryTown", "Basel"),
+            ]
+            let redWrong = try await Self.call(client, "RedPayment", red, schemas: schemas)
+            #expect(Self.value("Wrongfield", in: redWrong.text) == "BeneficiaryAccount")
+            #expect(Self.value("CorrectedValue", in: redWrong.text) == "01-162-8")
+            red[5] = ("BeneficiaryAccount", "01-162-8")
+            let redDone = try await Self.call(client, "RedPayment", red, schemas: schemas)
+            #expect(["1", "3"].contains(Self.value("State", in: redDone.text)), "\(redDone.text)")
+
+            let qr = try await Self.call(
+                client, "QRBillPayment",
+                [
+                    ("SessionToken", token), ("RequestId", "qr-1"), ("DebitAccount", anna.current),
+                    ("Payload", QRBillSamples.withAmount(amount: "49.75")),
+                ], schemas: schemas)
+            #expect(["1", "3"].contains(Self.value("State", in: qr.text)) && Self.value("Amount", in: qr.text) == "49.75", "\(qr.text)")
+
+            let payments = try await Self.call(client, "PaymentList", [("SessionToken", token)], schemas: schemas)
+            #expect(payments.text.contains("<PaymentId>\(paymentID)</PaymentId>"))
+            _ = try await Self.call(client, "TemplateList", [("SessionToken", token)], schemas: schemas)
+            let noSession = try await Self.call(client, "PaymentList", [("SessionToken", "nonsense")], schemas: schemas)
+            #expect(noSession.status == .unauthorized && Self.value("Code", in: noSession.text) == "unauthorized")
+        }
+    }
+
+    @Test("external entities, entity bombs, deep nesting and oversized bodies are refused; the server keeps serving")
+    func hostile() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let xxe = """
+                <?xml version="1.0"?><!DOCTYPE r [<!ENTITY e SYSTEM "file:///etc/passwd">]>
+                <LoginRequest><Contract>&e;</Contract><Password>x</Password></LoginRequest>
+                """
+            var lol = "<?xml version=\"1.0\"?><!DOCTYPE lolz [<!ENTITY lol \"lol\">"
+            for level in 1...9 {
+                lol += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level - 1 == 0 ? "" : String(level - 1));", count: 10) + "\">"
+            }
+            lol += "]><LoginRequest><Contract>&lol9;</Contract><Password>x</Password></LoginRequest>"
+            let deep = "<LoginRequest>" + String(repeating: "<a>", count: 5_000) + String(repeating: "</a>", count: 5_000) + "</LoginRequest>"
+            let deeper = String(repeating: "<a>", count: 100_000)
+            let huge = "<LoginRequest><Contract>" + String(repeating: "1", count: 2_000_000) + "</Contract></LoginRequest>"
+            for (body, status, code) in [
+                (xxe, HTTPResponse.Status.badRequest, "xml_dtd_refused"), (lol, .badRequest, "xml_dtd_refused"), (deep, .badRequest, "xml_too_deep"),
+                (deeper, .contentTooLarge, "payload_too_large"), (huge, .contentTooLarge, "payload_too_large"),
+                ("<LoginRequest><Contract>1", .badRequest, "xml_malformed"), ("<AccountListRequest/>", .badRequest, "xml_wrong_root"),
+            ] {
+                let reply = try await client.call(.post, "/xml/v1/Login", json: body)
+                #expect(reply.status == status && Self.value("Code", in: reply.text) == code, "\(code): \(reply.status) \(reply.text.prefix(200))")
+                #expect(!reply.text.contains("root:") && !reply.text.contains("lollol"), "nothing read, nothing expanded")
+            }
+            let after = try await client.call(
+                .post, "/xml/v1/Login", json: "<LoginRequest><Contract>10000001</Contract><Password>tresor-demo</Password></LoginRequest>")
+            #expect(after.status == .ok && Self.value("State", in: after.text) == "1", "the server keeps serving")
+            #expect(try await client.call(.post, "/xml/v1/Nothing", json: "<NothingRequest/>").status == .notFound)
+            #expect(try await client.call(.get, "/xml/v1/schemas/../../openapi.yaml").status == .notFound)
+        }
+    }
+}
+
+/// Text content for hand-written XML in the tests.
+enum XMLEscape {
+    static func text(_ value: String) -> String {
+        value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+}
