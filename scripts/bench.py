@@ -93,7 +93,8 @@ def wrk_figures(out):
         return float(value) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60000}[unit]
 
     return {"tps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
-            "p50_ms": ms(re.search(r"50%\s+(\S+)", out).group(1)), "p99_ms": ms(re.search(r"99%\s+(\S+)", out).group(1)),
+            # why anchored to the line: the stdev column ("93.99%") also ends in "99%".
+            "p50_ms": ms(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1)), "p99_ms": ms(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1)),
             "non_2xx": int(re.search(r"non2xx=(\d+)", out).group(1)), "seconds": SECONDS, "tool": "wrk"}
 
 

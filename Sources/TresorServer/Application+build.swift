@@ -77,7 +77,7 @@ public func buildRouter(
     staffAPI.post("/account-requests/{id}/decline", use: certificateRoutes.decline)
     staffAPI.post("/cash-orders/{id}/ready", use: fxRoutes.staffStep(handOut: false))
     staffAPI.post("/cash-orders/{id}/handed-out", use: fxRoutes.staffStep(handOut: true))
-    let v1 = router.group("/v1").add(middleware: BearerAuthMiddleware(auth: services.auth))
+    let v1 = router.group("/v1").add(middleware: BearerAuthMiddleware(auth: services.auth)).add(middleware: ETagMiddleware())
     v1.delete("/sessions/current", use: sessions.logout)
     v1.post("/sessions/current/step-up", use: deviceRoutes.stepUp)
     v1.get("/devices", use: deviceRoutes.list)

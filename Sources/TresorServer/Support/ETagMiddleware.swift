@@ -1,0 +1,53 @@
+import Crypto
+import HTTPTypes
+import Hummingbird
+
+/// Conditional reads of the JSON API: a `GET` answered with JSON carries a strong `ETag` (a
+/// digest of the body), and a request with that tag in `If-None-Match` is answered `304` with
+/// no body, so an app revalidates its cached accounts and transactions for a few bytes. The body
+/// is built either way (the tag is what it would be), which keeps the tag exact without
+/// per-route version counters. Streams (`text/event-stream`) pass through untouched.
+struct ETagMiddleware: RouterMiddleware {
+    typealias Context = TresorRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        guard request.method == .get, response.status == .ok, response.headers[.contentType]?.hasPrefix("application/json") == true else {
+            return response
+        }
+        let box = Collected()
+        try await response.body.write(Collector(box: box))
+        let tag = "\"" + SHA256.hash(data: box.buffer.readableBytesView).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        response.headers[.eTag] = tag
+        // why no-cache: a client may keep the body but must ask (with the tag) before showing it as current.
+        response.headers[.cacheControl] = "private, no-cache"
+        if let sent = request.headers[.ifNoneMatch], Self.matches(sent, tag) {
+            response.headers[.contentLength] = nil
+            response.headers[.contentType] = nil
+            return Response(status: .notModified, headers: response.headers, body: ResponseBody())
+        }
+        response.body = ResponseBody(byteBuffer: box.buffer)
+        return response
+    }
+
+    /// `If-None-Match` holds one tag, a list, or `*` (RFC 9110 §13.1.2; weak tags compare by value).
+    static func matches(_ header: String, _ tag: String) -> Bool {
+        header.split(separator: ",").contains { part in
+            let candidate = part.trimmingCharacters(in: .whitespaces)
+            return candidate == "*" || candidate == tag || candidate == "W/" + tag
+        }
+    }
+
+    final class Collected: @unchecked Sendable {
+        var buffer = ByteBuffer()
+    }
+
+    struct Collector: ResponseBodyWriter {
+        let box: Collected
+        mutating func write(_ buffer: ByteBuffer) async throws {
+            var buffer = buffer
+            box.buffer.writeBuffer(&buffer)
+        }
+        consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
+    }
+}
