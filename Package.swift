@@ -29,7 +29,9 @@ let package = Package(
         .target(name: "TresorDomain"),
         /// zbar, Tesseract 5 and Leptonica from Debian (scripts/install-deps.sh installs them).
         .systemLibrary(name: "CScanLibraries"),
-        .target(name: "TresorScan", dependencies: ["CScanLibraries", "TresorDomain"]),
+        /// ZXing-C++ (Debian's libzxing-dev) behind a small C face: the QR decoder tried first.
+        .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
+        .target(name: "TresorScan", dependencies: ["CScanLibraries", "CZXing", "TresorDomain"]),
         /// cairo, Pango and librsvg from Debian, for PDFs and icons (scripts/install-deps.sh installs them).
         .systemLibrary(name: "CDocumentLibraries", pkgConfig: "pangocairo"),
         .target(name: "TresorDocuments", dependencies: ["CDocumentLibraries", "TresorCore", "TresorLedger", "TresorDomain"]),
@@ -97,5 +99,6 @@ let package = Package(
             ]
         ),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

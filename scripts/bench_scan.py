@@ -15,9 +15,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "Tests", "corpus")
 
 
-def run(binary, task, path):
+def run(binary, task, path, decoders=None):
     started = time.perf_counter()
-    result = subprocess.run([binary, "scan-worker", task, path], capture_output=True, env={**os.environ, "OMP_THREAD_LIMIT": "1"}, timeout=60)
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    if decoders:
+        env["TRESOR_QR_DECODERS"] = decoders
+    result = subprocess.run([binary, "scan-worker", task, path], capture_output=True, env=env, timeout=60)
     elapsed = time.perf_counter() - started
     return json.loads(result.stdout or b"{}"), elapsed
 
@@ -53,6 +56,22 @@ def main():
             misses.append({"file": truth["file"], "answer": answer.get("error") or answer.get("slip", {}).get("draft")})
     report["slips"] = {"images": len(slips), "exact_payment": exact, "share": round(exact / len(slips), 3),
                        "p50_ms": round(statistics.median(times) * 1000), "p99_ms": round(percentile(times, 99) * 1000), "misses": misses}
+    # What each QR decoder reads alone (the server tries ZXing-C++, then zbar): the QR-bills of the
+    # corpus decoded to the exact payment by each, and the files only one of them reads.
+    qrbills = [truth for truth in slips if truth["source"] == "qrbill"]
+    alone = {}
+    for decoder in ["zxing", "zbar"]:
+        times, read = [], set()
+        for truth in qrbills:
+            answer, elapsed = run(binary, "slip", os.path.join(CORPUS, "slips", truth["file"]), decoders=decoder)
+            times.append(elapsed)
+            if slip_is_exact(answer, truth):
+                read.add(truth["file"])
+        alone[decoder] = read
+        report[f"qrbills_{decoder}_only"] = {"images": len(qrbills), "exact_payment": len(read), "share": round(len(read) / len(qrbills), 3),
+                                             "p50_ms": round(statistics.median(times) * 1000), "p99_ms": round(percentile(times, 99) * 1000)}
+    report["qrbills_only_zbar_reads"] = sorted(alone["zbar"] - alone["zxing"])
+    report["qrbills_only_zxing_reads"] = sorted(alone["zxing"] - alone["zbar"])
     receipts = json.load(open(os.path.join(CORPUS, "receipts", "truth.json")))
     times, totals, merchants, dates, misses = [], 0, 0, 0, []
     for truth in receipts:
