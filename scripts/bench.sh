@@ -8,5 +8,13 @@ python3 scripts/bench_web.py
 scripts/install-deps.sh test
 [ -x .build/web-venv/bin/python ] || { python3 -m venv .build/web-venv && .build/web-venv/bin/pip install --quiet "selenium==4.25.0"; }
 .build/web-venv/bin/python scripts/bench_paint.py
-# Scan corpus: share of slips decoded to the exact payment, receipts read right, time per image.
-exec python3 scripts/bench_scan.py .build/release/tresor
+# Scan corpus: share of slips decoded to the exact payment, receipts read right, time per image;
+# and QR-bills as phones photograph them, generated for this run (Pillow and segno in a venv).
+venv=.build/corpus-venv
+if ! "$venv/bin/python" -c "import PIL, segno" 2>/dev/null; then
+  python3 -m venv "$venv" && "$venv/bin/pip" install --quiet "pillow==13.0.0" "segno==1.6.6"
+fi
+phone=$(mktemp -d /tmp/tresor-phone.XXXXXX)
+trap 'rm -rf "$phone"' EXIT
+"$venv/bin/python" scripts/corpus/phone.py "$phone"
+TRESOR_PHONE_CORPUS="$phone" python3 scripts/bench_scan.py .build/release/tresor

@@ -72,6 +72,27 @@ def main():
                                              "p50_ms": round(statistics.median(times) * 1000), "p99_ms": round(percentile(times, 99) * 1000)}
     report["qrbills_only_zbar_reads"] = sorted(alone["zbar"] - alone["zxing"])
     report["qrbills_only_zxing_reads"] = sorted(alone["zxing"] - alone["zbar"])
+    # Phone photos of QR-bills (scripts/corpus/phone.py, generated per run): accuracy per variant,
+    # with both decoders as the server runs them and with each alone.
+    phone = os.environ.get("TRESOR_PHONE_CORPUS")
+    if phone:
+        photos = json.load(open(os.path.join(phone, "truth.json")))
+        per_variant = {}
+        for decoders in ["zxing,zbar", "zxing", "zbar"]:
+            for truth in photos:
+                answer, elapsed = run(binary, "slip", os.path.join(phone, truth["file"]), decoders=decoders)
+                entry = per_variant.setdefault(truth["variant"], {"images": 0, "times": []})
+                key = {"zxing,zbar": "exact_both", "zxing": "exact_zxing_only", "zbar": "exact_zbar_only"}[decoders]
+                entry[key] = entry.get(key, 0) + slip_is_exact(answer, truth)
+                if decoders == "zxing,zbar":
+                    entry["images"] += 1
+                    entry["times"].append(elapsed)
+        for entry in per_variant.values():
+            times = entry.pop("times")
+            entry["p50_ms"] = round(statistics.median(times) * 1000)
+        total = sum(e["images"] for e in per_variant.values())
+        report["phone_photos"] = {"images": total, "share_exact": round(sum(e["exact_both"] for e in per_variant.values()) / total, 3),
+                                  "variants": per_variant}
     receipts = json.load(open(os.path.join(CORPUS, "receipts", "truth.json")))
     times, totals, merchants, dates, misses = [], 0, 0, 0, []
     for truth in receipts:
