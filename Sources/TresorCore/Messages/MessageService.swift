@@ -160,7 +160,7 @@ public struct NotificationSettings: Sendable, Hashable {
     public func notifies(_ category: MessageCategory, amount: Money?) -> Bool {
         guard !muted.contains(category) else { return false }
         guard let amount else { return true }
-        return Int64(amount.minorUnits.magnitude) >= thresholdMinor
+        return Int64(clamping: amount.minorUnits.magnitude) >= thresholdMinor
     }
 
     /// The largest threshold accepted: CHF 1 million.

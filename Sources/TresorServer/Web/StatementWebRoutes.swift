@@ -19,23 +19,28 @@ extension WebApp {
 
     func downloadStatement(_ request: Request, context: TresorRequestContext) async throws -> Response {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
-        let query = request.uri.queryParameters
         do {
-            guard let accountID = query.get("account").flatMap({ AccountID(text: $0) }) else {
-                throw DomainError(.accountNotFound, field: "account", "No such account.")
-            }
-            let from = try LocalDate(parsing: query.get("from").map { String($0) } ?? "", field: "from")
-            let to = try LocalDate(parsing: query.get("to").map { String($0) } ?? "", field: "to")
-            let format = query.get("format").flatMap { StatementFormat(rawValue: String($0)) } ?? .pdf
-            let statement = try await services.statements.statement(accountID, of: principal, from: from, to: to)
-            let language = page(request, csrf: nil).language.rawValue
-            let bytes = StatementFiles.render(
-                statement, format: format, branding: theme.documentBranding(bankName: bankName),
-                language: language)
-            return WebSupport.download(bytes, contentType: format.contentType, fileName: "\(statement.identifier).\(format.fileExtension)")
+            let format = request.uri.queryParameters.get("format").flatMap { StatementFormat(rawValue: String($0)) } ?? .pdf
+            return try await statementFile(request, of: principal, format: format, inline: false)
         } catch let error as DomainError {
             return try await statementsForm(request, principal: principal, token: token, error: error)
         }
+    }
+
+    /// The statement `?account&from&to` asks for, in the page's language: a download on the
+    /// phone, a PDF shown for the printer at a station.
+    func statementFile(_ request: Request, of principal: Principal, format: StatementFormat, inline: Bool) async throws -> Response {
+        let query = request.uri.queryParameters
+        guard let accountID = query.get("account").flatMap({ AccountID(text: $0) }) else {
+            throw DomainError(.accountNotFound, field: "account", "No such account.")
+        }
+        let from = try LocalDate(parsing: query.get("from").map { String($0) } ?? "", field: "from")
+        let to = try LocalDate(parsing: query.get("to").map { String($0) } ?? "", field: "to")
+        let statement = try await services.statements.statement(accountID, of: principal, from: from, to: to)
+        let bytes = StatementFiles.render(
+            statement, format: format, branding: theme.documentBranding(bankName: bankName), language: page(request, csrf: nil).language.rawValue)
+        return WebSupport.download(
+            bytes, contentType: format.contentType, fileName: "\(statement.identifier).\(format.fileExtension)", inline: inline)
     }
 
     func statementsForm(_ request: Request, principal: Principal, token: String, error: DomainError?) async throws -> Response {

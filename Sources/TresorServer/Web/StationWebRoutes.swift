@@ -112,7 +112,7 @@ extension WebApp {
         let host = request.head.authority ?? "localhost"
         let scheme = Self.verifyURL(request).hasPrefix("https") ? "https" : "http"
         let link = "\(scheme)://\(host)/station/pair?s=\(station.id)&c=\(code.code)"
-        let grouped = "\(code.code.prefix(3)) \(code.code.suffix(3))"
+        let grouped = code.grouped
         return [
             "code": code.code, "code_grouped": grouped, "qr": QRMatrix(link)?.svg(title: grouped) ?? "", "link": link,
             "expires_at": String(code.expiresAtMillis), "expires_in": String(max(0, code.expiresAtMillis - services.clock.unixMillis)),
@@ -142,11 +142,12 @@ extension WebApp {
                 case expiresIn = "expires_in"
             }
         }
-        let values = pairingValues(code, station: station, request: request)
+        // why no QR for the code already shown: the kiosk asks every two seconds and redraws only a new code.
+        let values = code == showing ? nil : pairingValues(code, station: station, request: request)
         return try JSON.response(
             Body(
-                paired: false, code: code.code, grouped: values["code_grouped"] as! String, expiresAt: code.expiresAtMillis,
-                expiresIn: max(0, code.expiresAtMillis - services.clock.unixMillis), qr: values["qr"] as! String))
+                paired: false, code: code.code, grouped: code.grouped, expiresAt: code.expiresAtMillis,
+                expiresIn: max(0, code.expiresAtMillis - services.clock.unixMillis), qr: values?["qr"] as? String ?? ""))
     }
 
     /// Where a phone's camera lands from the QR code without the app: it says to use the app.
@@ -177,17 +178,8 @@ extension WebApp {
     func stationStatement(_ request: Request, context: TresorRequestContext) async throws -> Response {
         guard let (station, key) = try await kiosk(request) else { return stationUnknown(request) }
         guard let (_, principal) = try await stationCustomer(station) else { return WebSupport.redirect("/station?ended=1") }
-        let query = request.uri.queryParameters
         do {
-            guard let accountID = query.get("account").flatMap({ AccountID(text: $0) }) else {
-                throw DomainError(.accountNotFound, field: "account", "No such account.")
-            }
-            let from = try LocalDate(parsing: query.get("from").map { String($0) } ?? "", field: "from")
-            let to = try LocalDate(parsing: query.get("to").map { String($0) } ?? "", field: "to")
-            let statement = try await services.statements.statement(accountID, of: principal, from: from, to: to)
-            let bytes = StatementFiles.render(
-                statement, format: .pdf, branding: theme.documentBranding(bankName: bankName), language: page(request, csrf: nil).language.rawValue)
-            return WebSupport.download(bytes, contentType: "application/pdf", fileName: "\(statement.identifier).pdf", inline: true)
+            return try await statementFile(request, of: principal, format: .pdf, inline: true)
         } catch let error as DomainError {
             return try await stationScreen(request, station: station, key: key, notice: nil, error: error)
         }
@@ -232,4 +224,9 @@ extension WebApp {
             return try await stationScreen(request, station: station, key: key, notice: nil, error: error)
         }
     }
+}
+
+extension StationCode {
+    /// `K7M 4PX`: two groups of three, as the kiosk shows the code to be typed.
+    var grouped: String { "\(code.prefix(3)) \(code.suffix(3))" }
 }
