@@ -37,7 +37,13 @@ struct ScanWorkerPoolTests {
         var limits = ScanLimits()
         limits.concurrentJobs = 1
         limits.queueLength = 1
-        let pool = ScanWorkerPool(executable: try Self.script(#"sleep 0.5; printf '{"milliseconds": 1}'"#), limits: limits)
+        // why: the admitted jobs wait for a gate the test opens only once the other two were
+        // refused, so how fast this machine starts processes cannot change who gets in. The loop
+        // gives up after 20 s, so a pool that admits too many fails instead of hanging.
+        let gate = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-gate-\(UUID().uuidString)")
+        let body = "for i in $(seq 400); do [ -e '\(gate.path)' ] && break; sleep 0.05; done; printf '{\"milliseconds\": 1}'"
+        let pool = ScanWorkerPool(executable: try Self.script(body), limits: limits)
+        defer { try? FileManager.default.removeItem(at: gate) }
         let results = await withTaskGroup(of: String.self) { group in
             for _ in 0..<4 {
                 group.addTask {
@@ -51,7 +57,14 @@ struct ScanWorkerPoolTests {
                     }
                 }
             }
-            return await group.reduce(into: [String]()) { $0.append($1) }
+            var results: [String] = []
+            for await result in group {
+                results.append(result)
+                if results.filter({ $0 == "scan_busy" }).count == 2 {
+                    FileManager.default.createFile(atPath: gate.path, contents: nil)
+                }
+            }
+            return results
         }
         #expect(results.filter { $0 == "ok" }.count == 2, "\(results)")
         #expect(results.filter { $0 == "scan_busy" }.count == 2, "\(results)")
