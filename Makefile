@@ -17,19 +17,21 @@ deps:
 build:
 	swift build --product tresor
 
-## Install what is missing and run every test: unit, API, the store contract suite on SQLite and a
-## real PostgreSQL started on loopback in a temp dir, and the kill -9 crash test on both.
+## Install what is missing and run every test: TresorKit's generated client against openapi.yaml,
+## unit, API, the store contract suite on SQLite and a real PostgreSQL started on loopback in a temp
+## dir, TresorKit and its example against a real server, and the kill -9 crash test on both.
 test: deps lint
 	@scripts/install-deps.sh test
+	scripts/generate-client.sh --check
 	swift build --build-tests
 	scripts/postgres-test-cluster.sh scripts/s3-test-server.sh scripts/run-all-tests.sh
 
 ## Check formatting with the one .swift-format at the root.
 lint:
-	$(SWIFT_FORMAT) lint --strict --recursive Sources Tests Package.swift
+	$(SWIFT_FORMAT) lint --strict --recursive Sources Tests Examples Package.swift
 
 format:
-	$(SWIFT_FORMAT) --in-place --recursive Sources Tests Package.swift
+	$(SWIFT_FORMAT) --in-place --recursive Sources Tests Examples Package.swift
 
 ## Ledger throughput against raw SQL on SQLite and PostgreSQL; writes bench/results/ledger.json.
 bench:

@@ -9,6 +9,10 @@ let package = Package(
     products: [
         .executable(name: "tresor", targets: ["tresor"]),
         .library(name: "TresorDomain", targets: ["TresorDomain"]),
+        /// The SDK for native apps: the generated HTTP client behind a small facade, the domain's
+        /// offline validators, a credential store, device keys and an encrypted offline cache.
+        .library(name: "TresorKit", targets: ["TresorKit"]),
+        .executable(name: "tresor-shell", targets: ["tresor-shell"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -24,6 +28,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(name: "TresorDomain"),
@@ -81,6 +90,27 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        /// Generated code in Sources/TresorKit/Generated comes from scripts/generate-client.sh.
+        /// URLSession carries requests on Apple platforms, AsyncHTTPClient on Linux.
+        .target(
+            name: "TresorKit",
+            dependencies: [
+                "TresorDomain",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession", condition: .when(platforms: [.macOS, .iOS])),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        /// A command-line banking client built only on TresorKit: the SDK end to end on Linux.
+        .executableTarget(
+            name: "tresor-shell",
+            dependencies: ["TresorKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Examples/tresor-shell"
+        ),
         /// What several test targets share: the stores they run against.
         .target(name: "TresorTestSupport", dependencies: ["TresorLedger", "TresorSQLite", "TresorPostgres"], path: "Tests/TresorTestSupport"),
         .testTarget(name: "TresorDomainTests", dependencies: ["TresorDomain"]),
@@ -90,6 +120,7 @@ let package = Package(
             dependencies: ["TresorLedger", "TresorCore", "TresorSQLite", "TresorPostgres", "TresorDomain", "TresorTestSupport"],
             exclude: ["Resources"]
         ),
+        .testTarget(name: "TresorKitTests", dependencies: ["TresorKit", "TresorDomain"]),
         .testTarget(
             name: "TresorServerTests",
             dependencies: [

@@ -75,6 +75,7 @@ struct XMLChannelTests {
             let line = "0100003949753>120000000000234478943216899+ 010001628>"
             let read = try await Self.call(client, "OCRPayment", [("SessionToken", token), ("CodeLine", line)], schemas: schemas)
             #expect(Self.value("BeneficiaryAccount", in: read.text) == "01-162-8" && Self.value("Amount", in: read.text) == "3949.75")
+            #expect(Self.value("BeneficiaryName", in: read.text) == nil, "a payee never paid has no address to offer")
             let misread = try await Self.call(
                 client, "OCRPayment", [("SessionToken", token), ("CodeLine", line.replacingOccurrences(of: "216899+", with: "216898+"))],
                 schemas: schemas)
@@ -106,6 +107,9 @@ struct XMLChannelTests {
                 schemas: schemas)
             #expect(Self.value("State", in: signed.text) == "1" && Self.value("Status", in: signed.text) == "executed")
             #expect(try await anna.balances(anna.current).booked == before.booked - 39_475)
+            let known = try await Self.call(client, "OCRPayment", [("SessionToken", token), ("CodeLine", line)], schemas: schemas)
+            #expect(Self.value("BeneficiaryName", in: known.text) == "Stadtwerke Bern", "the address from the payee Anna paid: \(known.text)")
+            #expect(Self.value("BeneficiaryPostalCode", in: known.text) == "3011" && Self.value("BeneficiaryTown", in: known.text) == "Bern")
 
             // Red slip to a postal account with a wrong check digit: the account is offered repaired.
             var red: [(String, String)] = [

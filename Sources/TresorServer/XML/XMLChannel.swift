@@ -64,7 +64,7 @@ struct XMLChannel: Sendable {
             let answer: XMLResponse =
                 switch service {
                 case "AccountList": try await accountList(principal)
-                case "OCRPayment": try ocrPayment(parsed)
+                case "OCRPayment": try await ocrPayment(parsed, for: principal)
                 case "OrangePayment", "RedPayment", "QRBillPayment": try await pay(service, parsed, by: principal)
                 case "SignPayment": try await sign(parsed, by: principal)
                 case "PaymentList": try await paymentList(principal)
@@ -123,7 +123,7 @@ struct XMLChannel: Sendable {
         return answer
     }
 
-    func ocrPayment(_ request: XMLRequest) throws -> XMLResponse {
+    func ocrPayment(_ request: XMLRequest, for principal: Principal) async throws -> XMLResponse {
         let slip = try SlipCodeLine(request["CodeLine"] ?? "", field: "code_line")
         var answer = XMLResponse("OCRPaymentResponse", state: 1)
         answer.element("SlipKind", slip.kind == .esr ? "orange" : "red")
@@ -131,6 +131,14 @@ struct XMLChannel: Sendable {
         answer.element("Amount", slip.amount?.decimalString)
         answer.element("Currency", slip.currency.code)
         answer.element("Reference", slip.reference?.value)
+        if let payee = try await services.payments.knownPayee(participant: slip.participant, of: principal.customerID) {
+            answer.element("BeneficiaryName", payee.name)
+            answer.element("BeneficiaryStreet", payee.street)
+            answer.element("BeneficiaryBuildingNumber", payee.buildingNumber)
+            answer.element("BeneficiaryPostalCode", payee.postalCode)
+            answer.element("BeneficiaryTown", payee.town)
+            answer.element("BeneficiaryCountry", payee.country)
+        }
         return answer
     }
 

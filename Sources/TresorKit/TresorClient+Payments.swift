@@ -1,0 +1,64 @@
+import Foundation
+import OpenAPIRuntime
+
+extension TresorClient {
+    /// Checks `request` on the device with the server's own rules (``TresorError`` with the
+    /// domain's code, field and message, nothing sent), then sends it.
+    ///
+    /// Keep `idempotencyKey` from the moment the customer taps Pay: when the answer is lost
+    /// (`offline`), sending again with the same key pays once. Nothing is queued for later.
+    /// A payment the bank wants signed comes back with status `needs_signature`; call ``sign(_:code:trustPayee:)``.
+    public func pay(_ request: PaymentRequest, idempotencyKey: String = UUID().uuidString) async throws -> Payment {
+        do {
+            _ = try request.validated()
+        } catch let error as DomainError {
+            throw TresorError(error)
+        }
+        let body = try Wire.convert(request, to: Components.Schemas.PaymentRequest.self)
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await call {
+                    try await $0.postV1Payments(headers: .init(idempotencyKey: idempotencyKey), body: .json(body)).created.body.json.payment
+                }
+            } catch let error as TresorError where error.code == TresorError.offline && attempt < 3 {
+                // why: the request may have arrived; the same key makes the retry safe.
+                try await Task.sleep(for: .milliseconds(200 * attempt))
+            }
+        }
+    }
+
+    /// Signs a payment waiting for a signature with the code its challenge asks for (a TAN);
+    /// `trustPayee` adds the payee to the whitelist for next time.
+    public func sign(_ paymentID: String, code: String, trustPayee: Bool = false) async throws -> Payment {
+        try await call {
+            try await $0.postV1PaymentsIdSignature(path: .init(id: paymentID), body: .json(.init(code: code, trustPayee: trustPayee))).ok.body.json
+                .payment
+        }
+    }
+
+    /// A photo of a QR-bill or an orange/red slip (JPEG or PNG) becomes a draft to confirm.
+    public func scanSlip(image: Data, isPNG: Bool = false) async throws -> ScannedSlip {
+        let body = HTTPBody(image)
+        let answer = try await call { try await $0.postV1ScanSlip(body: isPNG ? .png(body) : .jpeg(body)).ok.body.json }
+        return ScannedSlip(
+            draft: try Wire.convert(answer.draft, to: SlipDraft.self), source: answer.source.rawValue,
+            corrections: answer.corrections.map { .init(field: $0.field, position: $0.position, read: $0.read, corrected: $0.corrected) })
+    }
+}
+
+extension SlipDraft {
+    /// The payment this draft asks for, from `account`; `amount` fills a slip without one.
+    public func paymentRequest(from account: AccountID, amount: Money? = nil, executionDate: LocalDate? = nil) -> PaymentRequest {
+        switch type {
+        case .qrbill:
+            return PaymentRequest(
+                type: .qrbill, debtorAccount: account, amount: self.amount ?? amount, executionDate: executionDate, qrbillPayload: qrbillPayload)
+        default:
+            return PaymentRequest(
+                type: type, debtorAccount: account, amount: self.amount ?? amount, executionDate: executionDate, creditor: creditor,
+                reference: reference?.value, message: message, codeLine: codeLine)
+        }
+    }
+}
