@@ -7,3 +7,4 @@ swift test --skip-build
 scripts/crash-test.sh sqlite
 scripts/crash-test.sh postgres
 scripts/web-test.sh
+scripts/api-contract-test.sh
