@@ -130,6 +130,49 @@ struct TresorClientTests {
         await #expect(throws: TresorError.self) { try await client.login(device: device.id, key: SoftwareDeviceKey(), pin: device.pin) }
     }
 
+    @Test(
+        "a phone enrols with a branch activation code and a fresh key, sets its PIN, logs in at level 2; locking it ends the session (401 logs out)")
+    func enrolment() async throws {
+        let server = try await LiveServer.start()
+        defer { server.stop() }
+        let issued = Process()
+        issued.executableURL = try LiveServer.executable()
+        issued.arguments = [
+            "devices", "activation-code", "--banks", server.directory.appendingPathComponent("banks").path, "--bank", "tresor", "--contract",
+            "10000001",
+        ]
+        let output = Pipe()
+        issued.standardOutput = output
+        try issued.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        issued.waitUntilExit()
+        let code = try #require(printed.firstMatch(of: /: (\S{8}) \(valid/)?.output.1, "\(printed)")
+
+        let store = MemoryCredentialStore()
+        let key = try SoftwareDeviceKey.stored(in: store)
+        #expect(try SoftwareDeviceKey.stored(in: store).publicKeyX963 == key.publicKeyX963, "the key is kept, not made anew")
+        let client = TresorClient(baseURL: server.url, store: store)
+        let device = try await client.enrolDevice(contract: "10000001", activationCode: String(code), name: "Test iPhone", key: key)
+        await #expect(throws: TresorError.self, "an activation code works once") {
+            try await client.enrolDevice(contract: "10000001", activationCode: String(code), name: "Second", key: SoftwareDeviceKey())
+        }
+        try await client.login(contract: "10000001", password: "tresor-demo")
+        try await client.setPIN("135790", device: device.id)
+        let session = try await client.login(device: device.id, key: key, pin: "135790")
+        let stored = try store.read("session-token")
+        #expect(session.level == 2 && stored != nil)
+
+        _ = try await client.api.postV1DevicesIdLock(path: .init(id: device.id))
+        do {
+            _ = try await client.accounts()
+            Issue.record("a locked device's session still reads")
+        } catch let error as TresorError {
+            #expect(error.status == 401)
+        }
+        let kept = try store.read("session-token")
+        #expect(await client.isLoggedIn == false && kept == nil, "a 401 forgets the session")
+    }
+
     @Test("offline: with the server stopped, accounts and transactions come from the encrypted cache with their age; a payment is not queued")
     func offlineCache() async throws {
         let server = try await LiveServer.start()
