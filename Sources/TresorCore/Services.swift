@@ -42,7 +42,7 @@ public struct Services: Sendable {
     public init(
         database: any SQLDatabase, clock: any Clock = SystemClock(), calendar: BankCalendar = BankCalendar(),
         random: any RandomSource = SystemRandom(), auth authConfig: AuthConfig = AuthConfig(), observer: (any LedgerObserver)? = nil,
-        blobs: (any BlobStore)? = nil, signingPolicy: SigningPolicy = SigningPolicy()
+        blobs: (any BlobStore)? = nil, signingPolicy: SigningPolicy = SigningPolicy(), secrets: SecretKeys = .ephemeral()
     ) {
         self.database = database
         self.clock = clock
@@ -53,7 +53,7 @@ public struct Services: Sendable {
         accounts = AccountService(ledger: ledger, calendar: calendar, clock: clock)
         transfers = TransferService(accounts: accounts, calendar: calendar, clock: clock)
         beneficiaries = BeneficiaryService(database: database, clock: clock)
-        signing = SigningService(database: database, clock: clock, random: random, policy: signingPolicy)
+        signing = SigningService(database: database, clock: clock, random: random, policy: signingPolicy, secrets: secrets)
         audit = AuditLog(database: database)
         devices = DeviceService(database: database, clock: clock, random: random, auth: auth)
         staff = StaffService(database: database, clock: clock, random: random, auth: auth)

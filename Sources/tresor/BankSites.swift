@@ -10,6 +10,7 @@ import TresorServer
 struct BankSites {
     let database: DatabaseOptions
     let blobs: BlobOptions
+    let secrets: SecretKeys
     let auth: AuthConfig
     let metrics: ServerMetrics
     let logger: Logger
@@ -38,7 +39,7 @@ struct BankSites {
             let location = try config.databaseLocation(relativeTo: directory.folder, environment: ProcessInfo.processInfo.environment)
             let services = Services(
                 database: try await DatabaseOptions.open(location: location), auth: auth, observer: metrics,
-                blobs: try await blobs.store(bank: config.id), signingPolicy: try config.signingPolicy())
+                blobs: try await blobs.store(bank: config.id), signingPolicy: try config.signingPolicy(), secrets: secrets)
             let edition = demo ? DemoBank.Edition.all.first { $0.id == config.id } : nil
             if try await Self.prepare(services, config: config, edition: edition, logger: logger) { seeded.insert(config.id) }
             sites.append(BankSite(config: config, services: services, theme: try WebTheme.make(config.theme, folder: directory.folder)))
@@ -48,7 +49,8 @@ struct BankSites {
 
     /// The single-bank deployment: `--db`, `--theme`, every language, reached at any host name.
     func single(demo: Bool, themePath: String?) async throws -> (site: BankSite, seeded: Bool) {
-        let services = Services(database: try await database.open(), auth: auth, observer: metrics, blobs: try await blobs.store())
+        let services = Services(
+            database: try await database.open(), auth: auth, observer: metrics, blobs: try await blobs.store(), secrets: secrets)
         let seeded = demo ? try await services.demo.seed(today: services.today) : false
         if seeded { logger.info("seeded the demo bank") }
         let profile = try await services.bank.profile()

@@ -82,10 +82,11 @@ struct SigningCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Option(help: "Contract number.") var contract: String
         @Option(help: "Staff member enrolling it (for the audit log).") var staff = "operator"
+        @OptionGroup var secrets: SecretsOptions
 
         func run() async throws {
             let db = try await database.open()
-            let services = Services(database: db)
+            let services = Services(database: db, secrets: try secrets.keys())
             guard let customer = try await services.auth.customer(ofContract: contract) else {
                 print("No contract \(contract).")
                 throw ExitCode(1)

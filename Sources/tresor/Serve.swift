@@ -12,6 +12,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port to listen on (0 picks a free one).") var port = 8080
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var blobs: BlobOptions
+    @OptionGroup var secrets: SecretsOptions
     @Flag(help: "Seed the demo bank into an empty database.") var demo = false
     @Option(help: "A JSON file with the bank's colours and logo for the web app (see README).") var theme: String?
     @Option(help: "A session unused this many seconds expires.") var sessionIdleSeconds: Int64 = 600
@@ -37,8 +38,10 @@ struct Serve: AsyncParsableCommand {
         var auth = AuthConfig()
         auth.idleTimeoutSeconds = max(60, sessionIdleSeconds)
         auth.lifetimeSeconds = max(auth.idleTimeoutSeconds, sessionLifetimeSeconds)
-        let (sites, seeded) = try await BankSites(database: database, blobs: blobs, auth: auth, metrics: metrics, logger: logger)
-            .open(demo: demo, themePath: theme)
+        let (sites, seeded) = try await BankSites(
+            database: database, blobs: blobs, secrets: try secrets.keys(), auth: auth, metrics: metrics, logger: logger
+        )
+        .open(demo: demo, themePath: theme)
         if !seeded.isEmpty {
             try await Self.writeDemoTANLists(sites.filter { seeded.contains($0.config.id) })
             try await Self.writeDemoStations(sites.filter { seeded.contains($0.config.id) })

@@ -11,13 +11,15 @@ struct PaymentFixture {
     let principal: Principal
     let current: Account
     let kind: StoreKind
+    /// The authenticator's seed as the app read it from the enrolment's otpauth:// URI.
+    let authenticatorSeed: [UInt8]
 
     /// 2026-11-23, a Monday, 10:00 in Zurich.
     static let start = Date(timeIntervalSince1970: 1_795_467_600)
 
-    static func make(_ kind: StoreKind, fundedMinor: Int64 = 10_000_000) async throws -> PaymentFixture {
+    static func make(_ kind: StoreKind, fundedMinor: Int64 = 10_000_000, secrets: SecretKeys = .ephemeral()) async throws -> PaymentFixture {
         let clock = ManualClock(start)
-        let services = Services(database: try await kind.makeDatabase(), clock: clock, auth: LedgerFixture.fastAuth)
+        let services = Services(database: try await kind.makeDatabase(), clock: clock, auth: LedgerFixture.fastAuth, secrets: secrets)
         let profile = try await services.bank.found(name: "Test Bank", clearing: 8_888, currencies: [.chf, .eur])
         let customer = try await services.bank.createCustomer(name: "Erika Muster")
         let account = try await services.bank.openAccount(
@@ -36,10 +38,10 @@ struct PaymentFixture {
         for iban in ["CH5604835012345678009", "DE89370400440532013000", "CH4431999123000889012"] {
             _ = try await services.beneficiaries.add(name: "Test payee", iban: try IBAN(iban), customer: nil)
         }
-        _ = try await services.signing.enrolAuthenticator(for: customer, label: "20000001", actor: "staff:test")
+        let uri = try await services.signing.enrolAuthenticator(for: customer, label: "20000001", actor: "staff:test")
         return PaymentFixture(
             services: services, clock: clock, principal: Principal(customerID: customer, contract: "20000001", level: 2),
-            current: try await services.ledger.account(account.id)!, kind: kind)
+            current: try await services.ledger.account(account.id)!, kind: kind, authenticatorSeed: try #require(Base32.secret(ofURI: uri)))
     }
 
     func ibanRequest(_ minor: Int64, date: LocalDate? = nil, reference: String? = nil, iban: String = "CH5604835012345678009") -> PaymentRequest {
@@ -61,17 +63,6 @@ struct PaymentFixture {
 
     /// What the customer's authenticator app shows for `question`.
     func authenticatorCode(for question: String) async throws -> String {
-        let secret = try await services.database.read { session in
-            try await session.queryOne(
-                SQL("SELECT authenticator_secret FROM signing_settings WHERE customer_id = ?", [.int(principal.customerID.rawValue)]))!.text(0)
-        }
-        var key: [UInt8] = []
-        var index = secret.startIndex
-        while index < secret.endIndex {
-            let next = secret.index(index, offsetBy: 2)
-            key.append(UInt8(secret[index..<next], radix: 16)!)
-            index = next
-        }
-        return OCRA(suite: "OCRA-1:HOTP-SHA256-8:QN08")!.response(key: key, question: question)!
+        OCRA(suite: "OCRA-1:HOTP-SHA256-8:QN08")!.response(key: authenticatorSeed, question: question)!
     }
 }

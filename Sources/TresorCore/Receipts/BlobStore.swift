@@ -55,19 +55,8 @@ public struct FileBlobStore: BlobStore {
     /// The key from `TRESOR_BLOB_KEY` (base64 of 32 bytes) or from `keyFile`, which is created
     /// with a random key (mode 0600) the first time.
     public static func loadKey(file: URL) throws -> SymmetricKey {
-        if let text = ProcessInfo.processInfo.environment["TRESOR_BLOB_KEY"] {
-            guard let data = Data(base64Encoded: text), data.count == 32 else { throw BlobStoreError.badKey }
-            return SymmetricKey(data: data)
-        }
-        if let data = try? Data(contentsOf: file) {
-            guard let decoded = Data(base64Encoded: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
-                decoded.count == 32
-            else { throw BlobStoreError.badKey }
-            return SymmetricKey(data: decoded)
-        }
-        let key = SymmetricKey(size: .bits256)
-        let text = key.withUnsafeBytes { Data($0).base64EncodedString() }
-        FileManager.default.createFile(atPath: file.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        let key = ProcessInfo.processInfo.environment["TRESOR_BLOB_KEY"].map(KeyFile.decode) ?? KeyFile.loadOrCreate(file)
+        guard let key else { throw BlobStoreError.badKey }
         return key
     }
 

@@ -91,6 +91,10 @@ struct TANListProvider: SecurityProvider {
 /// one amount and payee.
 struct AuthenticatorProvider: SecurityProvider {
     static let suite = OCRA(suite: "OCRA-1:HOTP-SHA256-8:QN08")!
+    let secrets: SecretKeys
+
+    /// What a customer's sealed seed is bound to: copied to another customer's row, it does not open.
+    static func context(_ customer: CustomerID) -> String { "authenticator:customer:\(customer.rawValue)" }
     var kind: SigningProviderKind { .authenticator }
 
     /// Eight decimal digits from SHA-256 over the binding and the nonce.
@@ -107,11 +111,19 @@ struct AuthenticatorProvider: SecurityProvider {
 
     func verify(_ response: String, challenge: StoredChallenge, now: Int64, in session: any SQLSession) async throws -> Bool {
         guard let question = challenge.question,
-            let secretHex = try await session.queryOne(
+            let stored = try await session.queryOne(
                 SQL("SELECT authenticator_secret FROM signing_settings WHERE customer_id = ?", [.int(challenge.customerID.rawValue)]))?
-                .optionalText(0),
-            let expected = Self.suite.response(key: Array(hexadecimal: secretHex), question: question)
+                .optionalText(0)
         else { return false }
+        let seed: [UInt8]
+        do {
+            seed = try secrets.open(stored, context: Self.context(challenge.customerID))
+        } catch {
+            // why not a wrong answer: three of those cancel the payment, and the customer typed
+            // nothing wrong; the bank's key set-up is at fault (see `tresor secrets rotate`).
+            throw DomainError(.signingUnavailable, field: "provider", "The bank cannot check your authenticator right now. Ask your branch.")
+        }
+        guard let expected = Self.suite.response(key: seed, question: question) else { return false }
         // why constant time: the comparison must not leak how many leading digits were right.
         return expected.utf8.count == response.utf8.count && zip(expected.utf8, response.utf8).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }

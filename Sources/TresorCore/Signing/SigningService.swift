@@ -15,6 +15,8 @@ public struct SigningService: Sendable {
     let clock: any Clock
     let random: any RandomSource
     public let policy: SigningPolicy
+    /// Seals authenticator seeds at rest.
+    let secrets: SecretKeys
 
     /// Wrong answers per challenge before the payment is cancelled.
     public static let attemptsMax = 3
@@ -23,7 +25,10 @@ public struct SigningService: Sendable {
     public static let tanListSize = 50
 
     var providers: [SigningProviderKind: any SecurityProvider] {
-        [.tanList: TANListProvider(random: random), .authenticator: AuthenticatorProvider(), .deviceKey: DeviceKeyProvider(random: random)]
+        [
+            .tanList: TANListProvider(random: random), .authenticator: AuthenticatorProvider(secrets: secrets),
+            .deviceKey: DeviceKeyProvider(random: random),
+        ]
     }
 
     public func settings(of customer: CustomerID) async throws -> SigningSettings {
@@ -88,12 +93,13 @@ public struct SigningService: Sendable {
     /// Enrols an authenticator app; returns the `otpauth://` URI to show once as a QR code.
     public func enrolAuthenticator(for customer: CustomerID, label: String, actor: String) async throws -> String {
         let secret = random.bytes(32)
+        let sealed = try secrets.seal(secret, context: AuthenticatorProvider.context(customer))
         let now = clock.unixMillis
         let dialect = database.dialect
         let policy = policy
         try await database.transaction { session in
             try await Self.upsertSettings(
-                customer, provider: .authenticator, secret: secret.hexadecimal, tanList: nil, policy: policy, now: now, in: session)
+                customer, provider: .authenticator, secret: sealed, tanList: nil, policy: policy, now: now, in: session)
             try await AuditLog.append(
                 AuditEntry(atMillis: now, actor: actor, action: "signing.enrol", subject: "customer:\(customer)", details: "authenticator"),
                 dialect: dialect, in: session)
@@ -101,6 +107,36 @@ public struct SigningService: Sendable {
         let suite = AuthenticatorProvider.suite.suite
         let encodedLabel = label.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "tresor"
         return "otpauth://ocra/Tresor:\(encodedLabel)?secret=\(Base32.encode(secret))&ocrasuite=\(suite)&issuer=Tresor"
+    }
+
+    /// Re-seals every authenticator seed not sealed with the current key (a previous key's, or
+    /// hex from before seeds were sealed); returns how many. Each row is replaced only if it did
+    /// not change meanwhile, so it is safe beside running servers and safe to run again.
+    public func resealSecrets(actor: String) async throws -> Int {
+        let rows = try await database.read { session in
+            try await session.query(SQL("SELECT customer_id, authenticator_secret FROM signing_settings WHERE authenticator_secret IS NOT NULL"))
+        }
+        var resealed = 0
+        for row in rows where !secrets.isCurrent(row.text(1)) {
+            let customer = CustomerID(row.int(0))
+            let context = AuthenticatorProvider.context(customer)
+            let sealed = try secrets.seal(try secrets.open(row.text(1), context: context), context: context)
+            let replaced = try await database.transaction { session in
+                try await session.queryOne(
+                    SQL(
+                        "UPDATE signing_settings SET authenticator_secret = ? WHERE customer_id = ? AND authenticator_secret = ? RETURNING customer_id",
+                        [.text(sealed), .int(customer.rawValue), .text(row.text(1))]))
+            }
+            if replaced != nil { resealed += 1 }
+        }
+        let now = clock.unixMillis
+        let dialect = database.dialect
+        let summary = "\(resealed) authenticator seeds to key \(secrets.currentID)"
+        try await database.transaction { session in
+            try await AuditLog.append(
+                AuditEntry(atMillis: now, actor: actor, action: "secrets.rotate", details: summary), dialect: dialect, in: session)
+        }
+        return resealed
     }
 
     static func upsertSettings(
