@@ -19,7 +19,8 @@ build:
 
 ## Install what is missing and run every test: TresorKit's generated client against openapi.yaml,
 ## unit, API, the store contract suite on SQLite and a real PostgreSQL started on loopback in a temp
-## dir, TresorKit and its example against a real server, and the kill -9 crash test on both.
+## dir, TresorKit and its example against a real server, the kill -9 crash test on both, the API
+## against its OpenAPI document (schemathesis), and three instances behind HAProxy under faults.
 test: deps lint
 	@scripts/install-deps.sh test
 	scripts/generate-client.sh --check

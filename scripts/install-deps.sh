@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Tresor needs, only those missing. Groups: base (build, SQLite,
 # zbar and Tesseract with its four languages, cairo, Pango and librsvg for PDFs and icons with a
-# font), postgres, test, bench.
+# font), postgres, test, bench, chaos (HAProxy for scripts/chaos-test.sh).
 # Usage: scripts/install-deps.sh [GROUP…]   (default: base)
 set -euo pipefail
 declare -A groups=(
@@ -9,6 +9,7 @@ declare -A groups=(
   [postgres]="postgresql postgresql-contrib"
   [test]="libxml2-utils chromium chromium-driver python3-venv fonts-dejavu-core poppler-utils"
   [bench]="postgresql postgresql-contrib wrk"
+  [chaos]="haproxy"
 )
 wanted=()
 for group in "${@:-base}"; do
@@ -26,4 +27,8 @@ export DEBIAN_FRONTEND=noninteractive
 # why: Debian's package starts a system cluster we do not use; tests start their own.
 if printf '%s\n' "${wanted[@]}" | grep -q '^postgresql$'; then
   "${sudo[@]}" service postgresql stop >/dev/null 2>&1 || true
+fi
+# why: the package starts a system HAProxy on port 80; the chaos test runs its own.
+if printf '%s\n' "${wanted[@]}" | grep -q '^haproxy$'; then
+  "${sudo[@]}" service haproxy stop >/dev/null 2>&1 || true
 fi

@@ -28,5 +28,8 @@ trap cleanup EXIT
   || { cat "$dir/server.log"; exit 1; }
 export TRESOR_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/postgres"
 export TRESOR_PG_BINDIR="$bindir"
+# For scripts that restart the server (scripts/chaos-test.sh): its data directory and its user.
+export TRESOR_PG_DATADIR="$dir/data"
+export TRESOR_PG_RUN_AS="${run_as[*]:-}"
 echo "PostgreSQL $("$bindir/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (temp dir $dir)"
 "$@"

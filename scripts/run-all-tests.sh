@@ -8,3 +8,4 @@ scripts/crash-test.sh sqlite
 scripts/crash-test.sh postgres
 scripts/web-test.sh
 scripts/api-contract-test.sh
+scripts/chaos-test.sh

@@ -91,3 +91,12 @@ extension SQLValue {
     public init(_ date: LocalDate) { self = .text(date.description) }
     public init(_ date: LocalDate?) { self = date.map { .text($0.description) } ?? .null }
 }
+
+/// The database could not be reached (connection lost, server restarting): nothing was decided,
+/// or a COMMIT's outcome is unknown. Answered 503 with Retry-After; a client retries with the
+/// same idempotency key, which books once whichever way the COMMIT went.
+public struct DatabaseUnavailable: Error, Sendable, CustomStringConvertible {
+    public let reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { "database unavailable: \(reason)" }
+}

@@ -41,24 +41,49 @@ public final class PostgresDatabase: SQLDatabase {
     }
 
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
-            let session = PostgresSession(connection: connection, logger: logger)
-            try await session.run("BEGIN")
-            do {
-                let result = try await body(session)
-                try await session.run("COMMIT")
-                return result
-            } catch {
-                try? await session.run("ROLLBACK")
-                throw error
+        try await Self.reachable {
+            try await client.withConnection { connection in
+                let session = PostgresSession(connection: connection, logger: logger)
+                try await session.run("BEGIN")
+                do {
+                    let result = try await body(session)
+                    try await session.run("COMMIT")
+                    return result
+                } catch {
+                    try? await session.run("ROLLBACK")
+                    throw error
+                }
             }
         }
     }
 
     public func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
-            try await body(PostgresSession(connection: connection, logger: logger))
+        try await Self.reachable {
+            try await client.withConnection { connection in
+                try await body(PostgresSession(connection: connection, logger: logger))
+            }
         }
+    }
+
+    /// Runs `work`, turning a lost connection or a server going down into `DatabaseUnavailable`
+    /// (503 for the client, which retries) instead of an error nobody foresaw (500).
+    static func reachable<T>(_ work: () async throws -> T) async throws -> T {
+        do {
+            return try await work()
+        } catch let error as PSQLError where isUnavailable(error) {
+            throw DatabaseUnavailable(String(describing: error.code))
+        }
+    }
+
+    /// Connection failures, and the server's own "I am shutting down / cannot connect" states
+    /// (SQLSTATE classes 08 connection exception and 57 operator intervention, e.g. 57P01 on a
+    /// restart), as opposed to a statement the database refused.
+    static func isUnavailable(_ error: PSQLError) -> Bool {
+        if error.code == .server {
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("08") || state.hasPrefix("57")
+        }
+        return [.connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed].contains(error.code)
     }
 
     /// One connection per channel runs `LISTEN` and feeds this handle's listeners, so a message

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Load for the chaos test: clients behind the proxy move money by transfers and internal payments
+and read their accounts, while instances die and the database restarts. A client retries a write
+with the same Idempotency-Key until it is answered (as a phone does) and records what was
+acknowledged: `kind<TAB>key<TAB>body<TAB>id`. Every status seen is counted; the run fails on a 500
+or on a 503 without Retry-After."""
+import http.client
+import json
+import sys
+import threading
+import time
+import uuid
+from collections import Counter
+
+port = int(sys.argv[1])
+ack_path = sys.argv[2]
+seconds = float(sys.argv[3])
+workers = int(sys.argv[4]) if len(sys.argv) > 4 else 8
+deadline = time.monotonic() + seconds
+statuses = Counter()
+problems = []
+lock = threading.Lock()
+acks = open(ack_path, "w")
+
+
+def call(method, path, body=None, headers=None):
+    """One request on a fresh connection (the proxy may have moved us); None when no answer came."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        response = conn.getresponse()
+        data = response.read()
+    except (OSError, http.client.HTTPException):
+        with lock:
+            statuses["no answer"] += 1
+        return None
+    finally:
+        conn.close()
+    with lock:
+        statuses[response.status] += 1
+        if response.status >= 500 and response.status != 503:
+            problems.append(f"{method} {path}: {response.status} {data[:200]!r}")
+        if response.status == 503 and not response.getheader("Retry-After"):
+            problems.append(f"{method} {path}: 503 without Retry-After {data[:160]!r}")
+    return response, data
+
+
+def until_answered(method, path, body=None, headers=None, limit=60.0):
+    """The request again and again (same key, same body) until a non-5xx answer, for `limit` s."""
+    give_up = time.monotonic() + limit
+    while time.monotonic() < give_up:
+        answer = call(method, path, body, headers)
+        if answer and answer[0].status < 500:
+            return answer
+        retry = answer[0].getheader("Retry-After") if answer else None
+        time.sleep(min(float(retry or 0.2), 2.0))
+    return None
+
+
+def login():
+    answer = until_answered("POST", "/v1/sessions", json.dumps({"contract": "10000001", "password": "tresor-demo"}),
+                            {"Content-Type": "application/json"})
+    assert answer and answer[0].status == 201, answer
+    return json.loads(answer[1])["token"]
+
+
+token = login()
+accounts = json.loads(until_answered("GET", "/v1/accounts", headers={"Authorization": f"Bearer {token}"})[1])["accounts"]
+current = next(a["id"] for a in accounts if a["kind"] == "current" and a["currency"] == "CHF")
+savings = next(a["id"] for a in accounts if a["kind"] == "savings" and a["currency"] == "CHF")
+
+
+def worker(index):
+    token = login()
+    auth = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    n = 0
+    while time.monotonic() < deadline:
+        n += 1
+        source, target = (current, savings) if n % 2 else (savings, current)
+        key = str(uuid.uuid4())
+        if n % 3 == 0:
+            kind, path = "payment", "/v1/payments"
+            body = json.dumps({"type": "internal", "debtor_account": source, "amount": {"amount": "1.00", "currency": "CHF"},
+                               "creditor": {"account": target}, "message": f"chaos {index}/{n}"})
+        else:
+            kind, path = "transfer", "/v1/transfers"
+            body = json.dumps({"from_account": source, "to_account": target, "amount": {"amount": "1.00", "currency": "CHF"},
+                               "message": f"chaos {index}/{n}"})
+        answer = until_answered("POST", path, body, {**auth, "Idempotency-Key": key})
+        if answer is None:
+            with lock:
+                problems.append(f"{kind} {key} never answered within 60 s")
+            continue
+        response, data = answer
+        if response.status == 401:
+            auth["Authorization"] = f"Bearer {login()}"
+            continue
+        if response.status == 201:
+            ident = json.loads(data)["transaction" if kind == "transfer" else "payment"]["id"]
+            with lock:
+                acks.write(f"{kind}\t{key}\t{body}\t{ident}\n")
+                acks.flush()
+        until_answered("GET", "/v1/accounts", headers=auth, limit=5)
+
+
+threads = [threading.Thread(target=worker, args=(i,)) for i in range(workers)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+acks.close()
+print("chaos load: answers " + ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items(), key=lambda kv: str(kv[0]))))
+for problem in problems[:20]:
+    print("PROBLEM", problem)
+sys.exit(1 if problems else 0)
