@@ -47,18 +47,3 @@ extension TresorClient {
             corrections: answer.corrections.map { .init(field: $0.field, position: $0.position, read: $0.read, corrected: $0.corrected) })
     }
 }
-
-extension SlipDraft {
-    /// The payment this draft asks for, from `account`; `amount` fills a slip without one.
-    public func paymentRequest(from account: AccountID, amount: Money? = nil, executionDate: LocalDate? = nil) -> PaymentRequest {
-        switch type {
-        case .qrbill:
-            return PaymentRequest(
-                type: .qrbill, debtorAccount: account, amount: self.amount ?? amount, executionDate: executionDate, qrbillPayload: qrbillPayload)
-        default:
-            return PaymentRequest(
-                type: type, debtorAccount: account, amount: self.amount ?? amount, executionDate: executionDate, creditor: creditor,
-                reference: reference?.value, message: message, codeLine: codeLine)
-        }
-    }
-}
