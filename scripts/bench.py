@@ -2,8 +2,10 @@
 """make bench: committed transfers per second and p50/p99 latency on SQLite and PostgreSQL with 1
 and 16 clients, (a) through TresorLedger, (b) as the same statements in raw SQL (a bare GRDB loop;
 pgbench with the same script), (c) through HTTP POST /v1/transfers (wrk), and (d) payments per second through HTTP
-POST /v1/payments, internal and to an IBAN at another bank (wrk). Writes bench/results/ledger.json
-with every figure and the ratio (a)/(b)."""
+POST /v1/payments, internal and to an IBAN at another bank (wrk); with the most clients also (e) reads
+(GET /v1/accounts, an account's transactions) at 64 connections against GET /healthz on the same server,
+and the server's resident memory after each run. On SQLite (b) is also run with 100 transfers per
+transaction, the most one writer does. Writes bench/results/ledger.json with every figure and its ratio."""
 import datetime
 import glob
 import json
@@ -55,8 +57,16 @@ def pgbench(db, clients, first, last):
             "seconds": SECONDS, "tool": "pgbench -M prepared"}
 
 
+def rss_mb(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return 0.0
+
+
 def http(db, clients, first, last, scripts):
-    """Starts `tresor serve` on db and runs wrk once per (name, script, extra env) in scripts."""
+    """Starts `tresor serve` on db and runs wrk once per (name, script, extra env, connections) in
+    scripts; samples the server's resident memory after each run."""
     port = 41000 + clients
     log = open(f"{work}/serve-{clients}.log", "w")
     server = subprocess.Popen([TRESOR, "serve", "--db", db, "--port", str(port)], stdout=log, stderr=subprocess.STDOUT,
@@ -73,11 +83,14 @@ def http(db, clients, first, last, scripts):
                                          headers={"Content-Type": "application/json"})
         token = json.load(urllib.request.urlopen(request))["token"]
         figures = {}
-        for name, script, extra in scripts:
-            out = run("wrk", "-t", str(min(clients, 2)), "-c", str(clients), "-d", f"{int(SECONDS)}s", "--latency",
-                      "-s", script, f"http://127.0.0.1:{port}",
-                      env={**os.environ, "TOKEN": token, "FIRST": str(first), "LAST": str(last), **extra})
-            figures[name] = wrk_figures(out)
+        rss = [rss_mb(server.pid)]
+        for name, script, extra, connections in scripts:
+            env = {**os.environ, "TOKEN": token, "FIRST": str(first), "LAST": str(last), **extra}
+            out = run("wrk", "-t", str(min(connections, 2)), "-c", str(connections), "-d", f"{int(SECONDS)}s", "--latency",
+                      "-s", script, f"http://127.0.0.1:{port}", env=env)
+            figures[name] = {**wrk_figures(out), "connections": connections}
+            rss.append(rss_mb(server.pid))
+        figures["server_rss_mb"] = {"samples": rss, "after": rss[-1], "limit": 150}
         return figures
     finally:
         server.terminate()
@@ -106,20 +119,40 @@ for store in ["sqlite", "postgres"]:
         span = ["--first-account", str(ids["first_account"]), "--last-account", str(ids["last_account"])]
         common = ["--db", db, "--clients", str(clients), "--seconds", str(SECONDS)] + span
         ledger = json.loads(run(TRESOR, "bench", "ledger", *common))
+        limits = {}
         if store == "sqlite":
             raw = json.loads(run(TRESOR, "bench", "raw-sqlite", *common))
-            raw["tool"] = "GRDB loop, same statements"
+            raw["tool"] = "GRDB loop, same statements, prepared once"
+            # The most a single writer does here: 100 transfers per transaction, one client.
+            batched = json.loads(run(TRESOR, "bench", "raw-sqlite", "--db", db, "--clients", "1", "--seconds", str(SECONDS),
+                                     "--per-transaction", "100", *span))
+            batched["tool"] = "GRDB loop, 100 transfers per transaction"
+            limits["raw_sql_batched_100"] = batched
         else:
             raw = pgbench(db, clients, ids["first_account"], ids["last_account"])
-        over_http = http(db, clients, ids["first_account"], ids["last_account"], [
-            ("transfers", "bench/wrk-transfer.lua", {}),
-            ("payments_internal", "bench/wrk-payment.lua", {"PAYMENT_TYPE": "internal"}),
-            ("payments_iban", "bench/wrk-payment.lua", {"PAYMENT_TYPE": "iban"}),
-        ])
+        scripts = [("transfers", "bench/wrk-transfer.lua", {}, clients),
+                   ("payments_internal", "bench/wrk-payment.lua", {"PAYMENT_TYPE": "internal"}, clients),
+                   ("payments_iban", "bench/wrk-payment.lua", {"PAYMENT_TYPE": "iban"}, clients)]
+        if clients == max(CLIENTS):
+            # Reads at 64 connections against the same server's health check (no database, no session).
+            scripts += [("healthz", "bench/wrk-get.lua", {"READ_PATH": "/healthz", "TOKEN": ""}, 64),
+                        ("accounts", "bench/wrk-get.lua", {"READ_PATH": "/v1/accounts"}, 64),
+                        ("transactions", "bench/wrk-get.lua",
+                         {"READ_PATH": f"/v1/accounts/{ids['first_account']}/transactions"}, 64)]
+        over_http = http(db, clients, ids["first_account"], ids["last_account"], scripts)
         check = subprocess.run([TRESOR, "ledger", "check", "--db", db], capture_output=True, text=True)
-        row = {"store": store, "clients": clients, "ledger": ledger, "raw_sql": raw, "http": over_http.pop("transfers"),
-               "http_payments": over_http,
+        row = {"store": store, "clients": clients, "ledger": ledger, "raw_sql": raw, **limits, "http": over_http.pop("transfers"),
                "ratio_ledger_to_raw": round(ledger["tps"] / raw["tps"], 3), "ledger_check": check.returncode == 0}
+        if limits:
+            row["ratio_ledger_to_raw_batched_100"] = round(ledger["tps"] / limits["raw_sql_batched_100"]["tps"], 3)
+        row["ratio_http_transfers_to_ledger"] = round(row["http"]["tps"] / ledger["tps"], 3)
+        if "healthz" in over_http:
+            reads = {name: over_http.pop(name) for name in ["healthz", "accounts", "transactions"]}
+            reads["ratio_accounts_to_healthz"] = round(reads["accounts"]["tps"] / reads["healthz"]["tps"], 3)
+            reads["ratio_transactions_to_healthz"] = round(reads["transactions"]["tps"] / reads["healthz"]["tps"], 3)
+            row["http_reads"] = reads
+        row["server_rss_mb"] = over_http.pop("server_rss_mb")
+        row["http_payments"] = over_http
         print(json.dumps(row), flush=True)
         results.append(row)
 

@@ -1,87 +1,109 @@
 import TresorDomain
 
 /// Group commit: bookings that arrive while a batch is being written share the next database
-/// transaction, and so one fsync. Each booking runs inside its own savepoint, so a refused one
-/// (insufficient funds, a reused idempotency key) is rolled back alone and its neighbours
+/// transaction, and so one fsync and a fixed number of statements (`BatchWriter`). A refused
+/// booking (insufficient funds, a reused idempotency key) is refused alone and its neighbours
 /// commit. A caller is answered only after the batch's COMMIT returned: an acknowledged booking
 /// is durable.
 ///
-/// why: a disk does a few thousand fsyncs a second; with one transaction per booking that is the
-/// ceiling of a single-writer store like SQLite. Batching lifts it without weakening durability.
+/// why: a disk does a few thousand fsyncs a second, and a booking alone is several round trips;
+/// with one transaction per booking that is the ceiling. Batching lifts it without weakening
+/// durability. On PostgreSQL several batches are written at once, each on its own connection;
+/// they lock accounts in id order, and one the server still picks as a deadlock victim is
+/// written again (nothing of it was kept).
 actor GroupCommitter {
     struct Pending {
-        let draft: TransactionDraft
-        let claim: IdempotencyClaim?
-        let now: Int64
+        let booking: BatchBooking
         let continuation: CheckedContinuation<CommitOutcome, any Error>
     }
 
     private let database: any SQLDatabase
     /// Bookings per database transaction at most. why: bounds how long one transaction holds
-    /// the writer and how much one failed COMMIT takes with it.
+    /// its locks and how much one failed COMMIT takes with it.
     let batchMax: Int
+    /// Batches written at the same time at most (1 on SQLite, whose writer is single).
+    let parallel: Int
     private var queue: [Pending] = []
-    private var draining = false
+    private var writing = 0
+    /// Size of the last batch taken: how many callers are likely to come back together.
+    private var expected = 1
+    private var gathering = false
+    /// How long a batch waits for the callers expected. why short: a lone caller pays it once.
+    static let gatherWindow = Duration.microseconds(250)
 
-    init(database: any SQLDatabase, batchMax: Int) {
-        precondition(batchMax >= 1)
+    /// Times a batch the database rolled back for a lock conflict is written again.
+    static let conflictRetries = 5
+
+    init(database: any SQLDatabase, batchMax: Int, parallel: Int) {
+        precondition(batchMax >= 1 && parallel >= 1)
         self.database = database
         self.batchMax = batchMax
+        self.parallel = parallel
     }
 
-    func commit(_ draft: TransactionDraft, claim: IdempotencyClaim?, now: Int64) async throws -> CommitOutcome {
+    func commit(_ booking: BatchBooking) async throws -> CommitOutcome {
         try await withCheckedThrowingContinuation { continuation in
-            queue.append(Pending(draft: draft, claim: claim, now: now, continuation: continuation))
-            if !draining {
-                draining = true
-                Task { await drain() }
-            }
+            queue.append(Pending(booking: booking, continuation: continuation))
+            startWriting()
         }
     }
 
-    private func drain() async {
-        while !queue.isEmpty {
+    private func startWriting(waited: Bool = false) {
+        var waited = waited
+        while writing < parallel && !queue.isEmpty {
+            if !waited && queue.count < min(expected, batchMax) {
+                // why: the callers answered by the last batch come back one by one; starting on
+                // the first would write it alone and make the rest wait a whole commit. Wait for
+                // as many as came last time, or a moment, whichever is first.
+                if !gathering {
+                    gathering = true
+                    Task {
+                        try? await Task.sleep(for: Self.gatherWindow)
+                        await gathered()
+                    }
+                }
+                return
+            }
+            waited = false
             let batch = Array(queue.prefix(batchMax))
             queue.removeFirst(batch.count)
-            let items = batch.map { Item(draft: $0.draft, claim: $0.claim, now: $0.now) }
-            do {
-                let results = try await database.transaction { session in try await Self.book(items, in: session) }
-                assert(results.count == batch.count)
-                for (pending, result) in zip(batch, results) { pending.continuation.resume(with: result) }
-            } catch {
-                // The transaction rolled back: nothing of this batch is booked.
-                for pending in batch { pending.continuation.resume(throwing: error) }
-            }
+            expected = batch.count
+            writing += 1
+            Task { await write(batch) }
         }
-        draining = false
     }
 
-    struct Item: Sendable {
-        let draft: TransactionDraft
-        let claim: IdempotencyClaim?
-        let now: Int64
+    private func gathered() {
+        gathering = false
+        startWriting(waited: true)
     }
 
-    static func book(_ items: [Item], in session: any SQLSession) async throws -> [Result<CommitOutcome, any Error>] {
-        if items.count == 1 {
-            // why: alone in its transaction, a refusal may roll back the whole of it; no savepoint needed.
-            let item = items[0]
-            return [.success(try await Ledger.commit(item.draft, claim: item.claim, now: item.now, in: session))]
+    private func write(_ batch: [Pending]) async {
+        do {
+            let outcomes = try await Self.write(batch.map(\.booking), to: database)
+            for (pending, outcome) in zip(batch, outcomes) { pending.continuation.resume(with: outcome) }
+        } catch {
+            // The transaction rolled back: nothing of this batch is booked.
+            for pending in batch { pending.continuation.resume(throwing: error) }
         }
-        var results: [Result<CommitOutcome, any Error>] = []
-        results.reserveCapacity(items.count)
-        for item in items {
-            try await session.execute("SAVEPOINT booking")
+        writing -= 1
+        startWriting()
+    }
+
+    /// One transaction for `bookings`, written again when the database chose it as a deadlock
+    /// victim.
+    static func write(_ bookings: [BatchBooking], to database: any SQLDatabase) async throws -> [Result<CommitOutcome, any Error>] {
+        var attempt = 0
+        while true {
             do {
-                let outcome = try await Ledger.commit(item.draft, claim: item.claim, now: item.now, in: session)
-                try await session.execute("RELEASE SAVEPOINT booking")
-                results.append(.success(outcome))
-            } catch let error where error is LedgerError || error is DomainError {
-                try await session.execute("ROLLBACK TO SAVEPOINT booking")
-                try await session.execute("RELEASE SAVEPOINT booking")
-                results.append(.failure(error))
+                let outcomes = try await database.transaction { session in
+                    try await BatchWriter.book(bookings, dialect: database.dialect, in: session)
+                }
+                assert(outcomes.count == bookings.count)
+                return outcomes
+            } catch is TransactionConflict where attempt < conflictRetries {
+                attempt += 1
             }
         }
-        return results
     }
 }

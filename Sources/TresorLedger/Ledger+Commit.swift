@@ -8,7 +8,7 @@ extension Ledger {
         try draft.validate()
         let outcome: CommitOutcome
         if let committer {
-            outcome = try await committer.commit(draft, claim: claim, now: unixMillis)
+            outcome = try await committer.commit(BatchBooking(draft, claim: claim, now: unixMillis))
         } else {
             outcome = try await database.transaction { session in
                 try await Self.commit(draft, claim: claim, now: unixMillis, in: session)
@@ -16,6 +16,28 @@ extension Ledger {
         }
         if case .created = outcome { observer?.transactionsCommitted(1) }
         return outcome
+    }
+
+    /// Books many drafts in one database transaction (a salary run, a file of payments): each
+    /// booked or refused as if committed one by one in this order, a refusal failing only its
+    /// own booking. Every booking is durable when this returns.
+    public func commit(batch: [BatchBooking]) async throws -> [Result<CommitOutcome, any Error>] {
+        var outcomes = [Result<CommitOutcome, any Error>?](repeating: nil, count: batch.count)
+        var valid: [Int] = []
+        for (index, booking) in batch.enumerated() {
+            do {
+                try booking.draft.validate()
+                valid.append(index)
+            } catch {
+                outcomes[index] = .failure(error)
+            }
+        }
+        if !valid.isEmpty {
+            let written = try await GroupCommitter.write(valid.map { batch[$0] }, to: database)
+            for (index, outcome) in zip(valid, written) { outcomes[index] = outcome }
+            didCommit(written.filter { if case .success(.created) = $0 { true } else { false } }.count)
+        }
+        return outcomes.map { $0! }
     }
 
     /// Books `draft` inside a transaction the caller holds, for services that write their own
@@ -89,15 +111,19 @@ extension Ledger {
                     "UPDATE idempotency_keys SET transaction_id = ? WHERE scope = ? AND idem_key = ?",
                     [.int(transactionID.rawValue), .text(claim.scope), .text(claim.key)]))
         }
-        let posted = PostedTransaction(
-            id: transactionID, kind: draft.kind, bookingDate: draft.bookingDate, valueDate: draft.valueDate,
+        return .created(posted(draft, id: transactionID, balances: balances))
+    }
+
+    /// The booked form of `draft`, given its id and each line's balance after it.
+    static func posted(_ draft: TransactionDraft, id: TransactionID, balances: [Int64]) -> PostedTransaction {
+        PostedTransaction(
+            id: id, kind: draft.kind, bookingDate: draft.bookingDate, valueDate: draft.valueDate,
             postings: draft.lines.enumerated().map { offset, line in
                 PostedTransaction.PostedLine(
                     accountID: line.accountID, amount: line.amount,
                     balanceAfter: Money(minorUnits: balances[offset], currency: line.amount.currency),
                     counterparty: line.counterparty, remittance: line.remittance)
             })
-        return .created(posted)
     }
 
     /// Moves `line.amount` on its account if the currency matches and, for a debit, the account
@@ -126,7 +152,7 @@ extension Ledger {
         return .insufficientFunds(accountID)
     }
 
-    private static func replay(_ claim: IdempotencyClaim, in session: any SQLSession) async throws -> PostedTransaction {
+    static func replay(_ claim: IdempotencyClaim, in session: any SQLSession) async throws -> PostedTransaction {
         let row = try await session.queryOne(
             SQL(
                 "SELECT request_hash, transaction_id FROM idempotency_keys WHERE scope = ? AND idem_key = ?",

@@ -100,3 +100,13 @@ public struct DatabaseUnavailable: Error, Sendable, CustomStringConvertible {
     public init(_ reason: String) { self.reason = reason }
     public var description: String { "database unavailable: \(reason)" }
 }
+
+/// The database chose this transaction as the loser of a lock conflict (a deadlock, or a
+/// serialization failure) and rolled it back: nothing of it was written. Running the same work
+/// again is safe; the group committer does so itself, a client is told 503 and retries with its
+/// idempotency key.
+public struct TransactionConflict: Error, Sendable, CustomStringConvertible {
+    public let reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { "transaction conflict: \(reason)" }
+}

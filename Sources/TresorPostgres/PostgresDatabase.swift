@@ -72,7 +72,14 @@ public final class PostgresDatabase: SQLDatabase {
             return try await work()
         } catch let error as PSQLError where isUnavailable(error) {
             throw DatabaseUnavailable(String(describing: error.code))
+        } catch let error as PSQLError where isConflict(error) {
+            throw TransactionConflict(error.serverInfo?[.sqlState] ?? "")
         }
+    }
+
+    /// A deadlock (40P01) or serialization failure (40001): the server rolled the transaction back.
+    static func isConflict(_ error: PSQLError) -> Bool {
+        error.code == .server && ["40P01", "40001"].contains(error.serverInfo?[.sqlState] ?? "")
     }
 
     /// Connection failures, and the server's own "I am shutting down / cannot connect" states
@@ -213,21 +220,23 @@ struct PostgresSession: SQLSession {
         }
     }
 
-    /// Turns `?` placeholders into `$1`, `$2`, … (outside quoted literals).
+    /// Turns `?` placeholders into `$1`, `$2`, … (outside quoted literals). why bytes: walking a
+    /// batch statement of a few thousand characters as `Character`s showed in profiles.
     static func numbered(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.count + 16)
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count + 64)
         var index = 0
         var quoted = false
-        for character in text {
-            if character == "'" { quoted.toggle() }
-            if character == "?" && !quoted {
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "'") { quoted.toggle() }
+            if byte == UInt8(ascii: "?") && !quoted {
                 index += 1
-                result += "$\(index)"
+                result.append(UInt8(ascii: "$"))
+                result += String(index).utf8
             } else {
-                result.append(character)
+                result.append(byte)
             }
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 }

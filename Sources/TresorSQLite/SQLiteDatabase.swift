@@ -85,7 +85,8 @@ struct SQLiteWriteSession: SQLSession {
         try await pool.writeWithoutTransaction { db in try SQLiteRows.fetch(db, sql) }
     }
     func execute(_ sql: TresorLedger.SQL) async throws {
-        try await pool.writeWithoutTransaction { db in try db.execute(sql: sql.text, arguments: SQLiteRows.arguments(sql)) }
+        // why cached: preparing a statement costs more than running it; the texts repeat.
+        try await pool.writeWithoutTransaction { db in try db.cachedStatement(sql: sql.text).execute(arguments: SQLiteRows.arguments(sql)) }
     }
 }
 

@@ -24,7 +24,7 @@ struct ErrorMiddleware: RouterMiddleware {
             return Self.body(status: status, code: failure.code, field: failure.field, message: failure.message, suggested: nil)
         } catch let error as LedgerError {
             return Self.response(for: error.domainError)
-        } catch let error as DatabaseUnavailable {
+        } catch let error where error is DatabaseUnavailable || error is TransactionConflict {
             context.logger.warning("database unavailable", metadata: ["error": "\(error)"])
             var response = Self.body(
                 status: .serviceUnavailable, code: "database_unavailable", field: nil, message: "Please try again in a moment.", suggested: "1")

@@ -20,6 +20,12 @@ struct Measurement {
             percentile(0.99), count, seconds)
     }
 
+    /// Each operation did `factor` units of work (transfers in one transaction): counts units,
+    /// latencies stay those of the whole operation.
+    func scaled(by factor: Int) -> Measurement {
+        Measurement(count: count * factor, seconds: seconds, latenciesMs: latenciesMs)
+    }
+
     static func run(clients: Int, seconds: Double, operation: @escaping @Sendable (Int, Int) async throws -> Void) async throws -> Measurement {
         let start = ContinuousClock.now
         let deadline = start + .milliseconds(Int64(seconds * 1000))

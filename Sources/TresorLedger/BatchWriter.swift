@@ -1,0 +1,385 @@
+import TresorDomain
+
+/// One booking of a batch: what `Ledger.commit(_:claim:now:)` takes.
+public struct BatchBooking: Sendable {
+    public let draft: TransactionDraft
+    public let claim: IdempotencyClaim?
+    public let now: Int64
+
+    public init(_ draft: TransactionDraft, claim: IdempotencyClaim? = nil, now: Int64) {
+        self.draft = draft
+        self.claim = claim
+        self.now = now
+    }
+}
+
+/// Writes a batch of bookings inside one open transaction with a fixed number of statements,
+/// however many bookings it holds: claim every idempotency key at once, lock and read every
+/// account touched (in id order), decide each booking in Swift against those locked balances in
+/// batch order, then write all balances, transactions, postings and keys with one statement each.
+///
+/// why: one booking alone is eight round trips; a batch of 64 the same eight. The outcome is the
+/// one `Ledger.commit` gives applying the bookings one by one in batch order: the same refusals
+/// (checked in the same order: account, currency, blocked debits, overdraft limit), the same
+/// balances after each posting, replays answered from the stored key. A refused booking leaves
+/// nothing behind (its claimed key is removed) and does not fail its neighbours.
+///
+/// A booking that releases a hold takes the statement-by-statement path in a savepoint, and a
+/// key repeated within the batch starts a new set, so the order of the batch is kept exactly.
+enum BatchWriter {
+    typealias Outcome = Result<CommitOutcome, any Error>
+
+    /// Rows per multi-row statement at most. why: PostgreSQL takes at most 65,535 parameters.
+    static let rowsPerStatement = 500
+
+    static func book(_ items: [BatchBooking], dialect: SQLDialect, in session: any SQLSession) async throws -> [Outcome] {
+        if items.count == 1 && items[0].draft.releasingHold != nil {
+            // why: alone in its transaction, a refusal may roll back the whole of it.
+            let item = items[0]
+            return [.success(try await Ledger.commit(item.draft, claim: item.claim, now: item.now, in: session))]
+        }
+        var outcomes: [Outcome] = []
+        outcomes.reserveCapacity(items.count)
+        var segment: [BatchBooking] = []
+        var keys = Set<ClaimKey>()
+        for item in items {
+            if item.draft.releasingHold != nil {
+                outcomes += try await bookSet(segment, dialect: dialect, in: session)
+                outcomes.append(try await bookAlone(item, in: session))
+                segment = []
+                keys = []
+                continue
+            }
+            if let claim = item.claim, !keys.insert(ClaimKey(claim)).inserted {
+                // why: a key repeated must see its first use booked, so it starts the next set.
+                outcomes += try await bookSet(segment, dialect: dialect, in: session)
+                segment = []
+                keys = [ClaimKey(claim)]
+            }
+            segment.append(item)
+        }
+        outcomes += try await bookSet(segment, dialect: dialect, in: session)
+        return outcomes
+    }
+
+    /// One booking statement by statement, in a savepoint so that a refusal undoes only it.
+    static func bookAlone(_ item: BatchBooking, in session: any SQLSession) async throws -> Outcome {
+        try await session.execute("SAVEPOINT booking")
+        do {
+            let outcome = try await Ledger.commit(item.draft, claim: item.claim, now: item.now, in: session)
+            try await session.execute("RELEASE SAVEPOINT booking")
+            return .success(outcome)
+        } catch let error where error is LedgerError || error is DomainError {
+            try await session.execute("ROLLBACK TO SAVEPOINT booking")
+            try await session.execute("RELEASE SAVEPOINT booking")
+            return .failure(error)
+        }
+    }
+
+    /// Bookings with distinct keys and no hold, in the fixed number of statements.
+    static func bookSet(_ items: [BatchBooking], dialect: SQLDialect, in session: any SQLSession) async throws -> [Outcome] {
+        guard !items.isEmpty else { return [] }
+        var outcomes = [Outcome?](repeating: nil, count: items.count)
+        let claimed = try await claim(items.compactMap { item in item.claim.map { ($0, item.now) } }, in: session)
+        var deciding: [Int] = []
+        for index in items.indices {
+            guard let claim = items[index].claim, !claimed.contains(ClaimKey(claim)) else {
+                deciding.append(index)
+                continue
+            }
+            do {
+                outcomes[index] = .success(.replayed(try await Ledger.replay(claim, in: session)))
+            } catch let error as LedgerError {
+                outcomes[index] = .failure(error)
+            }
+        }
+
+        var accounts = try await lockAccounts(Set(deciding.flatMap { items[$0].draft.lines.map(\.accountID) }), dialect: dialect, in: session)
+        var accepted: [(index: Int, balances: [Int64])] = []
+        var refusedClaims: [IdempotencyClaim] = []
+        for index in deciding {
+            switch decide(items[index].draft, against: &accounts) {
+            case .success(let balances): accepted.append((index, balances))
+            case .failure(let refusal):
+                outcomes[index] = .failure(refusal)
+                if let claim = items[index].claim { refusedClaims.append(claim) }
+            }
+        }
+        for claim in refusedClaims {
+            try await session.execute(
+                SQL("DELETE FROM idempotency_keys WHERE scope = ? AND idem_key = ?", [.text(claim.scope), .text(claim.key)]))
+        }
+        if !accepted.isEmpty {
+            let bookings = accepted.map { (items[$0.index], $0.balances) }
+            let changed = accounts.values.filter(\.changed).sorted { $0.id < $1.id }
+            let ids =
+                if dialect == .postgres && bookings.count <= rowsPerStatement && changed.count <= rowsPerStatement {
+                    try await writeInOneStatement(bookings, balances: changed, in: session)
+                } else {
+                    try await write(bookings, balances: changed, dialect: dialect, in: session)
+                }
+            for ((index, balances), id) in zip(accepted, ids) {
+                outcomes[index] = .success(.created(Ledger.posted(items[index].draft, id: id, balances: balances)))
+            }
+        }
+        return outcomes.map { $0! }
+    }
+
+    struct ClaimKey: Hashable {
+        let scope: String
+        let key: String
+        init(_ claim: IdempotencyClaim) {
+            scope = claim.scope
+            key = claim.key
+        }
+    }
+
+    /// Inserts the keys not yet taken and returns those this transaction now holds. why sorted:
+    /// two batches claiming overlapping keys wait on each other in the same order, never in a cycle.
+    static func claim(_ claims: [(IdempotencyClaim, now: Int64)], in session: any SQLSession) async throws -> Set<ClaimKey> {
+        var taken = Set<ClaimKey>()
+        let sorted = claims.sorted { ($0.0.scope, $0.0.key) < ($1.0.scope, $1.0.key) }
+        for chunk in sorted.chunked(rowsPerStatement) {
+            let rows = try await session.query(
+                SQL(
+                    """
+                    INSERT INTO idempotency_keys (scope, idem_key, request_hash, transaction_id, created_at_ms) VALUES \
+                    \(marks(chunk.count, "(?, ?, ?, NULL, ?)")) ON CONFLICT DO NOTHING RETURNING scope, idem_key
+                    """,
+                    chunk.flatMap { claim, now in [.text(claim.scope), .text(claim.key), .text(claim.requestHash), .int(now)] }))
+            for row in rows { taken.insert(ClaimKey(scope: row.text(0), key: row.text(1))) }
+        }
+        return taken
+    }
+
+    /// What a booking may change on an account, read under lock.
+    struct AccountState {
+        let currency: String
+        let enforcesLimit: Bool
+        let overdraftLimit: Int64
+        let held: Int64
+        let debitsBlocked: Bool
+        var booked: Int64
+        var changed = false
+        let id: AccountID
+    }
+
+    /// Reads the accounts, locking them in id order on PostgreSQL (`FOR UPDATE` above the sort)
+    /// so batches of several instances cannot deadlock; SQLite's writer holds the whole file.
+    static func lockAccounts(_ ids: Set<AccountID>, dialect: SQLDialect, in session: any SQLSession) async throws -> [AccountID: AccountState] {
+        var accounts: [AccountID: AccountState] = [:]
+        let sorted = ids.sorted()
+        for chunk in sorted.chunked(rowsPerStatement * 4) {
+            let rows = try await session.query(
+                SQL(
+                    """
+                    SELECT id, currency, enforce_limit, overdraft_limit_minor, booked_minor, held_minor, debits_blocked \
+                    FROM accounts WHERE id IN (\(marks(chunk.count, "?"))) ORDER BY id\(dialect == .postgres ? " FOR UPDATE" : "")
+                    """, chunk.map { .int($0.rawValue) }))
+            for row in rows {
+                let id = AccountID(row.int(0))
+                accounts[id] = AccountState(
+                    currency: row.text(1), enforcesLimit: row.int(2) != 0, overdraftLimit: row.int(3), held: row.int(5),
+                    debitsBlocked: row.int(6) != 0, booked: row.int(4), id: id)
+            }
+        }
+        return accounts
+    }
+
+    /// Applies `draft` to the locked balances if every line may be booked, in the order and with
+    /// the refusals of `Ledger.commit`'s conditional UPDATEs; otherwise changes nothing.
+    static func decide(_ draft: TransactionDraft, against accounts: inout [AccountID: AccountState]) -> Result<[Int64], any Error> {
+        let ordered = draft.lines.enumerated().sorted { ($0.element.accountID, $0.offset) < ($1.element.accountID, $1.offset) }
+        var trial: [AccountID: Int64] = [:]
+        var balances = [Int64](repeating: 0, count: draft.lines.count)
+        for (offset, line) in ordered {
+            guard let account = accounts[line.accountID] else { return .failure(LedgerError.accountNotFound(line.accountID)) }
+            guard account.currency == line.amount.currency.code else { return .failure(LedgerError.currencyMismatch(line.accountID)) }
+            let amount = line.amount.minorUnits
+            let (next, overflow) = (trial[line.accountID] ?? account.booked).addingReportingOverflow(amount)
+            if amount < 0 {
+                if account.debitsBlocked { return .failure(LedgerError.debitsBlocked(line.accountID)) }
+                if overflow || (account.enforcesLimit && next - account.held < -account.overdraftLimit) {
+                    return .failure(LedgerError.insufficientFunds(line.accountID))
+                }
+            } else if overflow {
+                return .failure(DomainError(.amountTooLarge, field: "amount", "The account's balance would exceed the largest amount."))
+            }
+            trial[line.accountID] = next
+            balances[offset] = next
+        }
+        for (id, booked) in trial {
+            accounts[id]!.booked = booked
+            accounts[id]!.changed = true
+        }
+        return .success(balances)
+    }
+
+    /// The rows of the accepted bookings, one statement per table (SQLite, and batches too large
+    /// for one statement). Returns the new transactions' ids in booking order.
+    static func write(_ bookings: [(BatchBooking, [Int64])], balances: [AccountState], dialect: SQLDialect, in session: any SQLSession)
+        async throws -> [TransactionID]
+    {
+        try await writeBalances(balances, dialect: dialect, in: session)
+        let ids = try await insertTransactions(bookings.map(\.0), in: session)
+        var postings: [[SQLValue]] = []
+        var keys: [[SQLValue]] = []
+        for ((booking, after), id) in zip(bookings, ids) {
+            postings += postingValues(booking.draft, balances: after).map { [.int(id.rawValue)] + $0 }
+            if let claim = booking.claim { keys.append([.text(claim.scope), .text(claim.key), .int(id.rawValue)]) }
+        }
+        try await insertPostings(postings, in: session)
+        try await linkKeys(keys, dialect: dialect, in: session)
+        return ids
+    }
+
+    /// A posting row without its transaction id, for each line of `draft`.
+    static func postingValues(_ draft: TransactionDraft, balances: [Int64]) -> [[SQLValue]] {
+        draft.lines.enumerated().map { offset, line in
+            [
+                .int(line.accountID.rawValue), .text(line.amount.currency.code), .int(line.amount.minorUnits), .int(balances[offset]),
+                SQLValue(draft.bookingDate), SQLValue(draft.valueDate), SQLValue(line.counterparty), SQLValue(line.remittance),
+            ]
+        }
+    }
+
+    /// PostgreSQL: balances, transactions, postings and keys in one statement (data-modifying
+    /// CTEs), so a batch is five round trips whatever its size (BEGIN, claim, lock, this, COMMIT).
+    /// The transactions are inserted in booking order, which numbers them in that order; the
+    /// postings and keys find their transaction by that rank.
+    static func writeInOneStatement(_ bookings: [(BatchBooking, [Int64])], balances: [AccountState], in session: any SQLSession)
+        async throws -> [TransactionID]
+    {
+        var binds: [SQLValue] = balances.flatMap { [.int($0.id.rawValue), .int($0.booked)] }
+        var postingRows = 0
+        var keyRows = 0
+        var postings: [SQLValue] = []
+        var keys: [SQLValue] = []
+        for (rank, (booking, after)) in bookings.enumerated() {
+            let draft = booking.draft
+            binds += [.int(Int64(rank + 1)), .text(draft.kind), SQLValue(draft.bookingDate), SQLValue(draft.valueDate), .int(booking.now)]
+            for (line, values) in postingValues(draft, balances: after).enumerated() {
+                postings += [.int(Int64(rank + 1)), .int(Int64(line))] + values
+                postingRows += 1
+            }
+            if let claim = booking.claim {
+                keys += [.int(Int64(rank + 1)), .text(claim.scope), .text(claim.key)]
+                keyRows += 1
+            }
+        }
+        binds += postings + keys
+        let keyUpdate =
+            keyRows == 0
+            ? ""
+            : """
+            , keys AS (UPDATE idempotency_keys AS k SET transaction_id = n.id \
+            FROM (VALUES \(marks(keyRows, "(?::bigint, ?::text, ?::text)"))) AS v(rank, scope, idem_key) JOIN numbered n ON n.rank = v.rank \
+            WHERE k.scope = v.scope AND k.idem_key = v.idem_key)
+            """
+        let rows = try await session.query(
+            SQL(
+                """
+                WITH balances AS (UPDATE accounts AS a SET booked_minor = v.booked \
+                FROM (VALUES \(marks(balances.count, "(?::bigint, ?::bigint)"))) AS v(id, booked) WHERE a.id = v.id), \
+                inserted AS (INSERT INTO transactions (kind, booking_date, value_date, created_at_ms) \
+                SELECT kind, booking_date, value_date, created_at_ms \
+                FROM (VALUES \(marks(bookings.count, "(?::bigint, ?::text, ?::text, ?::text, ?::bigint)"))) \
+                AS v(rank, kind, booking_date, value_date, created_at_ms) ORDER BY rank RETURNING id), \
+                numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS rank FROM inserted), \
+                postings AS (INSERT INTO postings (transaction_id, account_id, currency, amount_minor, balance_after_minor, \
+                booking_date, value_date, counterparty, remittance) \
+                SELECT n.id, v.account_id, v.currency, v.amount, v.balance, v.booking_date, v.value_date, v.counterparty, v.remittance \
+                FROM (VALUES \(marks(postingRows, "(?::bigint, ?::bigint, ?::bigint, ?::text, ?::bigint, ?::bigint, ?::text, ?::text, ?::text, ?::text)"))) \
+                AS v(rank, line, account_id, currency, amount, balance, booking_date, value_date, counterparty, remittance) \
+                JOIN numbered n ON n.rank = v.rank ORDER BY v.rank, v.line)\(keyUpdate) \
+                SELECT id FROM numbered ORDER BY rank
+                """, binds))
+        precondition(rows.count == bookings.count, "INSERT returned \(rows.count) ids for \(bookings.count) rows")
+        return rows.map { TransactionID($0.int(0)) }
+    }
+
+    static func writeBalances(_ changed: [AccountState], dialect: SQLDialect, in session: any SQLSession) async throws {
+        for chunk in changed.sorted(by: { $0.id < $1.id }).chunked(rowsPerStatement) {
+            let text =
+                switch dialect {
+                case .postgres:
+                    """
+                    UPDATE accounts AS a SET booked_minor = v.booked FROM (VALUES \(marks(chunk.count, "(?::bigint, ?::bigint)"))) \
+                    AS v(id, booked) WHERE a.id = v.id
+                    """
+                case .sqlite:
+                    """
+                    UPDATE accounts SET booked_minor = v.column2 FROM (VALUES \(marks(chunk.count, "(?, ?)"))) AS v \
+                    WHERE accounts.id = v.column1
+                    """
+                }
+            try await session.execute(SQL(text, chunk.flatMap { [.int($0.id.rawValue), .int($0.booked)] }))
+        }
+    }
+
+    /// Inserts one transaction row per booking, in order. why the ids sorted: both databases
+    /// number the rows of one multi-row INSERT in the order given, so the n-th smallest id
+    /// returned is the n-th row's.
+    static func insertTransactions(_ items: [BatchBooking], in session: any SQLSession) async throws -> [TransactionID] {
+        var ids: [TransactionID] = []
+        ids.reserveCapacity(items.count)
+        for chunk in items.chunked(rowsPerStatement) {
+            let rows = try await session.query(
+                SQL(
+                    "INSERT INTO transactions (kind, booking_date, value_date, created_at_ms) VALUES \(marks(chunk.count, "(?, ?, ?, ?)")) RETURNING id",
+                    chunk.flatMap { [.text($0.draft.kind), SQLValue($0.draft.bookingDate), SQLValue($0.draft.valueDate), .int($0.now)] }))
+            precondition(rows.count == chunk.count, "INSERT returned \(rows.count) ids for \(chunk.count) rows")
+            ids += rows.map { $0.int(0) }.sorted().map(TransactionID.init)
+        }
+        return ids
+    }
+
+    static func insertPostings(_ rows: [[SQLValue]], in session: any SQLSession) async throws {
+        for chunk in rows.chunked(rowsPerStatement) {
+            try await session.execute(
+                SQL(
+                    """
+                    INSERT INTO postings (transaction_id, account_id, currency, amount_minor, balance_after_minor, \
+                    booking_date, value_date, counterparty, remittance) VALUES \(marks(chunk.count, "(?, ?, ?, ?, ?, ?, ?, ?, ?)"))
+                    """, chunk.flatMap { $0 }))
+        }
+    }
+
+    /// Points each claimed key at its booking.
+    static func linkKeys(_ rows: [[SQLValue]], dialect: SQLDialect, in session: any SQLSession) async throws {
+        for chunk in rows.chunked(rowsPerStatement) {
+            let text =
+                switch dialect {
+                case .postgres:
+                    """
+                    UPDATE idempotency_keys AS k SET transaction_id = v.tx FROM (VALUES \(marks(chunk.count, "(?::text, ?::text, ?::bigint)"))) \
+                    AS v(scope, idem_key, tx) WHERE k.scope = v.scope AND k.idem_key = v.idem_key
+                    """
+                case .sqlite:
+                    """
+                    UPDATE idempotency_keys SET transaction_id = v.column3 FROM (VALUES \(marks(chunk.count, "(?, ?, ?)"))) AS v \
+                    WHERE idempotency_keys.scope = v.column1 AND idempotency_keys.idem_key = v.column2
+                    """
+                }
+            try await session.execute(SQL(text, chunk.flatMap { $0 }))
+        }
+    }
+
+    static func marks(_ count: Int, _ row: String) -> String {
+        Array(repeating: row, count: count).joined(separator: ", ")
+    }
+}
+
+extension BatchWriter.ClaimKey {
+    init(scope: String, key: String) {
+        self.scope = scope
+        self.key = key
+    }
+}
+
+extension Array {
+    /// Consecutive slices of at most `size` elements.
+    fileprivate func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}
