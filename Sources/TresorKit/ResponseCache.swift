@@ -78,6 +78,6 @@ public final class ResponseCache: Sendable {
     }
 
     private func rowKey(_ url: String) -> String {
-        HMAC<SHA256>.authenticationCode(for: Data(url.utf8), using: key).map { String(format: "%02x", $0) }.joined()
+        HMAC<SHA256>.authenticationCode(for: Data(url.utf8), using: key).hexadecimal
     }
 }

@@ -46,7 +46,7 @@ public struct Ledger: Sendable {
         // why: rows were validated on the way in; a bad one here is corruption, not input.
         Account(
             id: AccountID(row.int(0)), customerID: row.optionalInt(1).map(CustomerID.init),
-            iban: try! IBAN(row.text(2)), name: row.text(3), kind: AccountKind(rawValue: row.text(4))!,
+            iban: IBAN(stored: row.text(2)), name: row.text(3), kind: AccountKind(rawValue: row.text(4))!,
             currency: Currency(code: row.text(5))!, overdraftLimitMinor: row.int(6), bookedMinor: row.int(7),
             heldMinor: row.int(8), debitsBlocked: row.int(9) != 0)
     }

@@ -22,7 +22,21 @@ struct LocalDateTests {
         #expect(try LocalDate(parsing: "2100-02-10").endOfMonth.description == "2100-02-28")
     }
 
-    @Test("strict parsing", arguments: ["2026-02-29", "2026-13-01", "26-01-01", "2026-1-01", "2026/01/01", "", "2026-01-01T00:00"])
+    @Test("written and parsed back over four centuries, zero-padded")
+    func textRoundTrip() throws {
+        for days in stride(from: -50_000, to: 100_000, by: 37) {
+            let date = LocalDate(daysSinceEpoch: days)
+            #expect(try LocalDate(parsing: date.description) == date)
+            #expect(date.description.count == 10)
+        }
+        #expect(LocalDate(year: 987, month: 3, day: 4)?.description == "0987-03-04")
+    }
+
+    @Test(
+        "strict parsing",
+        arguments: [
+            "2026-02-29", "2026-13-01", "26-01-01", "2026-1-01", "2026/01/01", "", "2026-01-01T00:00", "+202-01-01", "2026-0a-01", "２０２６-01-01",
+        ])
     func strict(text: String) {
         #expect(throws: DomainError.self) { try LocalDate(parsing: text) }
     }

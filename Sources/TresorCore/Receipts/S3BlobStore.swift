@@ -138,7 +138,7 @@ enum SigV4 {
         for part in [day, region, "s3", "aws4_request"] {
             key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Array(part.utf8), using: key)))
         }
-        let signature = HMAC<SHA256>.authenticationCode(for: Array(stringToSign.utf8), using: key).map { String(format: "%02x", $0) }.joined()
+        let signature = HMAC<SHA256>.authenticationCode(for: Array(stringToSign.utf8), using: key).hexadecimal
 
         var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
         components.percentEncodedPath = canonicalPath

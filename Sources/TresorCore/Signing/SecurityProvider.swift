@@ -164,6 +164,4 @@ extension Array where Element == UInt8 {
         }
         self = bytes
     }
-
-    var hexadecimal: String { map { String(format: "%02x", $0) }.joined() }
 }

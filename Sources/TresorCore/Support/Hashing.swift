@@ -4,6 +4,6 @@ import Foundation
 /// Lower-case hex SHA-256: idempotency request hashes, blob names, backup manifests.
 public enum Hashing {
     public static func sha256Hex(_ bytes: some DataProtocol) -> String {
-        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: bytes).hexadecimal
     }
 }

@@ -134,3 +134,111 @@ struct TransactionDTO: Encodable {
         }
     }
 }
+
+extension EntryDTO {
+    init(
+        id: TransactionID, bookingDate: LocalDate, valueDate: LocalDate, amount: Money, counterparty: String?, remittance: String?,
+        balanceAfter: Money, receiptID: Int64?
+    ) {
+        self.id = id
+        self.bookingDate = bookingDate
+        self.valueDate = valueDate
+        self.amount = amount
+        self.counterparty = counterparty
+        self.remittance = remittance
+        self.balanceAfter = balanceAfter
+        self.receiptID = receiptID
+    }
+}
+
+extension AccountDTO {
+    init(
+        id: AccountID, iban: String, name: String, kind: String, currency: String, booked: Money, available: Money, overdraftLimit: Money,
+        blocked: Bool?
+    ) {
+        self.id = id
+        self.iban = iban
+        self.name = name
+        self.kind = kind
+        self.currency = currency
+        self.booked = booked
+        self.available = available
+        self.overdraftLimit = overdraftLimit
+        self.blocked = blocked
+    }
+}
+
+extension EntryDTO: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("amount")
+            json.money(amount)
+            json.key("balance_after")
+            json.money(balanceAfter)
+            json.key("booking_date")
+            json.string(bookingDate.description)
+            json.key("counterparty")
+            json.string(counterparty)
+            json.key("id")
+            json.string(String(id.rawValue))
+            if let receiptID {
+                json.key("receipt_id")
+                json.string(String(receiptID))
+            }
+            json.key("remittance")
+            json.string(remittance)
+            json.key("value_date")
+            json.string(valueDate.description)
+        }
+    }
+}
+
+extension EntryPageDTO: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("next_cursor")
+            json.string(nextCursor)
+            json.key("transactions")
+            json.array(transactions) { json, entry in entry.write(to: &json) }
+        }
+    }
+}
+
+extension AccountDTO: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("available")
+            json.money(available)
+            if let blocked {
+                json.key("blocked")
+                json.bool(blocked)
+            }
+            json.key("booked")
+            json.money(booked)
+            json.key("currency")
+            json.string(currency)
+            json.key("iban")
+            json.string(iban)
+            json.key("id")
+            json.string(String(id.rawValue))
+            json.key("kind")
+            json.string(kind)
+            json.key("name")
+            json.string(name)
+            json.key("overdraft_limit")
+            json.money(overdraftLimit)
+        }
+    }
+}
+
+/// `{"accounts": [...]}`, the body of `GET /v1/accounts`.
+struct AccountListDTO: JSONWritable {
+    let accounts: [AccountDTO]
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("accounts")
+            json.array(accounts) { json, account in account.write(to: &json) }
+        }
+    }
+}

@@ -10,8 +10,7 @@ struct AccountRoutes {
 
     func list(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
-        struct Body: Encodable { let accounts: [AccountDTO] }
-        return try JSON.response(Body(accounts: try await accounts.accounts(of: principal).map(AccountDTO.init)))
+        return JSON.response(writing: AccountListDTO(accounts: try await accounts.accounts(of: principal).map(AccountDTO.init)))
     }
 
     func show(_ request: Request, context: TresorRequestContext) async throws -> Response {
@@ -42,7 +41,7 @@ struct AccountRoutes {
             dto.receiptID = linked[entry.transactionID.rawValue]
             return dto
         }
-        return try JSON.response(EntryPageDTO(transactions: entries, nextCursor: page.next?.token))
+        return JSON.response(writing: EntryPageDTO(transactions: entries, nextCursor: page.next?.token))
     }
 
     func balanceHistory(_ request: Request, context: TresorRequestContext) async throws -> Response {

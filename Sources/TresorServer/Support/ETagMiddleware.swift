@@ -17,7 +17,7 @@ struct ETagMiddleware: RouterMiddleware {
         }
         let box = Collected()
         try await response.body.write(Collector(box: box))
-        let tag = "\"" + SHA256.hash(data: box.buffer.readableBytesView).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        let tag = "\"" + SHA256.hash(data: box.buffer.readableBytesView).prefix(16).hexadecimal + "\""
         response.headers[.eTag] = tag
         // why no-cache: a client may keep the body but must ask (with the tag) before showing it as current.
         response.headers[.cacheControl] = "private, no-cache"

@@ -41,11 +41,11 @@ enum WebSupport {
     /// The CSRF token of a session: derived from the session token, so it needs no storage and
     /// changes with every login.
     static func csrfToken(forSession token: String) -> String {
-        SHA256.hash(data: Array("csrf|\(token)".utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Array("csrf|\(token)".utf8)).prefix(16).hexadecimal
     }
 
     static func randomToken() -> String {
-        SystemRandom().bytes(16).map { String(format: "%02x", $0) }.joined()
+        SystemRandom().bytes(16).hexadecimal
     }
 
     /// Constant-time comparison of two tokens.

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TresorDomain
+import TresorTestSupport
+
+@testable import TresorServer
+
+/// The hand-written JSON of the hottest responses must say exactly what `JSONEncoder` said
+/// before: the same keys, values and nulls, for any text a counterparty or remittance may hold.
+@Suite("JSON writer")
+struct JSONWriterTests {
+    static let awkward = [
+        "", "Migros Bern", "Zahlung \"Miete\" 11/2026", "back\\slash", "line\nbreak\ttab\r", "\u{01}\u{1F}\u{7F}", "Café Zürich — ☕️",
+        "👩‍👩‍👧 family", "עברית", "</script>", "a/b",
+    ]
+
+    static func encoded(_ value: some Encodable) throws -> Any {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try JSONSerialization.jsonObject(with: encoder.encode(value))
+    }
+
+    static func written(_ value: some JSONWritable) throws -> Any {
+        var writer = JSONWriter()
+        value.write(to: &writer)
+        return try JSONSerialization.jsonObject(with: Data(writer.bytes))
+    }
+
+    @Test("a page of transactions: the writer and JSONEncoder give the same document", arguments: 1...20 as ClosedRange<UInt64>)
+    func transactionPages(seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        let currency = [Currency.chf, .eur, Currency(code: "JPY") ?? .chf].randomElement(using: &random)!
+        func money() -> Money { Money(minorUnits: Int64.random(in: -10_000_000...10_000_000, using: &random), currency: currency) }
+        func text() -> String? { Bool.random(using: &random) ? nil : Self.awkward.randomElement(using: &random)! }
+        let entries = (0..<Int.random(in: 0...60, using: &random)).map { index in
+            EntryDTO(
+                id: TransactionID(Int64(index) * 7_919), bookingDate: LocalDate(year: 2026, month: 1 + index % 12, day: 1 + index % 28)!,
+                valueDate: LocalDate(year: 2025, month: 12, day: 31)!, amount: money(), counterparty: text(), remittance: text(),
+                balanceAfter: money(), receiptID: Bool.random(using: &random) ? Int64(index) : nil)
+        }
+        let page = EntryPageDTO(transactions: entries, nextCursor: Bool.random(using: &random) ? "c2Vlay8xMjM=" : nil)
+        let written = try Self.written(page) as! NSDictionary
+        #expect(written.isEqual(try Self.encoded(page)))
+        #expect((written["transactions"] as! [Any]).count == entries.count)
+    }
+
+    @Test("a list of accounts: the writer and JSONEncoder give the same document", arguments: 1...10 as ClosedRange<UInt64>)
+    func accountLists(seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        let accounts = (0..<Int.random(in: 0...8, using: &random)).map { index in
+            let money = Money(minorUnits: Int64.random(in: -99_999...99_999_999, using: &random), currency: .chf)
+            return AccountDTO(
+                id: AccountID(Int64(index + 1)), iban: "CH9300762011623852957", name: Self.awkward.randomElement(using: &random)!,
+                kind: ["current", "savings", "card"][index % 3], currency: "CHF", booked: money, available: money,
+                overdraftLimit: Money(minorUnits: 0, currency: .chf), blocked: index % 3 == 2 ? Bool.random(using: &random) : nil)
+        }
+        struct Body: Encodable { let accounts: [AccountDTO] }
+        #expect((try Self.written(AccountListDTO(accounts: accounts)) as! NSDictionary).isEqual(try Self.encoded(Body(accounts: accounts))))
+    }
+}
