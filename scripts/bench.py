@@ -2,8 +2,8 @@
 """make bench: committed transfers per second and p50/p99 latency on SQLite and PostgreSQL with 1
 and 16 clients, (a) through TresorLedger, (b) as the same statements in raw SQL (a bare GRDB loop;
 pgbench with the same script), (c) through HTTP POST /v1/transfers (wrk), and (d) payments per second through HTTP
-POST /v1/payments, internal and to an IBAN at another bank (wrk); with the most clients also (e) reads
-(GET /v1/accounts, an account's transactions) at 64 connections against GET /healthz on the same server,
+POST /v1/payments, internal and to an IBAN at another bank (wrk); with the most clients also (e) reads of a
+customer with two accounts (GET /v1/accounts, a page of 50 transactions) at 64 connections against GET /healthz on the same server,
 and the server's resident memory after each run. On SQLite (b) is also run with 100 transfers per
 transaction, the most one writer does. Writes bench/results/ledger.json with every figure and its ratio."""
 import datetime
@@ -82,10 +82,16 @@ def http(db, clients, first, last, scripts):
                                          data=json.dumps({"contract": "bench", "password": "bench-password"}).encode(),
                                          headers={"Content-Type": "application/json"})
         token = json.load(urllib.request.urlopen(request))["token"]
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/sessions", method="POST",
+                                         data=json.dumps({"contract": "bench-reader", "password": "bench-password"}).encode(),
+                                         headers={"Content-Type": "application/json"})
+        reader = json.load(urllib.request.urlopen(request))["token"]
         figures = {}
         rss = [rss_mb(server.pid)]
         for name, script, extra, connections in scripts:
             env = {**os.environ, "TOKEN": token, "FIRST": str(first), "LAST": str(last), **extra}
+            if env["TOKEN"] == "reader":
+                env["TOKEN"] = reader
             out = run("wrk", "-t", str(min(connections, 2)), "-c", str(connections), "-d", f"{int(SECONDS)}s", "--latency",
                       "-s", script, f"http://127.0.0.1:{port}", env=env)
             figures[name] = {**wrk_figures(out), "connections": connections}
@@ -136,9 +142,9 @@ for store in ["sqlite", "postgres"]:
         if clients == max(CLIENTS):
             # Reads at 64 connections against the same server's health check (no database, no session).
             scripts += [("healthz", "bench/wrk-get.lua", {"READ_PATH": "/healthz", "TOKEN": ""}, 64),
-                        ("accounts", "bench/wrk-get.lua", {"READ_PATH": "/v1/accounts"}, 64),
+                        ("accounts", "bench/wrk-get.lua", {"READ_PATH": "/v1/accounts", "TOKEN": "reader"}, 64),
                         ("transactions", "bench/wrk-get.lua",
-                         {"READ_PATH": f"/v1/accounts/{ids['first_account']}/transactions"}, 64)]
+                         {"READ_PATH": f"/v1/accounts/{ids['reader_account']}/transactions", "TOKEN": "reader"}, 64)]
         over_http = http(db, clients, ids["first_account"], ids["last_account"], scripts)
         check = subprocess.run([TRESOR, "ledger", "check", "--db", db], capture_output=True, text=True)
         row = {"store": store, "clients": clients, "ledger": ledger, "raw_sql": raw, **limits, "http": over_http.pop("transfers"),

@@ -42,9 +42,38 @@ struct Bench: AsyncParsableCommand {
             // why: the HTTP payment bench pays this IBAN; on the bank-wide whitelist and under the
             // signing limit, its payments execute without a signature, as a utility bill would.
             _ = try await services.beneficiaries.add(name: "Stadtwerke Bern", iban: try IBAN("CH5604835012345678009"), customer: nil)
-            print("{\"first_account\": \(ids.first!), \"last_account\": \(ids.last!)}")
+            let reader = try await Bench.reader(services, profile: profile, clearing: clearing)
+            print("{\"first_account\": \(ids.first!), \"last_account\": \(ids.last!), \"reader_account\": \(reader.rawValue)}")
             try await services.database.close()
         }
+    }
+
+    /// A customer as most are, for the read benchmarks: a current and a savings account, the
+    /// current one with more bookings than a page holds.
+    static let readerContract = "bench-reader"
+
+    static func reader(_ services: Services, profile: BankProfile, clearing: Account) async throws -> AccountID {
+        let customer = try await services.bank.createCustomer(name: "Reader Customer")
+        try await services.auth.createContract(readerContract, for: customer, password: Bench.password)
+        let current = try await services.bank.openAccount(
+            NewAccount(customerID: customer, name: "Privatkonto", kind: .current, currency: .chf), profile: profile)
+        let savings = try await services.bank.openAccount(
+            NewAccount(customerID: customer, name: "Sparkonto", kind: .savings, currency: .chf), profile: profile)
+        let today = services.today
+        func move(_ minor: Int64, from: AccountID, to: AccountID, _ remittance: String) async throws {
+            let amount = Money(minorUnits: minor, currency: .chf)
+            _ = try await services.ledger.commit(
+                TransactionDraft(
+                    kind: "transfer", bookingDate: today, valueDate: today,
+                    lines: [
+                        PostingLine(accountID: from, amount: amount.negated, counterparty: "Bench", remittance: remittance),
+                        PostingLine(accountID: to, amount: amount, counterparty: "Bench", remittance: remittance),
+                    ]),
+                now: services.clock.unixMillis)
+        }
+        try await move(1_000_000, from: clearing.id, to: current.id, "Lohn")
+        for index in 0..<60 { try await move(1_000 + Int64(index), from: current.id, to: savings.id, "Sparen \(index)") }
+        return current.id
     }
 
     /// Options every measured run shares.
