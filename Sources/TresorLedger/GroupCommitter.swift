@@ -8,9 +8,9 @@ import TresorDomain
 ///
 /// why: a disk does a few thousand fsyncs a second, and a booking alone is several round trips;
 /// with one transaction per booking that is the ceiling. Batching lifts it without weakening
-/// durability. On PostgreSQL several batches are written at once, each on its own connection;
-/// they lock accounts in id order, and one the server still picks as a deadlock victim is
-/// written again (nothing of it was kept).
+/// durability. Batches of several instances (or `parallel` > 1) are written at once, each on
+/// its own connection; they lock accounts in id order, and one the server still picks as a
+/// deadlock victim is written again (nothing of it was kept).
 actor GroupCommitter {
     struct Pending {
         let booking: BatchBooking
