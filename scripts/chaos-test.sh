@@ -16,6 +16,11 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 declare -A pids ports
 proxy=""
 cleanup() {
+  local status=$?
+  if [ "$status" != 0 ]; then
+    # why: the work directory goes with the run; what the instances said is the evidence.
+    for log in "$work"/serve-*.log; do echo "--- last lines of $log"; tail -n 30 "$log"; done
+  fi
   for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
   [ -n "$proxy" ] && kill "$proxy" 2>/dev/null
   rm -rf "$work"
