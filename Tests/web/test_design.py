@@ -191,7 +191,9 @@ class DesignTest(BrowserTest):
                 new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadRecentInput) total += e.value; })
                   .observe({type: 'layout-shift', buffered: true});
                 setTimeout(() => done(total), 500);""")
-            self.assertEqual(shift, 0, f"layout shift on {screen}")
+            # why not exactly 0: a loaded CI machine once measured 0.00005 on /accounts (a sub-pixel
+            # move no one sees); anything a person notices is far above 0.001 (0.1 is "poor").
+            self.assertLess(shift, 0.001, f"layout shift on {screen}")
 
 
 class OfflineTest(BrowserTest):
