@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Several instances under faults: three `tresor serve` on one PostgreSQL behind HAProxy, under a
 # load of transfers and payments whose clients retry with the same Idempotency-Key, while one
-# instance is killed with kill -9 and started again and PostgreSQL itself restarts. Afterwards
-# every acknowledged transfer and payment exists exactly once, `ledger check` and `audit verify`
+# instance is killed with kill -9 and started again, PostgreSQL itself restarts, and the small tmpfs
+# holding the receipt images (shared by the instances) fills up and is freed. Afterwards every
+# acknowledged transfer and payment exists exactly once, every acknowledged receipt image reads back, `ledger check` and `audit verify`
 # pass, no instance needed a hand to recover, and no request was answered 500 (a lost database
 # is 503 with Retry-After).
 # Usage: scripts/postgres-test-cluster.sh scripts/chaos-test.sh   (make test runs it)
@@ -15,6 +16,7 @@ work="$(mktemp -d /tmp/tresor-chaos.XXXXXX)"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 declare -A pids ports
 proxy=""
+blobs_mounted=""
 cleanup() {
   local status=$?
   if [ "$status" != 0 ]; then
@@ -23,12 +25,25 @@ cleanup() {
   fi
   for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
   [ -n "$proxy" ] && kill "$proxy" 2>/dev/null
+  [ -n "$blobs_mounted" ] && umount "$work/tresor-blobs" 2>/dev/null
   rm -rf "$work"
 }
 trap cleanup EXIT
 name="chaos_$RANDOM$RANDOM"
 psql "$TRESOR_TEST_POSTGRES_URL" -qc "CREATE DATABASE $name"
 db="${TRESOR_TEST_POSTGRES_URL%/*}/$name"
+
+# why: the instances run in $work, so their receipt images go to $work/tresor-blobs (the default);
+# a 12 MB tmpfs there is the disk the test fills. Mounting needs root; elsewhere the phase is
+# skipped and said so.
+mkdir -p "$work/tresor-blobs"
+storage_fault=()
+if mount -t tmpfs -o size=12m,mode=0700 tmpfs "$work/tresor-blobs" 2>/dev/null; then
+  blobs_mounted=1
+  storage_fault=(--storage-fault)
+else
+  echo "chaos: SKIPPED the full-disk phase (mounting a tmpfs needs root)"
+fi
 
 start() {  # start INSTANCE [ARGS…]: one `tresor serve` on the shared database, waited for
   local instance=$1
@@ -82,7 +97,7 @@ haproxy -f "$work/haproxy.cfg" >"$work/haproxy.log" 2>&1 &
 proxy=$!
 for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$proxy_port/healthz" >/dev/null && break; sleep 0.1; done
 
-python3 scripts/chaos_load.py "$proxy_port" "$work/acks.tsv" 16 8 &
+python3 scripts/chaos_load.py "$proxy_port" "$work/acks.tsv" 20 8 "${storage_fault[@]}" &
 load=$!
 sleep 3
 echo "chaos: kill -9 instance b"
@@ -94,6 +109,14 @@ sleep 2
 echo "chaos: PostgreSQL restarts"
 # shellcheck disable=SC2086
 ${TRESOR_PG_RUN_AS:-} "$TRESOR_PG_BINDIR/pg_ctl" -D "${TRESOR_PG_DATADIR:?}" -m fast -w restart >/dev/null
+if [ -n "$blobs_mounted" ]; then
+  sleep 1
+  echo "chaos: the disk of the receipt images fills"
+  dd if=/dev/zero of="$work/tresor-blobs/filler" bs=64k status=none 2>/dev/null || true
+  sleep 4
+  echo "chaos: space freed"
+  rm -f "$work/tresor-blobs/filler"
+fi
 status=0
 wait "$load" || status=$?
 python3 scripts/chaos_verify.py "$proxy_port" "$work/acks.tsv"

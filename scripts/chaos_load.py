@@ -2,10 +2,15 @@
 """Load for the chaos test: clients behind the proxy move money by transfers and internal payments
 and read their accounts, while instances die and the database restarts. A client retries a write
 with the same Idempotency-Key until it is answered (as a phone does) and records what was
-acknowledged: `kind<TAB>key<TAB>body<TAB>id`. Every status seen is counted; the run fails on a 500
-or on a 503 without Retry-After."""
+acknowledged: `kind<TAB>key<TAB>body<TAB>id`. One more client uploads receipt photos (each one
+unique) while the disk of the image store fills and is freed again: a refused image is a 503
+`storage_unavailable` it uploads again, and an acknowledged one is recorded with the SHA-256 of its
+bytes. Every status seen is counted; the run fails on a 500 or on a 503 without Retry-After, and,
+with `--storage-fault`, when the full disk was never seen."""
+import hashlib
 import http.client
 import json
+import os
 import sys
 import threading
 import time
@@ -16,6 +21,7 @@ port = int(sys.argv[1])
 ack_path = sys.argv[2]
 seconds = float(sys.argv[3])
 workers = int(sys.argv[4]) if len(sys.argv) > 4 else 8
+storage_fault = "--storage-fault" in sys.argv[5:]
 deadline = time.monotonic() + seconds
 statuses = Counter()
 problems = []
@@ -38,6 +44,8 @@ def call(method, path, body=None, headers=None):
         conn.close()
     with lock:
         statuses[response.status] += 1
+        if response.status == 503 and b"storage_unavailable" in data:
+            statuses["503 storage_unavailable"] += 1
         if response.status >= 500 and response.status != 503:
             problems.append(f"{method} {path}: {response.status} {data[:200]!r}")
         if response.status == 503 and not response.getheader("Retry-After"):
@@ -57,8 +65,8 @@ def until_answered(method, path, body=None, headers=None, limit=60.0):
     return None
 
 
-def login():
-    answer = until_answered("POST", "/v1/sessions", json.dumps({"contract": "10000001", "password": "tresor-demo"}),
+def login(contract="10000001"):
+    answer = until_answered("POST", "/v1/sessions", json.dumps({"contract": contract, "password": "tresor-demo"}),
                             {"Content-Type": "application/json"})
     assert answer and answer[0].status == 201, answer
     return json.loads(answer[1])["token"]
@@ -103,13 +111,41 @@ def worker(index):
         until_answered("GET", "/v1/accounts", headers=auth, limit=5)
 
 
-threads = [threading.Thread(target=worker, args=(i,)) for i in range(workers)]
+def receipts():
+    """Receipt photos as a phone sends them, one after another, each made unique by trailing bytes
+    (after the JPEG's end marker, which decoders ignore); a 429 is waited out as told."""
+    photo = open(os.path.join(os.path.dirname(__file__), "..", "Tests", "corpus", "receipts", "receipt-00-de-clean.jpg"), "rb").read()
+    auth = {"Authorization": f"Bearer {login('10000002')}", "Content-Type": "image/jpeg"}
+    while time.monotonic() < deadline:
+        image = photo + os.urandom(64 * 1024)
+        answer = None
+        give_up = time.monotonic() + 60
+        while time.monotonic() < give_up:
+            answer = until_answered("POST", "/v1/receipts", image, auth, limit=give_up - time.monotonic())
+            if answer is None or answer[0].status != 429:
+                break
+            time.sleep(float(answer[0].getheader("Retry-After") or 1))
+        if answer is None or answer[0].status != 201:
+            with lock:
+                problems.append(f"receipt upload: {answer[0].status if answer else 'never answered within 60 s'} "
+                                f"{answer[1][:160] if answer else b''!r}")
+            continue
+        ident = json.loads(answer[1])["receipt"]["id"]
+        with lock:
+            acks.write(f"receipt\t{hashlib.sha256(image).hexdigest()}\t-\t{ident}\n")
+            acks.flush()
+        time.sleep(0.5)
+
+
+threads = [threading.Thread(target=worker, args=(i,)) for i in range(workers)] + [threading.Thread(target=receipts)]
 for thread in threads:
     thread.start()
 for thread in threads:
     thread.join()
 acks.close()
 print("chaos load: answers " + ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items(), key=lambda kv: str(kv[0]))))
+if storage_fault and not statuses["503 storage_unavailable"]:
+    problems.append("the image store's disk was full, yet no upload was answered 503 storage_unavailable")
 for problem in problems[:20]:
     print("PROBLEM", problem)
 sys.exit(1 if problems else 0)

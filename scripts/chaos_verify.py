@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """After the chaos: every acknowledged transfer and payment, sent again with its key and body,
-must come back as the same transaction or payment (booked once, nothing lost, nothing twice)."""
+must come back as the same transaction or payment (booked once, nothing lost, nothing twice); every
+acknowledged receipt is listed and gives back the very image uploaded (its SHA-256)."""
+import hashlib
 import http.client
 import json
 import sys
@@ -8,12 +10,31 @@ import sys
 port = int(sys.argv[1])
 acks = [line.rstrip("\n").split("\t") for line in open(sys.argv[2]) if line.strip()]
 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
-conn.request("POST", "/v1/sessions", json.dumps({"contract": "10000001", "password": "tresor-demo"}),
-             {"Content-Type": "application/json"})
-token = json.loads(conn.getresponse().read())["token"]
+
+
+def login(contract):
+    conn.request("POST", "/v1/sessions", json.dumps({"contract": contract, "password": "tresor-demo"}),
+                 {"Content-Type": "application/json"})
+    return json.loads(conn.getresponse().read())["token"]
+
+
+token = login("10000001")
 wrong = 0
-counts = {"transfer": 0, "payment": 0}
-for kind, key, body, ident in acks:
+counts = {"transfer": 0, "payment": 0, "receipt": 0}
+receipts = [ack for ack in acks if ack[0] == "receipt"]
+if receipts:
+    auth = {"Authorization": f"Bearer {login('10000002')}"}
+    conn.request("GET", "/v1/receipts", headers=auth)
+    listed = [r["id"] for r in json.loads(conn.getresponse().read())["receipts"]]
+    for _, digest, _, ident in receipts:
+        counts["receipt"] += 1
+        conn.request("GET", f"/v1/receipts/{ident}/image", headers=auth)
+        response = conn.getresponse()
+        image = response.read()
+        if response.status != 200 or hashlib.sha256(image).hexdigest() != digest or ident not in listed:
+            wrong += 1
+            print(f"LOST or damaged: receipt {ident}: image {response.status}, listed: {ident in listed}")
+for kind, key, body, ident in (ack for ack in acks if ack[0] != "receipt"):
     path = "/v1/transfers" if kind == "transfer" else "/v1/payments"
     conn.request("POST", path, body, {"Authorization": f"Bearer {token}", "Idempotency-Key": key, "Content-Type": "application/json"})
     response = conn.getresponse()
@@ -23,5 +44,6 @@ for kind, key, body, ident in acks:
     if response.status != 201 or again != ident:
         wrong += 1
         print(f"LOST or duplicated: {kind} {key} acknowledged as {ident}, now {response.status} {data}")
-print(f"chaos verify: {counts['transfer']} transfers and {counts['payment']} payments acknowledged, {wrong} lost or duplicated")
+print(f"chaos verify: {counts['transfer']} transfers, {counts['payment']} payments and {counts['receipt']} receipt images "
+      f"acknowledged, {wrong} lost or duplicated")
 sys.exit(1 if wrong or not acks else 0)

@@ -96,6 +96,9 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidPIN = "invalid_pin"
         case unknownBank = "unknown_bank"
         case rateLimited = "rate_limited"
+        /// The bank cannot store an image right now (its disk is full, its object store is down):
+        /// nothing was saved, and the same upload later succeeds.
+        case storageUnavailable = "storage_unavailable"
         case cardBlocked = "card_blocked"
         case slotTaken = "slot_taken"
         case slotUnavailable = "slot_unavailable"

@@ -20,6 +20,11 @@ public enum BlobStoreError: Error, Equatable {
     case corrupt(String)
     case badKey
     case remote(String)
+    /// The disk holding the store is full (ENOSPC, EDQUOT): nothing was kept; a later try works
+    /// once space is freed.
+    case full
+    /// Writing failed for another reason the operating system gave (errno and where).
+    case io(String)
 }
 
 /// The encryption both stores share: AES-GCM with a random nonce per object, and the hash
@@ -91,13 +96,62 @@ public struct FileBlobStore: BlobStore {
 
     public func putSealed(_ hash: String, _ sealed: [UInt8]) async throws {
         let target = try path(hash)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(hash).\(UUID().uuidString)")
-        try Data(sealed).write(to: temporary)
-        // why: rename(2) replaces atomically; readers see the old object or the new, never half.
-        guard rename(temporary.path, target.path) == 0 else {
-            try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown)
+        let shard = target.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: shard, withIntermediateDirectories: true)
+        } catch {
+            throw Self.failure("mkdir", error)
         }
+        let temporary = shard.appendingPathComponent(".\(hash).\(UUID().uuidString)")
+        do {
+            try Self.writeDurably(sealed, to: temporary.path)
+            // why: rename(2) replaces atomically; readers see the old object or the new, never half.
+            guard rename(temporary.path, target.path) == 0 else { throw BlobStoreError.io("rename: errno \(errno)") }
+            // why: the receipt row that names this object commits next; after a power cut the name
+            // must still point at the bytes, so the directory entry is flushed too.
+            Self.syncDirectory(shard.path)
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
+    }
+
+    /// Writes all of `bytes` to a new file and fsyncs it; a full disk is `.full`, and the caller
+    /// removes what was written so a full disk does not stay fuller by half an image.
+    static func writeDurably(_ bytes: [UInt8], to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw errnoFailure("open") }
+        defer { close(descriptor) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw errnoFailure("write")
+            }
+            written += count
+        }
+        guard fsync(descriptor) == 0 else { throw errnoFailure("fsync") }
+    }
+
+    static func syncDirectory(_ path: String) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
+    static func errnoFailure(_ call: String) -> BlobStoreError {
+        let code = errno
+        return code == ENOSPC || code == EDQUOT ? .full : .io("\(call): errno \(code)")
+    }
+
+    static func failure(_ call: String, _ error: any Error) -> BlobStoreError {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let code = underlying.map({ Int32($0.code) }), underlying?.domain == NSPOSIXErrorDomain, code == ENOSPC || code == EDQUOT {
+            return .full
+        }
+        if (error as? CocoaError)?.code == .fileWriteOutOfSpace { return .full }
+        return .io("\(call): \(error)")
     }
 }

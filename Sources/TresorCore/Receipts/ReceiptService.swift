@@ -14,7 +14,7 @@ public struct ReceiptService: Sendable {
     static let columns = "id, blob_hash, merchant, purchase_date, total_minor, currency, category, text, confidence, transaction_id, vat"
 
     public func create(image: [UInt8], reading: ReceiptInput, for customer: CustomerID) async throws -> Receipt {
-        let hash = try await blobs.put(image)
+        let hash = try await Self.store(image, in: blobs)
         let now = clock.unixMillis
         let receipt = try await database.transaction { session in
             let category = try await Self.category(for: reading.merchant, customer: customer, in: session)
@@ -35,6 +35,21 @@ public struct ReceiptService: Sendable {
         }
         try await budgets.sendAlerts(for: customer, around: receipt.date)
         return receipt
+    }
+
+    /// The image into the store first: a receipt row never names an image that is not there.
+    /// A store that cannot take it (disk full, object store down) is a 503 the phone retries,
+    /// with nothing saved.
+    static func store(_ image: [UInt8], in blobs: any BlobStore) async throws -> String {
+        do {
+            return try await blobs.put(image)
+        } catch let error as BlobStoreError {
+            switch error {
+            case .full, .remote, .io:
+                throw DomainError(.storageUnavailable, field: "image", "The image cannot be stored right now (\(error)).", suggested: "30")
+            case .notFound, .corrupt, .badKey: throw error
+            }
+        }
     }
 
     public func list(of customer: CustomerID, month: String? = nil) async throws -> [Receipt] {

@@ -60,6 +60,7 @@ struct ErrorMiddleware: RouterMiddleware {
             .conflict
         case .invalidSignature, .signatureInvalidated, .signingAttemptsExceeded, .signingUnavailable: .unprocessableContent
         case .payloadTooLarge: .contentTooLarge
+        case .storageUnavailable: .serviceUnavailable
         case .insufficientFunds, .currencyMismatch, .sameAccount, .holdNotActive, .unbalancedTransaction, .cardBlocked, .slotUnavailable,
             .invalidStationCode:
             .unprocessableContent
@@ -85,7 +86,9 @@ struct ErrorMiddleware: RouterMiddleware {
             status: status ?? Self.status(for: error.code), code: error.code.rawValue, field: error.field, message: error.message,
             suggested: error.suggested)
         // why: a client that waits as told does not hit the limit again (RFC 9110 §10.2.3).
-        if [.rateLimited, .loginLocked].contains(error.code), let seconds = error.suggested { response.headers[.retryAfter] = seconds }
+        if [.rateLimited, .loginLocked, .storageUnavailable].contains(error.code), let seconds = error.suggested {
+            response.headers[.retryAfter] = seconds
+        }
         return response
     }
 
