@@ -164,8 +164,11 @@ enum BatchWriter {
         let id: AccountID
     }
 
-    /// Reads the accounts, locking them in id order on PostgreSQL (`FOR UPDATE` above the sort)
-    /// so batches of several instances cannot deadlock; SQLite's writer holds the whole file.
+    /// Reads the accounts, locking them in id order on PostgreSQL so batches of several instances
+    /// cannot deadlock; SQLite's writer holds the whole file. why `NO KEY UPDATE`: it is the lock
+    /// an UPDATE of the balance takes anyway, and unlike `FOR UPDATE` it does not wait for (nor
+    /// block) the key-share locks that inserting a row naming the account takes (postings,
+    /// payments, holds of other transactions).
     static func lockAccounts(_ ids: Set<AccountID>, dialect: SQLDialect, in session: any SQLSession) async throws -> [AccountID: AccountState] {
         var accounts: [AccountID: AccountState] = [:]
         let sorted = ids.sorted()
@@ -174,7 +177,7 @@ enum BatchWriter {
                 SQL(
                     """
                     SELECT id, currency, enforce_limit, overdraft_limit_minor, booked_minor, held_minor, debits_blocked \
-                    FROM accounts WHERE id IN (\(marks(chunk.count, "?"))) ORDER BY id\(dialect == .postgres ? " FOR UPDATE" : "")
+                    FROM accounts WHERE id IN (\(marks(chunk.count, "?"))) ORDER BY id\(dialect == .postgres ? " FOR NO KEY UPDATE" : "")
                     """, chunk.map { .int($0.rawValue) }))
             for row in rows {
                 let id = AccountID(row.int(0))

@@ -1,3 +1,4 @@
+import Synchronization
 import TresorDomain
 
 /// Group commit: bookings that arrive while a batch is being written share the next database
@@ -33,6 +34,12 @@ actor GroupCommitter {
 
     /// Times a batch the database rolled back for a lock conflict is written again.
     static let conflictRetries = 5
+
+    /// How long a batch may go unanswered before its callers are told the database is
+    /// unavailable. why: every booking of the instance waits behind the batches being written;
+    /// one that never returns (a driver waiting on a connection that died) must not stop the
+    /// bank. A caller retries with its idempotency key and gets the booking if it committed.
+    static let answerDeadline = Duration.seconds(15)
 
     init(database: any SQLDatabase, batchMax: Int, parallel: Int) {
         precondition(batchMax >= 1 && parallel >= 1)
@@ -80,7 +87,9 @@ actor GroupCommitter {
 
     private func write(_ batch: [Pending]) async {
         do {
-            let outcomes = try await Self.write(batch.map(\.booking), to: database)
+            let bookings = batch.map(\.booking)
+            let database = database
+            let outcomes = try await Self.answered(within: Self.answerDeadline) { try await Self.write(bookings, to: database) }
             for (pending, outcome) in zip(batch, outcomes) { pending.continuation.resume(with: outcome) }
         } catch {
             // The transaction rolled back: nothing of this batch is booked.
@@ -104,6 +113,37 @@ actor GroupCommitter {
             } catch is TransactionConflict where attempt < conflictRetries {
                 attempt += 1
             }
+        }
+    }
+
+    /// The result of `work`, or `DatabaseUnavailable` once `limit` has passed; `work` then goes
+    /// on alone and its result is dropped.
+    static func answered<T: Sendable>(within limit: Duration, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        let race = FirstAnswer<T>()
+        return try await withCheckedThrowingContinuation { continuation in
+            race.start(continuation)
+            let timer = Task {
+                guard (try? await Task.sleep(for: limit)) != nil else { return }
+                race.finish(.failure(DatabaseUnavailable("no answer from the database within \(limit)")))
+            }
+            Task {
+                do { race.finish(.success(try await work())) } catch { race.finish(.failure(error)) }
+                timer.cancel()
+            }
+        }
+    }
+}
+
+/// A continuation resumed by whichever answer comes first.
+final class FirstAnswer<T: Sendable>: Sendable {
+    private let pending = Mutex<CheckedContinuation<T, any Error>?>(nil)
+
+    func start(_ continuation: CheckedContinuation<T, any Error>) { pending.withLock { $0 = continuation } }
+
+    func finish(_ result: Result<T, any Error>) {
+        pending.withLock { continuation in
+            continuation?.resume(with: result)
+            continuation = nil
         }
     }
 }

@@ -17,18 +17,20 @@ public struct Ledger: Sendable {
         /// `parallel` transactions written at once.
         case group(batchMax: Int, parallel: Int)
 
-        /// Group commit on SQLite, one batch at a time: its single writer makes every commit an
-        /// fsync in line. None on PostgreSQL for now. why: batching measured 1.2× pgbench in
-        /// `make bench` (random pairs of 200 accounts), but under the chaos test's mixed load
-        /// (a few hot demo accounts, payments booking in transactions of their own, three
-        /// instances) batches met deadlocks (40P01, each waiting out `deadlock_timeout`) and
-        /// some transfers went unanswered for over 60 s behind the instance's one batch writer:
-        /// 65–88 answers against 508 unbatched in the same 16 s. Until that stall is understood
-        /// `.group` is opt-in there.
+        /// Group commit, one batch at a time per instance, on both stores: SQLite's single writer
+        /// makes every commit an fsync in line; on PostgreSQL a batch is a fixed number of round
+        /// trips whatever its size. why it was off on PostgreSQL for a while: under the chaos
+        /// test's load, batches took `FOR UPDATE` locks that conflict with the key-share locks
+        /// of foreign-key checks (a payment row naming the account) and met deadlocks, and after
+        /// a database restart a statement sent on a connection that had just closed never
+        /// returned (PostgresNIO, see `PostgresSession.ensureOpen`), stalling the instance's one
+        /// batch writer. Batches now lock `FOR NO KEY UPDATE` (what an UPDATE of the balance
+        /// takes), closed connections are refused before a statement, and a batch unanswered
+        /// for `GroupCommitter.answerDeadline` answers its callers 503.
         public static func automatic(for dialect: SQLDialect) -> Batching {
             switch dialect {
             case .sqlite: .group(batchMax: 64, parallel: 1)
-            case .postgres: .none
+            case .postgres: .group(batchMax: 64, parallel: 1)
             }
         }
     }

@@ -187,7 +187,18 @@ struct PostgresSession: SQLSession {
     }
 
     func run(_ text: String) async throws {
+        try ensureOpen()
         _ = try await connection.query(PostgresQuery(unsafeSQL: text), logger: logger)
+    }
+
+    /// why: PostgresNIO 1.33.2 writes a query to its channel with no promise for the write; on
+    /// a channel already closed (the server restarted between two statements of a transaction,
+    /// or the ROLLBACK after such an error) the write fails unseen and the query waits forever,
+    /// holding its caller (and with group commit, every booking behind it). Seen in the chaos
+    /// test as transfers unanswered for over a minute. A closed connection is checked before
+    /// each statement and answered as the lost database it is.
+    func ensureOpen() throws {
+        if connection.isClosed { throw DatabaseUnavailable("connection closed") }
     }
 
     func execute(_ sql: SQL) async throws {
@@ -195,6 +206,7 @@ struct PostgresSession: SQLSession {
     }
 
     func query(_ sql: SQL) async throws -> [SQLRow] {
+        try ensureOpen()
         var binds = PostgresBindings(capacity: sql.binds.count)
         for value in sql.binds {
             switch value {

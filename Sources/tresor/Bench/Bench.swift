@@ -88,11 +88,11 @@ struct Bench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "ledger", abstract: "(a) transfers through TresorLedger.")
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var options: RunOptions
-        @Flag(help: "Group commit whatever the store's default (PostgreSQL's is one transaction per booking).") var group = false
+        @Flag(help: "One database transaction per booking instead of the default group commit.") var unbatched = false
 
         func run() async throws {
             let db = try await database.open()
-            let ledger = Ledger(database: db, batching: group ? .group(batchMax: 64, parallel: 1) : nil)
+            let ledger = Ledger(database: db, batching: unbatched ? Ledger.Batching.none : nil)
             let today = BankCalendar().date(of: Date())
             let result = try await Measurement.run(clients: options.clients, seconds: options.seconds) { client, sequence in
                 let (from, to) = Bench.pair(options, client: client, sequence: sequence)
