@@ -47,7 +47,7 @@ public struct Services: Sendable {
         self.database = database
         self.clock = clock
         self.calendar = calendar
-        ledger = Ledger(database: database, observer: observer)
+        ledger = Ledger(database: database, observer: observer, recorder: AuditRecorder())
         bank = BankService(ledger: ledger, clock: clock)
         auth = AuthService(database: database, clock: clock, random: random, config: authConfig)
         accounts = AccountService(ledger: ledger, calendar: calendar, clock: clock)

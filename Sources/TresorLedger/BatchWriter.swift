@@ -1,16 +1,31 @@
 import TresorDomain
 
-/// One booking of a batch: what `Ledger.commit(_:claim:now:)` takes.
+/// One booking of a batch: what `Ledger.commit(_:claim:now:record:)` takes.
 public struct BatchBooking: Sendable {
     public let draft: TransactionDraft
     public let claim: IdempotencyClaim?
     public let now: Int64
+    /// What the ledger's `BookingRecorder` writes about this booking if it is created.
+    public let record: (any BookingRecord)?
 
-    public init(_ draft: TransactionDraft, claim: IdempotencyClaim? = nil, now: Int64) {
+    public init(_ draft: TransactionDraft, claim: IdempotencyClaim? = nil, now: Int64, record: (any BookingRecord)? = nil) {
         self.draft = draft
         self.claim = claim
         self.now = now
+        self.record = record
     }
+}
+
+/// Something a service wants written about a booking, atomically with it (an audit entry).
+public protocol BookingRecord: Sendable {}
+
+/// Writes the records of the bookings a transaction created, inside that transaction, once
+/// for all of them. why: the ledger knows nothing of the audit trail, yet an entry must commit
+/// with its booking (not in a transaction after it, which a crash can separate) and a batch of
+/// 64 bookings should append its 64 entries with one lock and one statement, not 64 of each.
+public protocol BookingRecorder: Sendable {
+    func record(_ created: [(record: any BookingRecord, posted: PostedTransaction)], dialect: SQLDialect, in session: any SQLSession)
+        async throws
 }
 
 /// Writes a batch of bookings inside one open transaction with a fixed number of statements,

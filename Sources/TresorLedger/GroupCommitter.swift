@@ -19,6 +19,7 @@ actor GroupCommitter {
     }
 
     private let database: any SQLDatabase
+    private let recorder: (any BookingRecorder)?
     /// Bookings per database transaction at most. why: bounds how long one transaction holds
     /// its locks and how much one failed COMMIT takes with it.
     let batchMax: Int
@@ -41,9 +42,10 @@ actor GroupCommitter {
     /// bank. A caller retries with its idempotency key and gets the booking if it committed.
     static let answerDeadline = Duration.seconds(15)
 
-    init(database: any SQLDatabase, batchMax: Int, parallel: Int) {
+    init(database: any SQLDatabase, batchMax: Int, parallel: Int, recorder: (any BookingRecorder)?) {
         precondition(batchMax >= 1 && parallel >= 1)
         self.database = database
+        self.recorder = recorder
         self.batchMax = batchMax
         self.parallel = parallel
     }
@@ -88,8 +90,10 @@ actor GroupCommitter {
     private func write(_ batch: [Pending]) async {
         do {
             let bookings = batch.map(\.booking)
-            let database = database
-            let outcomes = try await Self.answered(within: Self.answerDeadline) { try await Self.write(bookings, to: database) }
+            let (database, recorder) = (database, recorder)
+            let outcomes = try await Self.answered(within: Self.answerDeadline) {
+                try await Self.write(bookings, to: database, recorder: recorder)
+            }
             for (pending, outcome) in zip(batch, outcomes) { pending.continuation.resume(with: outcome) }
         } catch {
             // The transaction rolled back: nothing of this batch is booked.
@@ -99,14 +103,26 @@ actor GroupCommitter {
         startWriting()
     }
 
-    /// One transaction for `bookings`, written again when the database chose it as a deadlock
-    /// victim.
-    static func write(_ bookings: [BatchBooking], to database: any SQLDatabase) async throws -> [Result<CommitOutcome, any Error>] {
+    /// One transaction for `bookings` and the records of those created (last, so a lock the
+    /// recorder takes is held the shortest), written again when the database chose it as a
+    /// deadlock victim.
+    static func write(_ bookings: [BatchBooking], to database: any SQLDatabase, recorder: (any BookingRecorder)?) async throws
+        -> [Result<CommitOutcome, any Error>]
+    {
         var attempt = 0
         while true {
             do {
                 let outcomes = try await database.transaction { session in
-                    try await BatchWriter.book(bookings, dialect: database.dialect, in: session)
+                    let outcomes = try await BatchWriter.book(bookings, dialect: database.dialect, in: session)
+                    if let recorder {
+                        let created = zip(bookings, outcomes).compactMap {
+                            booking, outcome -> (record: any BookingRecord, posted: PostedTransaction)? in
+                            guard let record = booking.record, case .success(.created(let posted)) = outcome else { return nil }
+                            return (record, posted)
+                        }
+                        if !created.isEmpty { try await recorder.record(created, dialect: database.dialect, in: session) }
+                    }
+                    return outcomes
                 }
                 assert(outcomes.count == bookings.count)
                 return outcomes

@@ -3,15 +3,23 @@ import TresorDomain
 extension Ledger {
     /// Books `draft` atomically. With a `claim`, a retry of the same request returns the first
     /// booking (`.replayed`) and a different request under the same key throws
-    /// `LedgerError.idempotencyKeyReused`.
-    public func commit(_ draft: TransactionDraft, claim: IdempotencyClaim? = nil, now unixMillis: Int64) async throws -> CommitOutcome {
+    /// `LedgerError.idempotencyKeyReused`. A `record` is written by the ledger's recorder in the
+    /// same transaction when the booking is created (not on a replay).
+    public func commit(_ draft: TransactionDraft, claim: IdempotencyClaim? = nil, now unixMillis: Int64, record: (any BookingRecord)? = nil)
+        async throws -> CommitOutcome
+    {
         try draft.validate()
         let outcome: CommitOutcome
         if let committer {
-            outcome = try await committer.commit(BatchBooking(draft, claim: claim, now: unixMillis))
+            outcome = try await committer.commit(BatchBooking(draft, claim: claim, now: unixMillis, record: record))
         } else {
+            let (recorder, dialect) = (recorder, database.dialect)
             outcome = try await database.transaction { session in
-                try await Self.commit(draft, claim: claim, now: unixMillis, in: session)
+                let outcome = try await Self.commit(draft, claim: claim, now: unixMillis, in: session)
+                if let recorder, let record, case .created(let posted) = outcome {
+                    try await recorder.record([(record, posted)], dialect: dialect, in: session)
+                }
+                return outcome
             }
         }
         if case .created = outcome { observer?.transactionsCommitted(1) }
@@ -33,7 +41,7 @@ extension Ledger {
             }
         }
         if !valid.isEmpty {
-            let written = try await GroupCommitter.write(valid.map { batch[$0] }, to: database)
+            let written = try await GroupCommitter.write(valid.map { batch[$0] }, to: database, recorder: recorder)
             for (index, outcome) in zip(valid, written) { outcomes[index] = outcome }
             didCommit(written.filter { if case .success(.created) = $0 { true } else { false } }.count)
         }

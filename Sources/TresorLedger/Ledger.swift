@@ -8,6 +8,7 @@ public struct Ledger: Sendable {
     public let database: any SQLDatabase
     let observer: (any LedgerObserver)?
     let committer: GroupCommitter?
+    let recorder: (any BookingRecorder)?
 
     /// How bookings reach the database.
     public enum Batching: Sendable {
@@ -35,12 +36,16 @@ public struct Ledger: Sendable {
         }
     }
 
-    public init(database: any SQLDatabase, observer: (any LedgerObserver)? = nil, batching: Batching? = nil) {
+    public init(
+        database: any SQLDatabase, observer: (any LedgerObserver)? = nil, batching: Batching? = nil, recorder: (any BookingRecorder)? = nil
+    ) {
         self.database = database
         self.observer = observer
+        self.recorder = recorder
         switch batching ?? .automatic(for: database.dialect) {
         case .none: committer = nil
-        case .group(let batchMax, let parallel): committer = GroupCommitter(database: database, batchMax: batchMax, parallel: parallel)
+        case .group(let batchMax, let parallel):
+            committer = GroupCommitter(database: database, batchMax: batchMax, parallel: parallel, recorder: recorder)
         }
     }
 

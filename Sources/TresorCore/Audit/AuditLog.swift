@@ -69,29 +69,51 @@ public struct AuditLog: Sendable {
     static let genesis = String(repeating: "0", count: 64)
 
     /// Appends `entry` in the caller's transaction.
+    public static func append(_ entry: AuditEntry, dialect: SQLDialect, in session: any SQLSession) async throws {
+        try await append([entry], dialect: dialect, in: session)
+    }
+
+    /// Appends `entries`, in this order, in the caller's transaction: one lock, one read of the
+    /// chain's end, one INSERT per 500 entries, one update of the head.
     /// why the lock on PostgreSQL: two instances appending at once must not both chain to the
     /// same predecessor; the advisory lock orders appenders until commit (SQLite has one writer).
-    public static func append(_ entry: AuditEntry, dialect: SQLDialect, in session: any SQLSession) async throws {
+    public static func append(_ entries: [AuditEntry], dialect: SQLDialect, in session: any SQLSession) async throws {
+        guard !entries.isEmpty else { return }
         if dialect == .postgres { try await session.execute(SQL("SELECT pg_advisory_xact_lock(7472658)")) }
-        let previous = try await session.queryOne(SQL("SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1"))?.text(0) ?? genesis
-        let hash = entry.computedHash(previous: previous)
-        let id = try await session.queryOne(
-            SQL(
-                """
-                INSERT INTO audit_log (at_ms, actor, contract, action, subject, device, address, result, details, prev_hash, hash) \
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
-                """,
-                [
+        var previous = try await session.queryOne(SQL("SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1"))?.text(0) ?? genesis
+        var lastID: Int64 = 0
+        for start in stride(from: 0, to: entries.count, by: 500) {
+            let chunk = entries[start..<min(start + 500, entries.count)]
+            var binds: [SQLValue] = []
+            binds.reserveCapacity(chunk.count * 11)
+            for entry in chunk {
+                let hash = entry.computedHash(previous: previous)
+                binds += [
                     .int(entry.atMillis), .text(entry.actor), SQLValue(entry.contract), .text(entry.action), SQLValue(entry.subject),
                     SQLValue(entry.device), SQLValue(entry.address), .text(entry.result), SQLValue(entry.details), .text(previous), .text(hash),
-                ]))!.int(0)
+                ]
+                previous = hash
+            }
+            let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
+            // why one statement keeps the chain: a multi-row INSERT takes ids in the order of its
+            // VALUES, on both stores, and the lock above keeps other appenders out until commit.
+            let ids = try await session.query(
+                SQL(
+                    """
+                    INSERT INTO audit_log (at_ms, actor, contract, action, subject, device, address, result, details, prev_hash, hash) \
+                    VALUES \(values) RETURNING id
+                    """, binds)
+            ).map { $0.int(0) }
+            assert(ids == ids.sorted() && ids.count == chunk.count, "audit ids follow the order of the entries")
+            lastID = ids.max() ?? lastID
+        }
         // why a head row: without it, deleting the newest entries would leave a valid, shorter chain.
         try await session.execute(
             SQL(
                 """
                 INSERT INTO audit_head (id, last_id, last_hash) VALUES (1, ?, ?) \
                 ON CONFLICT (id) DO UPDATE SET last_id = excluded.last_id, last_hash = excluded.last_hash
-                """, [.int(id), .text(hash)]))
+                """, [.int(lastID), .text(previous)]))
     }
 
     /// Appends `entry` in a transaction of its own (for actions that wrote nothing else, such

@@ -77,19 +77,17 @@ public struct TransferService: Sendable {
                 PostingLine(accountID: to.id, amount: request.amount, counterparty: from.name, remittance: request.message),
             ])
         let claim = IdempotencyClaim(scope: principal.idempotencyScope, key: idempotencyKey, requestHash: requestHash)
+        // why the entry rides with the booking: the ledger writes it in the booking's own
+        // transaction (a batch's entries at once), so a transfer never exists without its entry.
+        let audit = BookingAudit(
+            AuditEntry.customer(
+                principal, at: clock.unixMillis, action: "transfer.create", details: "\(request.amount) \(request.fromAccount)->\(request.toAccount)")
+        )
         let outcome: CommitOutcome
         do {
-            outcome = try await accounts.ledger.commit(draft, claim: claim, now: clock.unixMillis)
+            outcome = try await accounts.ledger.commit(draft, claim: claim, now: clock.unixMillis, record: audit)
         } catch let error as LedgerError {
             throw error.domainError
-        }
-        if case .created(let posted) = outcome {
-            // why after, not inside: transfers are group-committed by the ledger, which knows
-            // nothing of the audit log; the entry follows its booking in the next transaction.
-            try await AuditLog(database: accounts.ledger.database).append(
-                AuditEntry.customer(
-                    principal, at: clock.unixMillis, action: "transfer.create", subject: "transaction:\(posted.id)",
-                    details: "\(request.amount) \(request.fromAccount)->\(request.toAccount)"))
         }
         return outcome
     }
