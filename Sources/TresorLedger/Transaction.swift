@@ -72,6 +72,14 @@ public struct PostedTransaction: Sendable, Hashable {
         public let balanceAfter: Money
         public let counterparty: String?
         public let remittance: String?
+
+        public init(accountID: AccountID, amount: Money, balanceAfter: Money, counterparty: String?, remittance: String?) {
+            self.accountID = accountID
+            self.amount = amount
+            self.balanceAfter = balanceAfter
+            self.counterparty = counterparty
+            self.remittance = remittance
+        }
     }
 
     public init(id: TransactionID, kind: String, bookingDate: LocalDate, valueDate: LocalDate, postings: [PostedLine]) {

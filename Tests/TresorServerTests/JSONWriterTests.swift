@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TresorDomain
+import TresorLedger
 import TresorTestSupport
 
 @testable import TresorServer
@@ -56,5 +57,23 @@ struct JSONWriterTests {
         }
         struct Body: Encodable { let accounts: [AccountDTO] }
         #expect((try Self.written(AccountListDTO(accounts: accounts)) as! NSDictionary).isEqual(try Self.encoded(Body(accounts: accounts))))
+    }
+
+    @Test("a booked transfer: the writer and JSONEncoder give the same document", arguments: 1...10 as ClosedRange<UInt64>)
+    func transactions(seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        func money() -> Money { Money(minorUnits: Int64.random(in: -10_000_000...10_000_000, using: &random), currency: .eur) }
+        func text() -> String? { Bool.random(using: &random) ? nil : Self.awkward.randomElement(using: &random)! }
+        let transaction = TransactionDTO(
+            PostedTransaction(
+                id: TransactionID(Int64.random(in: 1...Int64.max, using: &random)), kind: "transfer",
+                bookingDate: LocalDate(year: 2026, month: 11, day: 23)!, valueDate: LocalDate(year: 2026, month: 11, day: 24)!,
+                postings: (0..<Int.random(in: 1...4, using: &random)).map { index in
+                    PostedTransaction.PostedLine(
+                        accountID: AccountID(Int64(index + 1)), amount: money(), balanceAfter: money(), counterparty: text(), remittance: text())
+                }))
+        struct Body: Encodable { let transaction: TransactionDTO }
+        let written = try Self.written(TransactionEnvelopeDTO(transaction: transaction)) as! NSDictionary
+        #expect(written.isEqual(try Self.encoded(Body(transaction: transaction))))
     }
 }

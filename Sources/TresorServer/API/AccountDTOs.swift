@@ -242,3 +242,50 @@ struct AccountListDTO: JSONWritable {
         }
     }
 }
+
+/// `{"transaction": …}`: what `POST /v1/transfers` answers, the most frequent write.
+struct TransactionEnvelopeDTO: JSONWritable {
+    let transaction: TransactionDTO
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("transaction")
+            transaction.write(to: &json)
+        }
+    }
+}
+
+extension TransactionDTO: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("booking_date")
+            json.string(bookingDate.description)
+            json.key("id")
+            json.string(String(id.rawValue))
+            json.key("kind")
+            json.string(kind)
+            json.key("postings")
+            json.array(postings) { json, posting in
+                json.object { json in
+                    json.key("account_id")
+                    json.string(String(posting.accountID.rawValue))
+                    json.key("amount")
+                    json.money(posting.amount)
+                    json.key("balance_after")
+                    json.money(posting.balanceAfter)
+                    // why absent, not null: what the synthesised Encodable wrote before (encodeIfPresent).
+                    if let counterparty = posting.counterparty {
+                        json.key("counterparty")
+                        json.string(counterparty)
+                    }
+                    if let remittance = posting.remittance {
+                        json.key("remittance")
+                        json.string(remittance)
+                    }
+                }
+            }
+            json.key("value_date")
+            json.string(valueDate.description)
+        }
+    }
+}

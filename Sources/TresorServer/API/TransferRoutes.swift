@@ -14,8 +14,7 @@ struct TransferRoutes {
         let transfer = try JSON.decode(TransferRequest.self, from: body)
         let hash = IdempotencyKey.requestHash(method: "POST", path: "/v1/transfers", body: body.readableBytesView)
         let outcome = try await transfers.transfer(transfer, by: principal, idempotencyKey: key, requestHash: hash)
-        struct Body: Encodable { let transaction: TransactionDTO }
-        var response = try JSON.response(Body(transaction: TransactionDTO(outcome.transaction)), status: .created)
+        var response = JSON.response(writing: TransactionEnvelopeDTO(transaction: TransactionDTO(outcome.transaction)), status: .created)
         if case .replayed = outcome { response.headers[.idempotentReplayed] = "true" }
         return response
     }
