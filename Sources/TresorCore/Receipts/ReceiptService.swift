@@ -46,7 +46,8 @@ public struct ReceiptService: Sendable {
         } catch let error as BlobStoreError {
             switch error {
             case .full, .remote, .io:
-                throw DomainError(.storageUnavailable, field: "image", "The image cannot be stored right now (\(error)).", suggested: "30")
+                throw DomainError(
+                    .storageUnavailable, field: "image", "The image cannot be stored right now; please try again later.", suggested: "30")
             case .notFound, .corrupt, .badKey: throw error
             }
         }
