@@ -32,6 +32,8 @@ public protocol BookingRecorder: Sendable {
 /// however many bookings it holds: claim every idempotency key at once, lock and read every
 /// account touched (in id order), decide each booking in Swift against those locked balances in
 /// batch order, then write all balances, transactions, postings and keys with one statement each.
+/// On PostgreSQL a set is all of that in one call of the `tresor_book_set` function
+/// (`bookSetByFunction`), outside an explicit transaction when nothing else goes with it.
 ///
 /// why: one booking alone is eight round trips; a batch of 64 the same eight. The outcome is the
 /// one `Ledger.commit` gives applying the bookings one by one in batch order: the same refusals
@@ -77,6 +79,16 @@ enum BatchWriter {
         return outcomes
     }
 
+    /// Whether `book` writes `items` as one set: no hold released and no key twice.
+    static func isOneSet(_ items: [BatchBooking]) -> Bool {
+        var keys = Set<ClaimKey>()
+        for item in items {
+            if item.draft.releasingHold != nil { return false }
+            if let claim = item.claim, !keys.insert(ClaimKey(claim)).inserted { return false }
+        }
+        return true
+    }
+
     /// One booking statement by statement, in a savepoint so that a refusal undoes only it.
     static func bookAlone(_ item: BatchBooking, in session: any SQLSession) async throws -> Outcome {
         try await session.execute("SAVEPOINT booking")
@@ -94,6 +106,7 @@ enum BatchWriter {
     /// Bookings with distinct keys and no hold, in the fixed number of statements.
     static func bookSet(_ items: [BatchBooking], dialect: SQLDialect, in session: any SQLSession) async throws -> [Outcome] {
         guard !items.isEmpty else { return [] }
+        if dialect == .postgres { return try await bookSetByFunction(items, in: session) }
         var outcomes = [Outcome?](repeating: nil, count: items.count)
         let claimed = try await claim(items.compactMap { item in item.claim.map { ($0, item.now) } }, in: session)
         var deciding: [Int] = []
@@ -127,12 +140,7 @@ enum BatchWriter {
         if !accepted.isEmpty {
             let bookings = accepted.map { (items[$0.index], $0.balances) }
             let changed = accounts.values.filter(\.changed).sorted { $0.id < $1.id }
-            let ids =
-                if dialect == .postgres && bookings.count <= rowsPerStatement && changed.count <= rowsPerStatement {
-                    try await writeInOneStatement(bookings, balances: changed, in: session)
-                } else {
-                    try await write(bookings, balances: changed, dialect: dialect, in: session)
-                }
+            let ids = try await write(bookings, balances: changed, dialect: dialect, in: session)
             for ((index, balances), id) in zip(accepted, ids) {
                 outcomes[index] = .success(.created(Ledger.posted(items[index].draft, id: id, balances: balances)))
             }
@@ -204,6 +212,9 @@ enum BatchWriter {
         return accounts
     }
 
+    /// A credit that would take a balance past the largest amount an account can hold.
+    static let balanceTooLarge = DomainError(.amountTooLarge, field: "amount", "The account's balance would exceed the largest amount.")
+
     /// Applies `draft` to the locked balances if every line may be booked, in the order and with
     /// the refusals of `Ledger.commit`'s conditional UPDATEs; otherwise changes nothing.
     static func decide(_ draft: TransactionDraft, against accounts: inout [AccountID: AccountState]) -> Result<[Int64], any Error> {
@@ -221,7 +232,7 @@ enum BatchWriter {
                     return .failure(LedgerError.insufficientFunds(line.accountID))
                 }
             } else if overflow {
-                return .failure(DomainError(.amountTooLarge, field: "amount", "The account's balance would exceed the largest amount."))
+                return .failure(balanceTooLarge)
             }
             trial[line.accountID] = next
             balances[offset] = next
@@ -233,8 +244,8 @@ enum BatchWriter {
         return .success(balances)
     }
 
-    /// The rows of the accepted bookings, one statement per table (SQLite, and batches too large
-    /// for one statement). Returns the new transactions' ids in booking order.
+    /// The rows of the accepted bookings, one statement per table (SQLite). Returns the new
+    /// transactions' ids in booking order.
     static func write(_ bookings: [(BatchBooking, [Int64])], balances: [AccountState], dialect: SQLDialect, in session: any SQLSession)
         async throws -> [TransactionID]
     {
@@ -259,61 +270,6 @@ enum BatchWriter {
                 SQLValue(draft.bookingDate), SQLValue(draft.valueDate), SQLValue(line.counterparty), SQLValue(line.remittance),
             ]
         }
-    }
-
-    /// PostgreSQL: balances, transactions, postings and keys in one statement (data-modifying
-    /// CTEs), so a batch is five round trips whatever its size (BEGIN, claim, lock, this, COMMIT).
-    /// The transactions are inserted in booking order, which numbers them in that order; the
-    /// postings and keys find their transaction by that rank.
-    static func writeInOneStatement(_ bookings: [(BatchBooking, [Int64])], balances: [AccountState], in session: any SQLSession)
-        async throws -> [TransactionID]
-    {
-        var binds: [SQLValue] = balances.flatMap { [.int($0.id.rawValue), .int($0.booked)] }
-        var postingRows = 0
-        var keyRows = 0
-        var postings: [SQLValue] = []
-        var keys: [SQLValue] = []
-        for (rank, (booking, after)) in bookings.enumerated() {
-            let draft = booking.draft
-            binds += [.int(Int64(rank + 1)), .text(draft.kind), SQLValue(draft.bookingDate), SQLValue(draft.valueDate), .int(booking.now)]
-            for (line, values) in postingValues(draft, balances: after).enumerated() {
-                postings += [.int(Int64(rank + 1)), .int(Int64(line))] + values
-                postingRows += 1
-            }
-            if let claim = booking.claim {
-                keys += [.int(Int64(rank + 1)), .text(claim.scope), .text(claim.key)]
-                keyRows += 1
-            }
-        }
-        binds += postings + keys
-        let keyUpdate =
-            keyRows == 0
-            ? ""
-            : """
-            , keys AS (UPDATE idempotency_keys AS k SET transaction_id = n.id \
-            FROM (VALUES \(marks(keyRows, "(?::bigint, ?::text, ?::text)"))) AS v(rank, scope, idem_key) JOIN numbered n ON n.rank = v.rank \
-            WHERE k.scope = v.scope AND k.idem_key = v.idem_key)
-            """
-        let rows = try await session.query(
-            SQL(
-                """
-                WITH balances AS (UPDATE accounts AS a SET booked_minor = v.booked \
-                FROM (VALUES \(marks(balances.count, "(?::bigint, ?::bigint)"))) AS v(id, booked) WHERE a.id = v.id), \
-                inserted AS (INSERT INTO transactions (kind, booking_date, value_date, created_at_ms) \
-                SELECT kind, booking_date, value_date, created_at_ms \
-                FROM (VALUES \(marks(bookings.count, "(?::bigint, ?::text, ?::text, ?::text, ?::bigint)"))) \
-                AS v(rank, kind, booking_date, value_date, created_at_ms) ORDER BY rank RETURNING id), \
-                numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS rank FROM inserted), \
-                postings AS (INSERT INTO postings (transaction_id, account_id, currency, amount_minor, balance_after_minor, \
-                booking_date, value_date, counterparty, remittance) \
-                SELECT n.id, v.account_id, v.currency, v.amount, v.balance, v.booking_date, v.value_date, v.counterparty, v.remittance \
-                FROM (VALUES \(marks(postingRows, "(?::bigint, ?::bigint, ?::bigint, ?::text, ?::bigint, ?::bigint, ?::text, ?::text, ?::text, ?::text)"))) \
-                AS v(rank, line, account_id, currency, amount, balance, booking_date, value_date, counterparty, remittance) \
-                JOIN numbered n ON n.rank = v.rank ORDER BY v.rank, v.line)\(keyUpdate) \
-                SELECT id FROM numbered ORDER BY rank
-                """, binds))
-        precondition(rows.count == bookings.count, "INSERT returned \(rows.count) ids for \(bookings.count) rows")
-        return rows.map { TransactionID($0.int(0)) }
     }
 
     static func writeBalances(_ changed: [AccountState], dialect: SQLDialect, in session: any SQLSession) async throws {

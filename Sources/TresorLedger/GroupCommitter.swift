@@ -112,6 +112,14 @@ actor GroupCommitter {
         var attempt = 0
         while true {
             do {
+                if database.dialect == .postgres && BatchWriter.isOneSet(bookings) && (recorder == nil || bookings.allSatisfy { $0.record == nil }) {
+                    // why: the set is one statement (`tresor_book_set`), atomic by itself, and
+                    // nothing else goes in its transaction: BEGIN and COMMIT would be two more
+                    // round trips. A replay's reads after it see the committed key.
+                    return try await database.autocommit { session in
+                        try await BatchWriter.book(bookings, dialect: database.dialect, in: session)
+                    }
+                }
                 let outcomes = try await database.transaction { session in
                     let outcomes = try await BatchWriter.book(bookings, dialect: database.dialect, in: session)
                     if let recorder {

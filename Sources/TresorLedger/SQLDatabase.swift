@@ -65,6 +65,9 @@ public protocol SQLDatabase: Sendable {
     /// throws. Writers see each other's committed rows only (no lost updates: the ledger's
     /// conditional UPDATEs lock the rows they change).
     func transaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T
+    /// Runs `body` outside an explicit transaction: each statement commits by itself (one round
+    /// trip for work that is one statement). Where the store has no such mode, a transaction.
+    func autocommit<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T
     /// Runs read-only `body` on a connection that may run concurrently with writers.
     func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T
     /// The payloads notified on `channel` from now on, by this instance or any other on the same
@@ -79,6 +82,12 @@ public protocol SQLDatabase: Sendable {
 public enum SQLDialect: String, Sendable {
     case sqlite
     case postgres
+}
+
+extension SQLDatabase {
+    public func autocommit<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+        try await transaction(body)
+    }
 }
 
 extension SQLSession {

@@ -65,6 +65,10 @@ public final class PostgresDatabase: SQLDatabase {
         }
     }
 
+    public func autocommit<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+        try await read(body)
+    }
+
     /// Runs `work`, turning a lost connection or a server going down into `DatabaseUnavailable`
     /// (503 for the client, which retries) instead of an error nobody foresaw (500).
     static func reachable<T>(_ work: () async throws -> T) async throws -> T {

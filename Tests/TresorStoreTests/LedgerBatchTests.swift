@@ -1,7 +1,8 @@
 import Testing
 import TresorDomain
-import TresorLedger
 import TresorTestSupport
+
+@testable import TresorLedger
 
 /// The batch writer against the one-by-one path: the same random bookings (transfers that run
 /// out of money, debits of a blocked account, a foreign currency, an unknown account, released
@@ -94,31 +95,74 @@ struct LedgerBatchTests {
             let single = try await Self.twin(kind)
             #expect(batched.accounts == single.accounts)
             let bookings = Self.randomBookings(batched, seed: seed, count: 48)
-
-            let outcomes = try await batched.fixture.ledger.commit(batch: bookings)
-            let oneByOne = Ledger(database: single.fixture.services.database, batching: Ledger.Batching.none)
-            var expected: [Result<CommitOutcome, any Error>] = []
-            for booking in bookings {
-                do {
-                    expected.append(.success(try await oneByOne.commit(booking.draft, claim: booking.claim, now: booking.now)))
-                } catch {
-                    expected.append(.failure(error))
-                }
-            }
-
-            var createdBatched: [TransactionID: Int] = [:]
-            var createdSingle: [TransactionID: Int] = [:]
-            var kinds: Set<String> = []
-            for position in bookings.indices {
-                let got = Self.describe(outcomes[position], created: &createdBatched, at: position)
-                let want = Self.describe(expected[position], created: &createdSingle, at: position)
-                #expect(got == want, "seed \(seed), booking \(position)")
-                kinds.insert(String(want.prefix(while: { $0 != " " })) + (want.contains("insufficient") ? "-funds" : ""))
-            }
-            #expect(kinds.isSuperset(of: ["created", "refused", "refused-funds"]), "seed \(seed) exercised \(kinds)")
-            #expect(try await Self.balances(batched) == Self.balances(single))
-            #expect(try await batched.fixture.ledger.invariantViolations() == [])
+            _ = try await Self.expectSameAsOneByOne([bookings], batched: batched, single: single, seed: seed)
         }
+    }
+
+    @Test(
+        "sets with no hold and no key twice (on PostgreSQL one statement outside a transaction) give the outcomes of one by one",
+        arguments: StoreKind.available)
+    func setsEqualOneByOne(kind: StoreKind) async throws {
+        var exercised: Set<String> = []
+        for seed in 11...14 as ClosedRange<UInt64> {
+            let batched = try await Self.twin(kind)
+            let single = try await Self.twin(kind)
+            let plain = Self.randomBookings(batched, seed: seed, count: 64).map { booking in
+                BatchBooking(
+                    TransactionDraft(
+                        kind: booking.draft.kind, bookingDate: booking.draft.bookingDate, valueDate: booking.draft.valueDate,
+                        lines: booking.draft.lines),
+                    claim: booking.claim, now: booking.now)
+            }
+            // The first set: each key once. The second: each of those keys again, with the same
+            // request (a replay, or a new try if the first was refused) or another one (a key
+            // reused), and the bookings without a key.
+            var keys = Set<String>()
+            let first = plain.filter { booking in booking.claim.map { keys.insert($0.key).inserted } ?? (booking.now % 2 == 0) }
+            var second = plain.filter { $0.claim == nil && $0.now % 2 == 1 }
+            for (index, booking) in first.enumerated() {
+                guard let claim = booking.claim else { continue }
+                let hash = index % 3 == 0 ? "other" : claim.requestHash
+                second.append(
+                    BatchBooking(booking.draft, claim: IdempotencyClaim(scope: claim.scope, key: claim.key, requestHash: hash), now: booking.now))
+            }
+            let sets = [first, second]
+            #expect(sets.allSatisfy { BatchWriter.isOneSet($0) })
+            exercised.formUnion(try await Self.expectSameAsOneByOne(sets, batched: batched, single: single, seed: seed))
+        }
+        #expect(exercised.isSuperset(of: ["created", "replayed", "refused", "refused-funds"]), "exercised \(exercised)")
+    }
+
+    /// Commits each of `batches` as one batch into `batched`, and every booking one at a time
+    /// into `single`; expects the same outcomes, balances, and intact books. Returns the kinds
+    /// of outcome seen.
+    static func expectSameAsOneByOne(_ batches: [[BatchBooking]], batched: Twin, single: Twin, seed: UInt64) async throws -> Set<String> {
+        var outcomes: [Result<CommitOutcome, any Error>] = []
+        for batch in batches { outcomes += try await batched.fixture.ledger.commit(batch: batch) }
+        let bookings = batches.flatMap { $0 }
+        let oneByOne = Ledger(database: single.fixture.services.database, batching: Ledger.Batching.none)
+        var expected: [Result<CommitOutcome, any Error>] = []
+        for booking in bookings {
+            do {
+                expected.append(.success(try await oneByOne.commit(booking.draft, claim: booking.claim, now: booking.now)))
+            } catch {
+                expected.append(.failure(error))
+            }
+        }
+
+        var createdBatched: [TransactionID: Int] = [:]
+        var createdSingle: [TransactionID: Int] = [:]
+        var kinds: Set<String> = []
+        for position in bookings.indices {
+            let got = Self.describe(outcomes[position], created: &createdBatched, at: position)
+            let want = Self.describe(expected[position], created: &createdSingle, at: position)
+            #expect(got == want, "seed \(seed), booking \(position)")
+            kinds.insert(String(want.prefix(while: { $0 != " " })) + (want.contains("insufficient") ? "-funds" : ""))
+        }
+        #expect(kinds.isSuperset(of: ["created", "refused", "refused-funds"]), "seed \(seed) exercised \(kinds)")
+        #expect(try await Self.balances(batched) == Self.balances(single))
+        #expect(try await batched.fixture.ledger.invariantViolations() == [])
+        return kinds
     }
 
     @Test("concurrent bookings through the group committer: every answer is true of the book", arguments: StoreKind.available)

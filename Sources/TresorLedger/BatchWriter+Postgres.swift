@@ -1,0 +1,120 @@
+import TresorDomain
+
+extension BatchWriter {
+    /// PostgreSQL: a set of bookings (distinct keys, no hold released) in one call of
+    /// `tresor_book_set` (migration 17), which claims, locks, decides and writes as
+    /// `bookSet` does in five statements. Replays are answered from the stored key, as there.
+    static func bookSetByFunction(_ items: [BatchBooking], in session: any SQLSession) async throws -> [Outcome] {
+        var kinds: [String?] = []
+        var bookingDates: [String?] = []
+        var valueDates: [String?] = []
+        var nows: [Int64] = []
+        var scopes: [String?] = []
+        var keys: [String?] = []
+        var hashes: [String?] = []
+        var firsts: [Int64] = []
+        var counts: [Int64] = []
+        var accounts: [Int64] = []
+        var currencies: [String?] = []
+        var amounts: [Int64] = []
+        var counterparties: [String?] = []
+        var remittances: [String?] = []
+        for item in items {
+            let draft = item.draft
+            kinds.append(draft.kind)
+            bookingDates.append(draft.bookingDate.description)
+            valueDates.append(draft.valueDate.description)
+            nows.append(item.now)
+            scopes.append(item.claim?.scope)
+            keys.append(item.claim?.key)
+            hashes.append(item.claim?.requestHash)
+            firsts.append(Int64(accounts.count + 1))
+            counts.append(Int64(draft.lines.count))
+            for line in draft.lines {
+                accounts.append(line.accountID.rawValue)
+                currencies.append(line.amount.currency.code)
+                amounts.append(line.amount.minorUnits)
+                counterparties.append(line.counterparty)
+                remittances.append(line.remittance)
+            }
+        }
+        let arrays: [String] = [
+            PostgresArray.text(kinds), PostgresArray.text(bookingDates), PostgresArray.text(valueDates), PostgresArray.int(nows),
+            PostgresArray.text(scopes), PostgresArray.text(keys), PostgresArray.text(hashes), PostgresArray.int(firsts),
+            PostgresArray.int(counts), PostgresArray.int(accounts), PostgresArray.text(currencies), PostgresArray.int(amounts),
+            PostgresArray.text(counterparties), PostgresArray.text(remittances),
+        ]
+        let rows = try await session.query(
+            SQL(
+                """
+                SELECT booking, outcome, account, transaction_id, balances::text FROM tresor_book_set(?::text[], ?::text[], ?::text[], \
+                ?::bigint[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::text[])
+                """, arrays.map { .text($0) }))
+        precondition(rows.count == items.count, "tresor_book_set answered \(rows.count) rows for \(items.count) bookings")
+        var outcomes: [Outcome] = []
+        outcomes.reserveCapacity(items.count)
+        for (item, row) in zip(items, rows) {
+            let account = row.optionalInt(2).map(AccountID.init)
+            switch row.text(1) {
+            case "created":
+                guard let balances = PostgresArray.ints(row.text(4)), balances.count == item.draft.lines.count else {
+                    preconditionFailure("tresor_book_set answered balances \(row.text(4)) for \(item.draft.lines.count) lines")
+                }
+                outcomes.append(.success(.created(Ledger.posted(item.draft, id: TransactionID(row.int(3)), balances: balances))))
+            case "replay":
+                do {
+                    outcomes.append(.success(.replayed(try await Ledger.replay(item.claim!, in: session))))
+                } catch let error as LedgerError {
+                    outcomes.append(.failure(error))
+                }
+            case "account_not_found": outcomes.append(.failure(LedgerError.accountNotFound(account!)))
+            case "currency_mismatch": outcomes.append(.failure(LedgerError.currencyMismatch(account!)))
+            case "debits_blocked": outcomes.append(.failure(LedgerError.debitsBlocked(account!)))
+            case "insufficient_funds": outcomes.append(.failure(LedgerError.insufficientFunds(account!)))
+            case "amount_too_large": outcomes.append(.failure(balanceTooLarge))
+            case let other: preconditionFailure("tresor_book_set answered \(other)")
+            }
+        }
+        return outcomes
+    }
+}
+
+/// PostgreSQL array literals, bound as one text parameter each and cast in the statement. why
+/// text: the values travel in one parameter per column, whatever the batch's size, so the
+/// statement's text (and the server's cached plans) never change; NULL elements are spelled.
+enum PostgresArray {
+    static func int(_ values: [Int64]) -> String {
+        "{" + values.map(String.init).joined(separator: ",") + "}"
+    }
+
+    static func text(_ values: [String?]) -> String {
+        var out = "{"
+        for (index, value) in values.enumerated() {
+            if index > 0 { out += "," }
+            guard let value else {
+                out += "NULL"
+                continue
+            }
+            out += "\""
+            for character in value.unicodeScalars {
+                if character == "\"" || character == "\\" { out += "\\" }
+                out.unicodeScalars.append(character)
+            }
+            out += "\""
+        }
+        return out + "}"
+    }
+
+    /// Reads `{1,-2,3}` (an int8[] sent as text); nil for anything else.
+    static func ints(_ literal: String) -> [Int64]? {
+        guard literal.first == "{", literal.last == "}" else { return nil }
+        let inner = literal.dropFirst().dropLast()
+        if inner.isEmpty { return [] }
+        var values: [Int64] = []
+        for part in inner.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let value = Int64(part) else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+}
