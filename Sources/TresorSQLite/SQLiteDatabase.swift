@@ -78,15 +78,17 @@ struct SQLiteWriteSession: SQLSession {
         notifications.add(channel, payload)
     }
 
+    /// BEGIN, COMMIT and ROLLBACK go to the writer's queue: a COMMIT waits for fsync, which
+    /// must not hold one of the few threads that run every request.
     func run(_ text: String) async throws {
         try await pool.writeWithoutTransaction { db in try db.execute(sql: text) }
     }
     func query(_ sql: TresorLedger.SQL) async throws -> [SQLRow] {
-        try await pool.writeWithoutTransaction { db in try SQLiteRows.fetch(db, sql) }
+        try SQLiteRows.onCaller(pool) { db in try SQLiteRows.fetch(db, sql) }
     }
     func execute(_ sql: TresorLedger.SQL) async throws {
         // why cached: preparing a statement costs more than running it; the texts repeat.
-        try await pool.writeWithoutTransaction { db in try db.cachedStatement(sql: sql.text).execute(arguments: SQLiteRows.arguments(sql)) }
+        try SQLiteRows.onCaller(pool) { db in try db.cachedStatement(sql: sql.text).execute(arguments: SQLiteRows.arguments(sql)) }
     }
 }
 
@@ -94,7 +96,7 @@ struct SQLiteReadSession: SQLSession {
     let pool: DatabasePool
 
     func query(_ sql: TresorLedger.SQL) async throws -> [SQLRow] {
-        try await pool.read { db in try SQLiteRows.fetch(db, sql) }
+        try SQLiteRows.readOnCaller(pool) { db in try SQLiteRows.fetch(db, sql) }
     }
     func execute(_ sql: TresorLedger.SQL) async throws {
         preconditionFailure("a read session does not write: \(sql.text)")
@@ -105,6 +107,21 @@ struct SQLiteReadSession: SQLSession {
 }
 
 enum SQLiteRows {
+    /// Runs `body` on the writer connection on the calling thread. why: the async form hands
+    /// every statement to the writer's queue and back, two thread switches each; with a batch
+    /// of eight statements that was most of a booking's time beside the fsync (`perf`: futex
+    /// wake-ups and task switches). The queue is idle here (the async lock admits one
+    /// transaction), and a serial queue's `sync` runs the block on the caller. Statements
+    /// inside a transaction touch pages in memory; only COMMIT writes to disk.
+    static func onCaller<T>(_ pool: DatabasePool, _ body: (Database) throws -> T) throws -> T {
+        try pool.writeWithoutTransaction(body)
+    }
+
+    /// A read on a reader connection on the calling thread, for the same reason.
+    static func readOnCaller<T>(_ pool: DatabasePool, _ body: (Database) throws -> T) throws -> T {
+        try pool.read(body)
+    }
+
     static func arguments(_ sql: TresorLedger.SQL) -> StatementArguments {
         StatementArguments(
             sql.binds.map { value -> (any DatabaseValueConvertible)? in

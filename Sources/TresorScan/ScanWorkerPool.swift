@@ -29,7 +29,7 @@ public actor ScanWorkerPool {
         }
         try await acquire()
         defer { release() }
-        return try await Self.spawn(executable: executable, task: task, image: image, limits: limits)
+        return try await spawn(task: task, image: image)
     }
 
     /// A slip photo's draft, or the worker's refusal thrown.
@@ -68,37 +68,93 @@ public actor ScanWorkerPool {
         }
     }
 
-    /// The image goes through a private temporary file (no pipe to keep fed), the answer comes
-    /// back as JSON on stdout. Blocking waits run on Dispatch, never on the server's threads.
-    static func spawn(executable: URL, task: ScanJob.Task, image: [UInt8], limits: ScanLimits) async throws -> ScanJob.Output {
+    /// A worker process started before its job, waiting on its standard input. why: starting
+    /// the `tresor` binary (loading its libraries) took 40 of the 65 ms a clean QR-bill needs;
+    /// started ahead, that happens while nobody waits. Each process still reads one image and
+    /// exits, so a crash or a hang costs only that image.
+    struct Worker {
+        let process: Process
+        /// Where the job is put (0700): `task` and `image`.
+        let directory: URL
+        /// Closing it tells the worker its job is in place. why not a write: a worker that
+        /// already died would answer a write with SIGPIPE, which ends the server.
+        let go: FileHandle
+        let output: Pipe
+    }
+
+    private var spares: [Worker] = []
+
+    deinit {
+        for spare in spares { Self.discard(spare) }
+    }
+
+    /// Starts a worker that waits for its job (`tresor scan-worker --job-dir DIR`).
+    static func start(executable: URL, limits: ScanLimits) throws -> Worker {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-scan-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("image")
-        try Data(image).write(to: file)
-
         let process = Process()
         process.executableURL = executable
         process.arguments = [
-            "scan-worker", task.rawValue, file.path, "--memory-bytes", String(limits.workerMemoryBytes), "--cpu-seconds",
+            "scan-worker", "--job-dir", directory.path, "--memory-bytes", String(limits.workerMemoryBytes), "--cpu-seconds",
             String(Int(limits.timeoutSeconds.rounded(.up)) + 1),
         ]
         var environment = ProcessInfo.processInfo.environment
         // why: Tesseract's OpenMP threads make one OCR 5x slower on a busy 2-core machine.
         environment["OMP_THREAD_LIMIT"] = "1"
         process.environment = environment
-        let stdout = Pipe()
-        process.standardOutput = stdout
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw ScanError(.unreadable, "The scan worker cannot start: \(error).")
+        }
+        try? input.fileHandleForReading.close()
+        return Worker(process: process, directory: directory, go: input.fileHandleForWriting, output: output)
+    }
 
-        let (data, status, reason, timedOut): (Data, Int32, Process.TerminationReason, Bool) = try await withCheckedThrowingContinuation {
+    /// A waiting worker if one is alive, else a new one; and one more started for the next job.
+    private func worker() throws -> Worker {
+        var taken: Worker?
+        while let spare = spares.popLast() {
+            if spare.process.isRunning {
+                taken = spare
+                break
+            }
+            Self.discard(spare)
+        }
+        let worker = try taken ?? Self.start(executable: executable, limits: limits)
+        if spares.count < limits.concurrentJobs, let next = try? Self.start(executable: executable, limits: limits) { spares.append(next) }
+        return worker
+    }
+
+    static func discard(_ worker: Worker) {
+        try? worker.go.close()
+        if worker.process.isRunning { kill(worker.process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(at: worker.directory)
+    }
+
+    /// Gives a job to a waiting worker; the answer comes back as JSON on its stdout. Blocking
+    /// waits run on Dispatch, never on the server's threads.
+    func spawn(task: ScanJob.Task, image: [UInt8]) async throws -> ScanJob.Output {
+        let worker = try worker()
+        defer { try? FileManager.default.removeItem(at: worker.directory) }
+        do {
+            try Data(image).write(to: worker.directory.appendingPathComponent("image"))
+            try Data(task.rawValue.utf8).write(to: worker.directory.appendingPathComponent("task"))
+        } catch {
+            Self.discard(worker)
+            throw error
+        }
+        let limits = limits
+        let (data, status, reason, timedOut): (Data, Int32, Process.TerminationReason, Bool) = await withCheckedContinuation {
             continuation in
             DispatchQueue.global().async {
-                do { try process.run() } catch {
-                    continuation.resume(throwing: ScanError(.unreadable, "The scan worker cannot start: \(error)."))
-                    return
-                }
+                let process = worker.process
                 let killed = LockedFlag()
                 let timer = DispatchWorkItem {
                     if process.isRunning {
@@ -107,7 +163,8 @@ public actor ScanWorkerPool {
                     }
                 }
                 DispatchQueue.global().asyncAfter(deadline: .now() + limits.timeoutSeconds, execute: timer)
-                let data = stdout.fileHandleForReading.readDataToEndOfFile()
+                try? worker.go.close()
+                let data = worker.output.fileHandleForReading.readDataToEndOfFile()
                 process.waitUntilExit()
                 timer.cancel()
                 continuation.resume(returning: (data, process.terminationStatus, process.terminationReason, killed.value))

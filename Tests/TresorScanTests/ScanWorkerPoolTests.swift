@@ -72,6 +72,23 @@ struct ScanWorkerPoolTests {
         #expect(results.filter { $0 == "scan_busy" }.count == 2, "\(results)")
     }
 
+    @Test("the next job's worker is started before the job: it waited for it, then found its task and image")
+    func preStarted() async throws {
+        // The stand-in answers how long it waited between its start and its job, and fails
+        // unless the job directory holds the task and the image given.
+        let body = """
+            start=$(date +%s%N); cat >/dev/null; now=$(date +%s%N)
+            [ "$(cat "$3/task")" = slip ] && [ "$(wc -c < "$3/image")" -eq \(Self.jpeg.count) ] || exit 1
+            printf '{"milliseconds": %d}' $(( (now - start) / 1000000 ))
+            """
+        let pool = ScanWorkerPool(executable: try Self.script(body))
+        _ = try await pool.run(.slip, image: Self.jpeg)
+        try await Task.sleep(for: .milliseconds(600))
+        let second = try await pool.run(.slip, image: Self.jpeg)
+        #expect(second.milliseconds >= 500, "the second worker was waiting before its job came")
+        await #expect(throws: ScanError(.unreadable, "The image could not be decoded.")) { try await pool.run(.receipt, image: Self.jpeg) }
+    }
+
     @Test("the real worker reads a clean QR-bill and refuses a truncated one")
     func realWorker() async throws {
         let worker = try #require(ScanWorkerPool.locateWorker(), "build the tresor product first")
