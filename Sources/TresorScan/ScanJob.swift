@@ -55,7 +55,6 @@ public enum ScanJob {
             let recognizer = try TextRecognizer(languages: "eng", characters: "0123456789>+ ")
             var text = ""
             // The code line may be upside down on a photo: read both ways.
-            // The line may be upside down on a photo.
             let upright = try image.gray().deskewed()
             for turn: Float in [0, 180] {
                 text += "\n" + recognizer.read(turn == 0 ? upright : try upright.rotated(degrees: turn)).text
