@@ -31,7 +31,8 @@ public final class ScanImage {
         // why luminance only: every reader wants grey; libjpeg then skips the colour planes and
         // their conversion, which was a third of the time of a 12-megapixel photo.
         // A JPEG libjpeg cannot give as luminance (CMYK) is decoded whole.
-        let luminance = isJPEG(bytes) ? bytes.withUnsafeBufferPointer { pixReadMemJpeg($0.baseAddress, $0.count, 0, 1, nil, Int32(L_JPEG_READ_LUMINANCE)) } : nil
+        let luminance =
+            isJPEG(bytes) ? bytes.withUnsafeBufferPointer { pixReadMemJpeg($0.baseAddress, $0.count, 0, 1, nil, Int32(L_JPEG_READ_LUMINANCE)) } : nil
         guard let pix = luminance ?? bytes.withUnsafeBufferPointer({ pixReadMem($0.baseAddress, $0.count) }) else {
             throw ScanError(.unreadable, "The image cannot be decoded.")
         }
