@@ -145,18 +145,29 @@ enum SQLiteRows {
 
     static func fetch(_ db: Database, _ sql: TresorLedger.SQL) throws -> [SQLRow] {
         let statement = try db.cachedStatement(sql: sql.text)
-        return try Row.fetchAll(statement, arguments: arguments(sql)).map { row in
-            SQLRow(
-                row.databaseValues.map { value in
+        // why a cursor: its rows are views of the statement; `fetchAll` copied every row with
+        // its column names first (12 % of the server's CPU on a page of transactions).
+        let cursor = try Row.fetchCursor(statement, arguments: arguments(sql))
+        var rows: [SQLRow] = []
+        while let row = try cursor.next() {
+            var values: [SQLValue] = []
+            values.reserveCapacity(row.count)
+            for index in 0..<row.count {
+                switch row[index] as DatabaseValue {
+                case let value where value.isNull: values.append(.null)
+                case let value:
                     switch value.storage {
-                    case .int64(let int): .int(int)
-                    case .string(let text): .text(text)
-                    case .null: .null
-                    case .double(let double): .int(Int64(double))  // why: never stored; SUM of integers stays integer
-                    case .blob: .null
+                    case .int64(let int): values.append(.int(int))
+                    case .string(let text): values.append(.text(text))
+                    case .null: values.append(.null)
+                    case .double(let double): values.append(.int(Int64(double)))  // why: never stored; SUM of integers stays integer
+                    case .blob: values.append(.null)
                     }
-                })
+                }
+            }
+            rows.append(SQLRow(values))
         }
+        return rows
     }
 }
 

@@ -76,4 +76,20 @@ struct JSONWriterTests {
         let written = try Self.written(TransactionEnvelopeDTO(transaction: transaction)) as! NSDictionary
         #expect(written.isEqual(try Self.encoded(Body(transaction: transaction))))
     }
+
+    @Test("amounts are spelled as Money spells them, at the edges of Int64, with 2 decimals and none")
+    func amounts() throws {
+        var random = SplitMix(seed: 7)
+        let edges: [Int64] = [0, 1, -1, 5, -5, 10, 99, 100, -100, 1_000, Int64.max, Int64.min, Int64.min + 1]
+        let values = edges + (0..<300).map { _ in Int64.random(in: Int64.min...Int64.max, using: &random) }
+        for code in ["CHF", "JPY"] {
+            let currency = try #require(Currency(code: code))
+            for value in values {
+                var writer = JSONWriter()
+                writer.decimal(value, digits: currency.minorDigits)
+                let money = Money(minorUnits: value, currency: currency)
+                #expect(String(decoding: writer.bytes, as: UTF8.self) == "\"\(money.decimalString)\"", "\(code) \(value)")
+            }
+        }
+    }
 }

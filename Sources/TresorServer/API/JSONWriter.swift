@@ -48,6 +48,16 @@ struct JSONWriter {
     mutating func string(_ text: String) {
         separate()
         bytes.append(UInt8(ascii: "\""))
+        // why: most text (names, dates, codes) needs no escape and goes in at once.
+        let plain = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if plain == true {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -113,9 +123,33 @@ extension JSONWriter {
     mutating func money(_ money: Money) {
         object { json in
             json.key("amount")
-            json.string(money.decimalString)
+            json.decimal(money.minorUnits, digits: money.currency.minorDigits)
             json.key("currency")
             json.string(money.currency.code)
         }
+    }
+}
+
+extension JSONWriter {
+    /// `minorUnits` as a decimal string with `digits` after the point, as `Money.decimalString`
+    /// spells it, written as digits straight into the bytes (no intermediate strings).
+    mutating func decimal(_ minorUnits: Int64, digits: Int) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        if minorUnits < 0 { bytes.append(UInt8(ascii: "-")) }
+        // Digits are appended last first, then the run is turned around in place.
+        let start = bytes.count
+        var magnitude = minorUnits.magnitude
+        for _ in 0..<digits {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        }
+        if digits > 0 { bytes.append(UInt8(ascii: ".")) }
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[start...].reverse()
+        bytes.append(UInt8(ascii: "\""))
     }
 }
