@@ -127,9 +127,11 @@ enum SQLiteRows {
         try pool.writeWithoutTransaction(body)
     }
 
-    /// A read on a reader connection on the calling thread, for the same reason.
+    /// A read on a reader connection on the calling thread, for the same reason. why not
+    /// `read`: it wraps the statement in BEGIN and COMMIT, and a read session runs one statement
+    /// per call, which SQLite already runs in a snapshot of its own.
     static func readOnCaller<T>(_ pool: DatabasePool, _ body: (Database) throws -> T) throws -> T {
-        try pool.read(body)
+        try pool.unsafeRead(body)
     }
 
     static func arguments(_ sql: TresorLedger.SQL) -> StatementArguments {
