@@ -4,7 +4,10 @@ extension BatchWriter {
     /// PostgreSQL: a set of bookings (distinct keys, no hold released) in one call of
     /// `tresor_book_set` (migration 17), which claims, locks, decides and writes as
     /// `bookSet` does in five statements. Replays are answered from the stored key, as there.
-    static func bookSetByFunction(_ items: [BatchBooking], in session: any SQLSession) async throws -> [Outcome] {
+    static func bookSetByFunction(_ items: [BatchBooking], recordArrays: [String]? = nil, in session: any SQLSession) async throws
+        -> [Outcome]
+    {
+        precondition(recordArrays == nil || recordArrays?.count == recordArrayCount, "tresor_book_set takes \(recordArrayCount) record arrays")
         var kinds: [String?] = []
         var bookingDates: [String?] = []
         var valueDates: [String?] = []
@@ -48,8 +51,10 @@ extension BatchWriter {
             SQL(
                 """
                 SELECT booking, outcome, account, transaction_id, balances::text FROM tresor_book_set(?::text[], ?::text[], ?::text[], \
-                ?::bigint[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::text[])
-                """, arrays.map { .text($0) }))
+                ?::bigint[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::text[], \
+                ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])
+                """,
+                arrays.map { .text($0) } + (recordArrays?.map { .text($0) } ?? Array(repeating: .null, count: recordArrayCount))))
         precondition(rows.count == items.count, "tresor_book_set answered \(rows.count) rows for \(items.count) bookings")
         var outcomes: [Outcome] = []
         outcomes.reserveCapacity(items.count)
@@ -79,15 +84,25 @@ extension BatchWriter {
     }
 }
 
+extension BatchWriter {
+    /// How many record arrays `tresor_book_set` takes: an audit entry's time, actor, contract,
+    /// action, device, address, result and details.
+    public static let recordArrayCount = 8
+}
+
 /// PostgreSQL array literals, bound as one text parameter each and cast in the statement. why
 /// text: the values travel in one parameter per column, whatever the batch's size, so the
 /// statement's text (and the server's cached plans) never change; NULL elements are spelled.
-enum PostgresArray {
+public enum PostgresArray {
+    public static func int(_ values: [Int64?]) -> String {
+        "{" + values.map { $0.map(String.init) ?? "NULL" }.joined(separator: ",") + "}"
+    }
+
     static func int(_ values: [Int64]) -> String {
         "{" + values.map(String.init).joined(separator: ",") + "}"
     }
 
-    static func text(_ values: [String?]) -> String {
+    public static func text(_ values: [String?]) -> String {
         var out = "{"
         for (index, value) in values.enumerated() {
             if index > 0 { out += "," }

@@ -26,6 +26,15 @@ public protocol BookingRecord: Sendable {}
 public protocol BookingRecorder: Sendable {
     func record(_ created: [(record: any BookingRecord, posted: PostedTransaction)], dialect: SQLDialect, in session: any SQLSession)
         async throws
+    /// PostgreSQL: the record arrays `tresor_book_set` takes to write the records itself, in
+    /// the same statement (one element per booking, NULL where it has none), or nil when this
+    /// recorder writes its records in Swift only. why: a batch with its records is then one
+    /// round trip, not a transaction of five.
+    func functionArrays(for records: [(any BookingRecord)?]) -> [String]?
+}
+
+extension BookingRecorder {
+    public func functionArrays(for records: [(any BookingRecord)?]) -> [String]? { nil }
 }
 
 /// Writes a batch of bookings inside one open transaction with a fixed number of statements,
@@ -49,7 +58,15 @@ enum BatchWriter {
     /// Rows per multi-row statement at most. why: PostgreSQL takes at most 65,535 parameters.
     static let rowsPerStatement = 500
 
-    static func book(_ items: [BatchBooking], dialect: SQLDialect, in session: any SQLSession) async throws -> [Outcome] {
+    /// `recordArrays`: a recorder's `functionArrays` for `items`, when they form one set on
+    /// PostgreSQL and the function writes the records.
+    static func book(_ items: [BatchBooking], dialect: SQLDialect, in session: any SQLSession, recordArrays: [String]? = nil) async throws
+        -> [Outcome]
+    {
+        if let recordArrays {
+            precondition(dialect == .postgres && isOneSet(items), "records are written by the function for one set only")
+            return try await bookSetByFunction(items, recordArrays: recordArrays, in: session)
+        }
         if items.count == 1 && items[0].draft.releasingHold != nil {
             // why: alone in its transaction, a refusal may roll back the whole of it.
             let item = items[0]

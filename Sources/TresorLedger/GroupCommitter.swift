@@ -112,12 +112,16 @@ actor GroupCommitter {
         var attempt = 0
         while true {
             do {
-                if database.dialect == .postgres && BatchWriter.isOneSet(bookings) && (recorder == nil || bookings.allSatisfy { $0.record == nil }) {
-                    // why: the set is one statement (`tresor_book_set`), atomic by itself, and
-                    // nothing else goes in its transaction: BEGIN and COMMIT would be two more
-                    // round trips. A replay's reads after it see the committed key.
-                    return try await database.autocommit { session in
-                        try await BatchWriter.book(bookings, dialect: database.dialect, in: session)
+                let hasRecords = recorder != nil && bookings.contains { $0.record != nil }
+                if database.dialect == .postgres && BatchWriter.isOneSet(bookings) {
+                    let recordArrays = hasRecords ? recorder?.functionArrays(for: bookings.map(\.record)) : nil
+                    if !hasRecords || recordArrays != nil {
+                        // why: the set and its records are one statement (`tresor_book_set`),
+                        // atomic by itself: BEGIN and COMMIT would be two more round trips. A
+                        // replay's reads after it see the committed key.
+                        return try await database.autocommit { session in
+                            try await BatchWriter.book(bookings, dialect: database.dialect, in: session, recordArrays: recordArrays)
+                        }
                     }
                 }
                 let outcomes = try await database.transaction { session in

@@ -24,4 +24,15 @@ public struct AuditRecorder: BookingRecorder {
         }
         try await AuditLog.append(entries, dialect: dialect, in: session)
     }
+
+    /// The entries' fields for `tresor_book_set`, which chains them like `AuditLog.append`.
+    public func functionArrays(for records: [(any BookingRecord)?]) -> [String]? {
+        let entries = records.map { ($0 as? BookingAudit)?.entry }
+        return [
+            PostgresArray.int(entries.map { $0?.atMillis }), PostgresArray.text(entries.map { $0?.actor }),
+            PostgresArray.text(entries.map { $0?.contract }), PostgresArray.text(entries.map { $0?.action }),
+            PostgresArray.text(entries.map { $0?.device }), PostgresArray.text(entries.map { $0?.address }),
+            PostgresArray.text(entries.map { $0?.result }), PostgresArray.text(entries.map { $0?.details }),
+        ]
+    }
 }
