@@ -20,10 +20,11 @@ public struct Ledger: Sendable {
 
         /// Group commit, one batch at a time per instance, on both stores: SQLite's single writer
         /// makes every commit an fsync in line; on PostgreSQL a batch is one call of the
-        /// `tresor_book_set` function whatever its size (one round trip; with audit entries, in a
-        /// transaction with them). why it was off on PostgreSQL for a while: under the chaos
-        /// test's load, batches took `FOR UPDATE` locks that conflict with the key-share locks
-        /// of foreign-key checks (a payment row naming the account) and met deadlocks, and after
+        /// `tresor_book_set` function whatever its size (one round trip, audit entries included;
+        /// a batch with a hold released or a key twice is a transaction of several). why it was
+        /// off on PostgreSQL for a while: under the chaos test's load, batches took `FOR UPDATE`
+        /// locks that conflict with the key-share locks of foreign-key checks (a payment row
+        /// naming the account) and met deadlocks, and after
         /// a database restart a statement sent on a connection that had just closed never
         /// returned (PostgresNIO, see `PostgresSession.ensureOpen`), stalling the instance's one
         /// batch writer. Batches now lock `FOR NO KEY UPDATE` (what an UPDATE of the balance
