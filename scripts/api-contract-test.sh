@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The API against its own contract: schemathesis (PyPI) reads GET /openapi.yaml of a running demo
 # server and sends every operation generated requests — documented examples, the coverage phase's
-# boundary values, then fuzzing — as a logged-in customer, and the staff routes as a staff member.
+# boundary values, fuzzing, then stateful scenarios that chain operations by the links schemathesis
+# infers (an id one answer gives, used by the next call) — as a logged-in customer, and the staff
+# routes as a staff member (settings in scripts/api-contract.toml).
 # Fails on any 5xx, a status code or content type the document does not list, a body that does not
 # match its schema (every 4xx included: the error shape), or a route that answers without its auth.
-# Fixed seed and example count, so a run is repeatable and takes about two minutes.
+# Fixed seed and example counts, so a run is repeatable and takes about two minutes.
 # Usage: scripts/api-contract-test.sh   (after swift build; make test runs it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,12 +27,12 @@ token() { python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])'; }
 customer=$(curl -sf -X POST "$base/v1/sessions" -d '{"contract":"10000001","password":"tresor-demo"}' | token)
 staff=$(curl -sf -X POST "$base/v1/staff/sessions" -d '{"name":"contract-test","password":"contract-test-password"}' | token)
 checks=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,ignored_auth
-common=(--url "$base" --checks "$checks" --seed 20261123 -n 5 --phases examples,coverage,fuzzing --workers 1 --no-color
+common=(--url "$base" --checks "$checks" --seed 20261123 --phases examples,coverage,fuzzing,stateful --workers 1 --no-color
   --max-failures 50 --request-timeout 20 --warnings off)
 # why these are left out: logging out would end the session the rest of the run uses (logout has
 # tests of its own); certificate verification takes a PDF upload, which schemathesis cannot generate.
-"$venv/bin/schemathesis" run "$base/openapi.yaml" "${common[@]}" -H "Authorization: Bearer $customer" \
+"$venv/bin/schemathesis" --config-file scripts/api-contract.toml run "$base/openapi.yaml" "${common[@]}" -H "Authorization: Bearer $customer" \
   --exclude-path-regex '^/v1/staff/' --exclude-path /v1/sessions/current --exclude-path '/v1/certificates/verify/{code}'
-"$venv/bin/schemathesis" run "$base/openapi.yaml" "${common[@]}" -H "Authorization: Bearer $staff" \
+"$venv/bin/schemathesis" --config-file scripts/api-contract.toml run "$base/openapi.yaml" "${common[@]}" -H "Authorization: Bearer $staff" \
   --include-path-regex '^/v1/staff/' --exclude-path /v1/staff/sessions
 echo "schemathesis: no 5xx, every answer as documented"

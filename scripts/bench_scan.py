@@ -115,7 +115,10 @@ def main():
             times = entry.pop("times")
             entry["p50_ms"] = round(statistics.median(times) * 1000)
         total = sum(e["images"] for e in per_variant.values())
+        # The variants (the aim is 99 % of them); crumpled_hard is beyond them, a measure of the margin.
+        named = [e for v, e in per_variant.items() if v != "crumpled_hard"]
         report["phone_photos"] = {"images": total, "share_exact": round(sum(e["exact_both"] for e in per_variant.values()) / total, 3),
+                                  "share_exact_without_crumpled_hard": round(sum(e["exact_both"] for e in named) / sum(e["images"] for e in named), 3),
                                   "variants": per_variant}
     receipts = json.load(open(os.path.join(CORPUS, "receipts", "truth.json")))
     times, totals, merchants, dates, misses = [], 0, 0, 0, []

@@ -68,7 +68,7 @@ actor GroupCommitter {
                     gathering = true
                     Task {
                         try? await Task.sleep(for: Self.gatherWindow)
-                        await gathered()
+                        gathered()
                     }
                 }
                 return

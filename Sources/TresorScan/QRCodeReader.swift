@@ -3,7 +3,7 @@ import CZXing
 import Foundation
 
 /// Finds QR codes: ZXing-C++ first (it finds codes at an angle, small on an A4 page or under
-/// glare that zbar misses, and is faster), then zbar on the image as taken, smaller (a QR-bill
+/// glare that zbar misses, and is faster; with our reader of bent codes behind it), then zbar on the image as taken, smaller (a QR-bill
 /// on a full A4 page photographed at 12 MP has modules zbar's finder skips), thresholded
 /// (shadows) and turned a little (zbar copes with 90° turns itself, not always with 10–20°
 /// ones). `TRESOR_QR_DECODERS` (`zxing`, `zbar`, default both) lets the benchmark measure what
@@ -36,15 +36,17 @@ enum QRCodeReader {
         return []
     }
 
-    /// ZXing-C++ on the greyscale pixels; each code's raw bytes read as UTF-8 (a QR-bill's coding).
-    static func zxing(_ gray: ScanImage) -> [String] {
+    /// ZXing-C++ on the greyscale pixels, then the reader of bent codes (CZXing's BentQR.cpp) when
+    /// ZXing finds none; each code's raw bytes read as UTF-8 (a QR-bill's coding). `readers` is
+    /// for tests that show what one reader alone reads.
+    static func zxing(_ gray: ScanImage, readers: Int32 = Int32(CZXING_READERS_ALL)) -> [String] {
         let bytes = gray.grayBytes()
         guard !bytes.isEmpty else { return [] }
         let max = 4
         var contents = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: max)
         var lengths = [Int](repeating: 0, count: max)
         let found = bytes.withUnsafeBufferPointer { pixels in
-            czxing_read_qr(pixels.baseAddress, Int32(gray.width), Int32(gray.height), Int32(gray.width), &contents, &lengths, Int32(max))
+            czxing_read_qr(pixels.baseAddress, Int32(gray.width), Int32(gray.height), Int32(gray.width), &contents, &lengths, Int32(max), readers)
         }
         var results: [String] = []
         for index in 0..<Int(found) {

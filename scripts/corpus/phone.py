@@ -1,7 +1,8 @@
 """QR-bills as phones photograph them, for `make bench` (not committed: generated into a temp
 directory each run, deterministic by seed): taken at an angle (perspective), saved at phone JPEG
 quality, a glare spot, a thumb over a corner, low light with sensor noise, a 12-megapixel photo,
-a small QR on an A4 invoice in a 12 MP photo, a crumpled bill. Each variant on the same bills, so
+a small QR on an A4 invoice in a 12 MP photo, a crumpled bill, one bent harder (a wave of 6 px on
+modules of 5.5 px: straight lines through the code's grid bend by more than a module). Each variant on the same bills, so
 the accuracy per variant compares like with like.
 
     .build/corpus-venv/bin/python scripts/corpus/phone.py OUT_DIR
@@ -17,7 +18,7 @@ from PIL import Image, ImageDraw, ImageFilter
 sys.path.insert(0, os.path.dirname(__file__))
 from generate import a4_page, on_table, payment_part, qr_truths  # noqa: E402
 
-VARIANTS = ["perspective", "jpeg_phone", "glare", "thumb", "low_light", "mp12", "small_on_a4", "crumpled"]
+VARIANTS = ["perspective", "jpeg_phone", "glare", "thumb", "low_light", "mp12", "small_on_a4", "crumpled", "crumpled_hard"]
 BILLS = 6
 TWELVE_MP = (4000, 3000)
 
@@ -104,8 +105,8 @@ def small_on_a4(part, rng):
     return canvas.rotate(rng.uniform(-3, 3), resample=Image.BICUBIC, fillcolor=(150, 110, 70))
 
 
-def crumpled(image, rng):
-    """A bill taken out of a pocket: a gentle wave through the paper and creases as shading."""
+def crumpled(image, rng, amplitude=4):
+    """A bill taken out of a pocket: a wave through the paper (`amplitude` pixels) and creases as shading."""
     w, h = image.size
     mesh = []
     step = 40
@@ -113,7 +114,7 @@ def crumpled(image, rng):
     for y in range(0, h, step):
         for x in range(0, w, step):
             def shifted(px, py):
-                return (px + 4 * math.sin(py / 70 + phase_x), py + 4 * math.sin(px / 90 + phase_y))
+                return (px + amplitude * math.sin(py / 70 + phase_x), py + amplitude * math.sin(px / 90 + phase_y))
             quad = [*shifted(x, y), *shifted(x, min(y + step, h)), *shifted(min(x + step, w), min(y + step, h)), *shifted(min(x + step, w), y)]
             mesh.append(((x, y, min(x + step, w), min(y + step, h)), quad))
     warped = image.transform(image.size, Image.MESH, mesh, resample=Image.BICUBIC, fillcolor="white")
@@ -149,8 +150,10 @@ def main(out):
                 image = mp12(part, rng)
             elif variant == "small_on_a4":
                 image = small_on_a4(part, rng)
-            else:
+            elif variant == "crumpled":
                 image = on_table(crumpled(part, rng), rng)
+            else:
+                image = on_table(crumpled(part, rng, amplitude=6), rng)
             name = f"phone-{variant}-{i}.jpg"
             image.save(os.path.join(out, name), quality=quality)
             record = {k: v for k, v in truth.items() if k != "iban_printed"}
