@@ -114,7 +114,7 @@ let package = Package(
         /// What several test targets share: the stores they run against.
         .target(name: "TresorTestSupport", dependencies: ["TresorLedger", "TresorSQLite", "TresorPostgres"], path: "Tests/TresorTestSupport"),
         .testTarget(name: "TresorDomainTests", dependencies: ["TresorDomain"]),
-        .testTarget(name: "TresorScanTests", dependencies: ["TresorScan", "TresorDomain", "CZXing"]),
+        .testTarget(name: "TresorScanTests", dependencies: ["TresorScan", "TresorDomain", "CZXing", "TresorTestSupport"]),
         .testTarget(
             name: "TresorStoreTests",
             dependencies: ["TresorLedger", "TresorCore", "TresorSQLite", "TresorPostgres", "TresorDomain", "TresorTestSupport"],

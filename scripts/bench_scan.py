@@ -80,7 +80,8 @@ def main():
             misses.append({"file": truth["file"], "answer": answer.get("error") or answer.get("slip", {}).get("draft")})
     report["slips"] = {"images": len(slips), "exact_payment": exact, "share": round(exact / len(slips), 3),
                        "p50_ms": round(statistics.median(times) * 1000), "p99_ms": round(percentile(times, 99) * 1000), "misses": misses}
-    # What each QR decoder reads alone (the server tries ZXing-C++, then zbar): the QR-bills of the
+    # What each QR decoder reads alone (the server uses ZXing-C++ and its bent-code reader; zbar only
+    # when TRESOR_QR_DECODERS asks for it): the QR-bills of the
     # corpus decoded to the exact payment by each, and the files only one of them reads.
     qrbills = [truth for truth in slips if truth["source"] == "qrbill"]
     alone = {}
@@ -96,19 +97,19 @@ def main():
                                              "p50_ms": round(statistics.median(times) * 1000), "p99_ms": round(percentile(times, 99) * 1000)}
     report["qrbills_only_zbar_reads"] = sorted(alone["zbar"] - alone["zxing"])
     report["qrbills_only_zxing_reads"] = sorted(alone["zxing"] - alone["zbar"])
-    # Phone photos of QR-bills (scripts/corpus/phone.py, generated per run): accuracy per variant,
-    # with both decoders as the server runs them and with each alone.
+    # Phone photos of QR-bills (scripts/corpus/phone.py, generated per run): accuracy per variant
+    # with ZXing as the server runs it (timed), with zbar behind it, and with zbar alone.
     phone = os.environ.get("TRESOR_PHONE_CORPUS")
     if phone:
         photos = json.load(open(os.path.join(phone, "truth.json")))
         per_variant = {}
-        for decoders in ["zxing,zbar", "zxing", "zbar"]:
+        for decoders in ["zxing", "zxing,zbar", "zbar"]:
             for truth in photos:
                 answer, elapsed = run(binary, "slip", os.path.join(phone, truth["file"]), decoders=decoders)
                 entry = per_variant.setdefault(truth["variant"], {"images": 0, "times": []})
                 key = {"zxing,zbar": "exact_both", "zxing": "exact_zxing_only", "zbar": "exact_zbar_only"}[decoders]
                 entry[key] = entry.get(key, 0) + slip_is_exact(answer, truth)
-                if decoders == "zxing,zbar":
+                if decoders == "zxing":
                     entry["images"] += 1
                     entry["times"].append(elapsed)
         for entry in per_variant.values():
@@ -117,8 +118,10 @@ def main():
         total = sum(e["images"] for e in per_variant.values())
         # The variants (the aim is 99 % of them); crumpled_hard is beyond them, a measure of the margin.
         named = [e for v, e in per_variant.items() if v != "crumpled_hard"]
-        report["phone_photos"] = {"images": total, "share_exact": round(sum(e["exact_both"] for e in per_variant.values()) / total, 3),
-                                  "share_exact_without_crumpled_hard": round(sum(e["exact_both"] for e in named) / sum(e["images"] for e in named), 3),
+        report["phone_photos"] = {"images": total, "decoders": "zxing (the server's default)",
+                                  "share_exact": round(sum(e["exact_zxing_only"] for e in per_variant.values()) / total, 3),
+                                  "share_exact_without_crumpled_hard": round(sum(e["exact_zxing_only"] for e in named) / sum(e["images"] for e in named), 3),
+                                  "share_exact_with_zbar_behind": round(sum(e["exact_both"] for e in per_variant.values()) / total, 3),
                                   "variants": per_variant}
     receipts = json.load(open(os.path.join(CORPUS, "receipts", "truth.json")))
     times, totals, merchants, dates, misses = [], 0, 0, 0, []
