@@ -55,7 +55,10 @@ let package = Package(
         ),
         .target(
             name: "TresorSQLite",
-            dependencies: ["TresorLedger", "TresorCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "TresorLedger", "TresorCore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         .target(
             name: "TresorPostgres",

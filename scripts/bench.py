@@ -143,7 +143,7 @@ for store in ["sqlite", "postgres"]:
                    ("payments_internal", "bench/wrk-payment.lua", {"PAYMENT_TYPE": "internal"}, clients),
                    ("payments_iban", "bench/wrk-payment.lua", {"PAYMENT_TYPE": "iban"}, clients)]
         if clients == max(CLIENTS):
-            # Reads at 64 connections against the same server's health check (no database, no session).
+            # Reads at 64 connections against the same server's health check (one SELECT 1, no session).
             scripts += [("healthz", "bench/wrk-get.lua", {"READ_PATH": "/healthz", "TOKEN": ""}, 64),
                         ("accounts", "bench/wrk-get.lua", {"READ_PATH": "/v1/accounts", "TOKEN": "reader"}, 64),
                         ("transactions", "bench/wrk-get.lua",

@@ -3,6 +3,11 @@ import TresorDomain
 extension Ledger {
     /// A page of an account's entries, newest first, after `query.after`.
     public func entries(_ query: EntryQuery) async throws -> [Entry] {
+        try await database.read { try await Self.entries(query, in: $0) }
+    }
+
+    /// The same page read in `session`, beside the request's other reads.
+    public static func entries(_ query: EntryQuery, in session: any SQLSession) async throws -> [Entry] {
         var conditions = ["account_id = ?"]
         var binds: [SQLValue] = [.int(query.accountID.rawValue)]
         if let from = query.from {
@@ -29,16 +34,14 @@ extension Ledger {
             counterparty, remittance FROM postings WHERE \(conditions.joined(separator: " AND ")) \
             ORDER BY booking_date DESC, id DESC LIMIT ?
             """, binds)
-        return try await database.read { session in
-            try await session.query(sql).map { row in
-                let currency = Currency(code: row.text(4))!
-                return Entry(
-                    postingID: row.int(0), transactionID: TransactionID(row.int(1)),
-                    bookingDate: try LocalDate(parsing: row.text(2)), valueDate: try LocalDate(parsing: row.text(3)),
-                    amount: Money(minorUnits: row.int(5), currency: currency),
-                    balanceAfter: Money(minorUnits: row.int(6), currency: currency), counterparty: row.optionalText(7),
-                    remittance: row.optionalText(8))
-            }
+        return try await session.query(sql).map { row in
+            let currency = Currency(code: row.text(4))!
+            return Entry(
+                postingID: row.int(0), transactionID: TransactionID(row.int(1)),
+                bookingDate: try LocalDate(parsing: row.text(2)), valueDate: try LocalDate(parsing: row.text(3)),
+                amount: Money(minorUnits: row.int(5), currency: currency),
+                balanceAfter: Money(minorUnits: row.int(6), currency: currency), counterparty: row.optionalText(7),
+                remittance: row.optionalText(8))
         }
     }
 

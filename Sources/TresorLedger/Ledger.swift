@@ -84,7 +84,7 @@ public struct Ledger: Sendable {
         }
     }
 
-    static func account(_ id: AccountID, in session: any SQLSession) async throws -> Account? {
+    public static func account(_ id: AccountID, in session: any SQLSession) async throws -> Account? {
         try await session.queryOne(SQL("SELECT \(accountColumns) FROM accounts WHERE id = ?", [.int(id.rawValue)]))
             .map(account(from:))
     }

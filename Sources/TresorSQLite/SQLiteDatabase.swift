@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import TresorCore
 import TresorLedger
 
@@ -11,6 +12,8 @@ import TresorLedger
 public final class SQLiteDatabase: SQLDatabase {
     public let dialect = SQLDialect.sqlite
     let pool: DatabasePool
+    /// Connections for reads (`read`), beside GRDB's pool that the writer and the tools use.
+    let readers: SQLiteReaders
     private let writer = AsyncMutex()
     public let path: String
     /// One process uses the file, so notifications need not leave it.
@@ -32,6 +35,7 @@ public final class SQLiteDatabase: SQLDatabase {
         // the disk only at the next checkpoint and a power cut can lose it. strace showed 58
         // fsyncs for 1,866 commits.
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        readers = SQLiteReaders(path: path)
     }
 
     /// The writer connection's `PRAGMA synchronous` (2 is FULL).
@@ -56,7 +60,7 @@ public final class SQLiteDatabase: SQLDatabase {
     }
 
     public func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
-        try await body(SQLiteReadSession(pool: pool))
+        try await readers.read { try await body(SQLiteReadSession(reader: $0)) }
     }
 
     public func listen(_ channel: String) async throws -> AsyncStream<String> {
@@ -68,6 +72,7 @@ public final class SQLiteDatabase: SQLDatabase {
     }
 
     public func close() async throws {
+        readers.close()
         try pool.close()
     }
 
@@ -102,11 +107,12 @@ struct SQLiteWriteSession: SQLSession {
     }
 }
 
+/// The statements of one read, in one snapshot on a connection of its own (`SQLiteReaders`).
 struct SQLiteReadSession: SQLSession {
-    let pool: DatabasePool
+    let reader: SQLiteReader
 
     func query(_ sql: TresorLedger.SQL) async throws -> [SQLRow] {
-        try SQLiteRows.readOnCaller(pool) { db in try SQLiteRows.fetch(db, sql) }
+        try reader.query(sql)
     }
     func execute(_ sql: TresorLedger.SQL) async throws {
         preconditionFailure("a read session does not write: \(sql.text)")
@@ -127,13 +133,6 @@ enum SQLiteRows {
         try pool.writeWithoutTransaction(body)
     }
 
-    /// A read on a reader connection on the calling thread, for the same reason. why not
-    /// `read`: it wraps the statement in BEGIN and COMMIT, and a read session runs one statement
-    /// per call, which SQLite already runs in a snapshot of its own.
-    static func readOnCaller<T>(_ pool: DatabasePool, _ body: (Database) throws -> T) throws -> T {
-        try pool.unsafeRead(body)
-    }
-
     static func arguments(_ sql: TresorLedger.SQL) -> StatementArguments {
         StatementArguments(
             sql.binds.map { value -> (any DatabaseValueConvertible)? in
@@ -147,24 +146,40 @@ enum SQLiteRows {
 
     static func fetch(_ db: Database, _ sql: TresorLedger.SQL) throws -> [SQLRow] {
         let statement = try db.cachedStatement(sql: sql.text)
-        // why a cursor: its rows are views of the statement; `fetchAll` copied every row with
-        // its column names first (12 % of the server's CPU on a page of transactions).
-        let cursor = try Row.fetchCursor(statement, arguments: arguments(sql))
+        // why the C calls: GRDB's `Row` decoding looked up generic metadata and boxed every
+        // value (`perf` on a page of 50 transactions: 14 % of the server's CPU in this loop,
+        // a third of it `_swift_getGenericMetadata`); the column types SQLite reports are all
+        // the ledger stores.
+        try statement.setArguments(arguments(sql))
+        return try step(statement.sqliteStatement, sql: sql.text, connection: db.sqliteConnection)
+    }
+
+    /// The rows of a prepared and bound statement, run to its end; the statement is reset after.
+    static func step(_ handle: OpaquePointer, sql text: String, connection: OpaquePointer?) throws -> [SQLRow] {
+        defer { sqlite3_reset(handle) }
+        let columns = sqlite3_column_count(handle)
         var rows: [SQLRow] = []
-        while let row = try cursor.next() {
+        while true {
+            let step = sqlite3_step(handle)
+            if step == SQLITE_DONE { break }
+            guard step == SQLITE_ROW else {
+                let message = connection.map { String(cString: sqlite3_errmsg($0)) }
+                throw DatabaseError(resultCode: ResultCode(rawValue: step), message: message, sql: text)
+            }
             var values: [SQLValue] = []
-            values.reserveCapacity(row.count)
-            for index in 0..<row.count {
-                switch row[index] as DatabaseValue {
-                case let value where value.isNull: values.append(.null)
-                case let value:
-                    switch value.storage {
-                    case .int64(let int): values.append(.int(int))
-                    case .string(let text): values.append(.text(text))
-                    case .null: values.append(.null)
-                    case .double(let double): values.append(.int(Int64(double)))  // why: never stored; SUM of integers stays integer
-                    case .blob: values.append(.null)
-                    }
+            values.reserveCapacity(Int(columns))
+            for index in 0..<columns {
+                switch sqlite3_column_type(handle, index) {
+                case SQLITE_INTEGER: values.append(.int(sqlite3_column_int64(handle, index)))
+                case SQLITE_TEXT:
+                    // why this order: `column_text` first, then `column_bytes` of what it returned.
+                    let start = sqlite3_column_text(handle, index)
+                    let count = Int(sqlite3_column_bytes(handle, index))
+                    let text = start.map { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) }
+                    values.append(text.map(SQLValue.text) ?? .null)
+                // why: never stored; SUM of integers stays integer
+                case SQLITE_FLOAT: values.append(.int(Int64(sqlite3_column_double(handle, index))))
+                default: values.append(.null)
                 }
             }
             rows.append(SQLRow(values))

@@ -32,7 +32,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let proxies: TrustedProxies
         do { proxies = try TrustedProxies(cidrs: trustedProxies) } catch { throw ValidationError("--trusted-proxy: \(error)") }
-        var logger = Logger(label: "tresor")
+        var logger = Logger(label: "tresor") { ServerLogHandler(label: $0) }
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let metrics = ServerMetrics()
         var auth = AuthConfig()

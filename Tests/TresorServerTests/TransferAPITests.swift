@@ -101,13 +101,16 @@ struct TransferAPITests {
             let setup = try await setUp(client)
             _ = try await client.call(
                 .post, "/v1/transfers", token: setup.token, json: body(setup.current, setup.savings, "1.00"), headers: ["Idempotency-Key": "m-1"])
+            // A second one counts on the same (cached) instruments.
+            _ = try await client.call(
+                .post, "/v1/transfers", token: setup.token, json: body(setup.current, setup.savings, "1.00"), headers: ["Idempotency-Key": "m-2"])
             let metrics = try await client.call(.get, "/metrics")
             #expect(metrics.status == .ok)
             let committed = metrics.text.split(separator: "\n").first { $0.hasPrefix("tresor_ledger_transactions_committed_total") }
             // The demo seeding and this transfer went through the same observed ledger.
             let count = committed.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
             #expect(count > 100)
-            #expect(metrics.text.contains(#"http_requests_total{method="POST",route="/v1/transfers",status="201"} 1"#))
+            #expect(metrics.text.contains(#"http_requests_total{method="POST",route="/v1/transfers",status="201"} 2"#))
             #expect(metrics.text.contains("http_request_duration_seconds_bucket"))
             #expect(try await client.call(.get, "/healthz").status == .ok)
         }

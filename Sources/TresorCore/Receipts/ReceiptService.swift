@@ -67,15 +67,18 @@ public struct ReceiptService: Sendable {
 
     /// Transaction id → the customer's receipt matched to it, for the transaction lists.
     public func receiptIDs(forTransactions ids: [Int64], of customer: CustomerID) async throws -> [Int64: Int64] {
+        try await database.read { try await Self.receiptIDs(forTransactions: ids, of: customer, in: $0) }
+    }
+
+    /// The same, read in `session` beside the page of transactions it annotates.
+    static func receiptIDs(forTransactions ids: [Int64], of customer: CustomerID, in session: any SQLSession) async throws -> [Int64: Int64] {
         guard !ids.isEmpty else { return [:] }
         let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-        return try await database.read { session in
-            let rows = try await session.query(
-                SQL(
-                    "SELECT transaction_id, id FROM receipts WHERE customer_id = ? AND transaction_id IN (\(marks))",
-                    [.int(customer.rawValue)] + ids.map { .int($0) }))
-            return Dictionary(rows.map { ($0.int(0), $0.int(1)) }, uniquingKeysWith: { first, _ in first })
-        }
+        let rows = try await session.query(
+            SQL(
+                "SELECT transaction_id, id FROM receipts WHERE customer_id = ? AND transaction_id IN (\(marks))",
+                [.int(customer.rawValue)] + ids.map { .int($0) }))
+        return Dictionary(rows.map { ($0.int(0), $0.int(1)) }, uniquingKeysWith: { first, _ in first })
     }
 
     public func get(_ id: Int64, of customer: CustomerID) async throws -> Receipt {

@@ -169,31 +169,34 @@ extension AccountDTO {
 }
 
 extension EntryDTO: JSONWritable {
+    /// Keys in sorted order, as `JSONEncoder` with `.sortedKeys` wrote them.
     func write(to json: inout JSONWriter) {
-        json.object { json in
-            json.key("amount")
-            json.money(amount)
-            json.key("balance_after")
-            json.money(balanceAfter)
-            json.key("booking_date")
-            json.string(bookingDate.description)
-            json.key("counterparty")
-            json.string(counterparty)
-            json.key("id")
-            json.string(String(id.rawValue))
-            if let receiptID {
-                json.key("receipt_id")
-                json.string(String(receiptID))
-            }
-            json.key("remittance")
-            json.string(remittance)
-            json.key("value_date")
-            json.string(valueDate.description)
+        json.beginValue()
+        json.raw("{\"amount\":")
+        json.appendMoney(amount)
+        json.raw(",\"balance_after\":")
+        json.appendMoney(balanceAfter)
+        json.raw(",\"booking_date\":")
+        json.appendDate(bookingDate)
+        json.raw(",\"counterparty\":")
+        if let counterparty { json.appendString(counterparty) } else { json.raw("null") }
+        json.raw(",\"id\":")
+        json.appendIntegerString(id.rawValue)
+        if let receiptID {
+            json.raw(",\"receipt_id\":")
+            json.appendIntegerString(receiptID)
         }
+        json.raw(",\"remittance\":")
+        if let remittance { json.appendString(remittance) } else { json.raw("null") }
+        json.raw(",\"value_date\":")
+        json.appendDate(valueDate)
+        json.raw("}")
     }
 }
 
 extension EntryPageDTO: JSONWritable {
+    var estimatedSize: Int { 128 + 320 * transactions.count }
+
     func write(to json: inout JSONWriter) {
         json.object { json in
             json.key("next_cursor")
@@ -220,7 +223,7 @@ extension AccountDTO: JSONWritable {
             json.key("iban")
             json.string(iban)
             json.key("id")
-            json.string(String(id.rawValue))
+            json.integerString(id.rawValue)
             json.key("kind")
             json.string(kind)
             json.key("name")
@@ -259,9 +262,9 @@ extension TransactionDTO: JSONWritable {
     func write(to json: inout JSONWriter) {
         json.object { json in
             json.key("booking_date")
-            json.string(bookingDate.description)
+            json.date(bookingDate)
             json.key("id")
-            json.string(String(id.rawValue))
+            json.integerString(id.rawValue)
             json.key("kind")
             json.string(kind)
             json.key("postings")
@@ -285,7 +288,7 @@ extension TransactionDTO: JSONWritable {
                 }
             }
             json.key("value_date")
-            json.string(valueDate.description)
+            json.date(valueDate)
         }
     }
 }

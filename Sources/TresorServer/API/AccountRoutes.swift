@@ -6,7 +6,6 @@ import TresorLedger
 /// Read-only account routes: list, one account, its transactions, its balance history.
 struct AccountRoutes {
     let accounts: AccountService
-    let receipts: ReceiptService
 
     func list(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
@@ -32,13 +31,12 @@ struct AccountRoutes {
             throw DomainError(.invalidParameter, field: "limit", "limit is 1 to \(EntryQuery.limitMax).")
         }
         let cursor = try query.get("cursor").map { try EntryCursor(token: String($0)) }
-        let page = try await accounts.transactions(
+        let page = try await accounts.transactionPage(
             try context.parameters.id("id"), of: principal, from: try request.date("from"), to: try request.date("to"),
-            direction: direction, limit: limit, cursor: cursor)
-        let linked = try await receipts.receiptIDs(forTransactions: page.entries.map(\.transactionID.rawValue), of: principal.customerID)
+            direction: direction, limit: limit, cursor: cursor, receipts: true)
         let entries = page.entries.map { entry in
             var dto = EntryDTO(entry)
-            dto.receiptID = linked[entry.transactionID.rawValue]
+            dto.receiptID = page.receipts[entry.transactionID.rawValue]
             return dto
         }
         return JSON.response(writing: EntryPageDTO(transactions: entries, nextCursor: page.next?.token))
