@@ -111,5 +111,9 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case deviceRequired = "device_required"
         case deviceTooNew = "device_too_new"
         case invalidStationCode = "invalid_station_code"
+        /// Text holding a control character other than tab, line feed and carriage return:
+        /// SQLite cut text at a NUL, PostgreSQL refuses it, and XML (pain.001, camt.053, the XML
+        /// channel) cannot carry any of them.
+        case invalidCharacter = "invalid_character"
     }
 }

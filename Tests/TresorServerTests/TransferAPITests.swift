@@ -76,6 +76,13 @@ struct TransferAPITests {
                     "to_account"
                 ),
                 (body(setup.current, setup.savings, "10.00"), String(repeating: "k", count: 300), 400, "invalid_idempotency_key", "Idempotency-Key"),
+                // SQLite would keep "Fer" of this, PostgreSQL would refuse the statement.
+                (body(setup.current, setup.savings, "10.00", message: #"Fer\u0000ien"#), "k11", 400, "invalid_character", "message"),
+                (body(setup.current, setup.savings, "10.00", message: #"bell \u0007"#), "k12", 400, "invalid_character", "message"),
+                (
+                    #"{"from_account": "\#(setup.current)", "to_account": "\#(setup.savings)", "amount": {"amount": "1.00", "currency": "CH\u001b"}}"#,
+                    "k13", 400, "invalid_character", "amount.currency"
+                ),
             ]
             for item in cases {
                 let reply = try await client.call(
@@ -91,6 +98,21 @@ struct TransferAPITests {
                 try await $0.query("SELECT COUNT(*) FROM transactions WHERE kind = 'transfer' AND booking_date = '2026-11-22'")
             }
             #expect(transfers.first?.int(0) == 0)
+        }
+    }
+
+    @Test("text that only looks like an escape, tabs and line breaks go through as written")
+    func escapesThatAreText() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let setup = try await setUp(client)
+            let reply = try await client.call(
+                .post, "/v1/transfers", token: setup.token, json: body(setup.current, setup.savings, "1.00", message: #"C:\\u0000 \t\nZ\u00fcrich"#),
+                headers: ["Idempotency-Key": "text-1"])
+            #expect(reply.status == .created)
+            let page = try await client.call(.get, "/v1/accounts/\(setup.savings)/transactions?limit=1", token: setup.token)
+            let first = (page.json["transactions"] as? [[String: Any]])?.first
+            #expect(first?["remittance"] as? String == "C:\\u0000 \t\nZürich")
         }
     }
 
