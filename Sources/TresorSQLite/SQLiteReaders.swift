@@ -71,6 +71,7 @@ final class SQLiteReader: @unchecked Sendable {
     private var statements: [String: OpaquePointer] = [:]
     /// A bound on the cache: texts with a variable number of `?` (IN lists) differ per page size.
     static let statementsMax = 64
+    private let busy = Atomic<Bool>(false)
 
     init(path: String) throws {
         var handle: OpaquePointer?
@@ -95,6 +96,12 @@ final class SQLiteReader: @unchecked Sendable {
 
     func query(_ sql: TresorLedger.SQL) throws -> [SQLRow] {
         guard let handle else { preconditionFailure("read on a closed connection") }
+        // why: two statements of one read run at once (`async let` in a read body) would share
+        // this connection and its cached statements; that is a bug to find, not to race.
+        guard busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+            preconditionFailure("one read's statements ran concurrently: \(sql.text)")
+        }
+        defer { busy.store(false, ordering: .releasing) }
         let statement = try prepared(sql.text, on: handle)
         defer {
             sqlite3_reset(statement)
