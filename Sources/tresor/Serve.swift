@@ -30,6 +30,7 @@ struct Serve: AsyncParsableCommand {
     var fxURL: String?
 
     func run() async throws {
+        MemoryTuning.keepFreedMemory()
         let proxies: TrustedProxies
         do { proxies = try TrustedProxies(cidrs: trustedProxies) } catch { throw ValidationError("--trusted-proxy: \(error)") }
         var logger = Logger(label: "tresor") { ServerLogHandler(label: $0) }

@@ -22,12 +22,26 @@ enum JSON {
     /// bodies without `\u00` are passed at the cost of one scan; only a body with one is parsed
     /// to find the text that holds it (an escaped backslash followed by `u00` is no such text).
     static func refuseControlCharacters(_ data: Data) throws {
-        guard data.firstRange(of: Data("\\u00".utf8)) != nil else { return }
+        guard mayHoldControlEscape(data) else { return }
         guard let document = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return }
         if let field = controlCharacterPath(in: document, at: []) {
             throw DomainError(
                 .invalidCharacter, field: field.isEmpty ? nil : field,
                 "Text may not hold control characters (U+0000 to U+001F) other than tab and line breaks.")
+        }
+    }
+
+    /// Whether `\u00` occurs in the bytes. why by hand: `Data.firstRange(of:)` went through
+    /// generic collection code, 2 % of the server's CPU on `POST /v1/transfers`.
+    static func mayHoldControlEscape(_ data: Data) -> Bool {
+        data.withUnsafeBytes { bytes in
+            guard bytes.count >= 4 else { return false }
+            for index in 0...(bytes.count - 4) where bytes[index] == UInt8(ascii: "\\") {
+                if bytes[index + 1] == UInt8(ascii: "u") && bytes[index + 2] == UInt8(ascii: "0") && bytes[index + 3] == UInt8(ascii: "0") {
+                    return true
+                }
+            }
+            return false
         }
     }
 

@@ -27,6 +27,8 @@ struct Measurement {
     }
 
     static func run(clients: Int, seconds: Double, operation: @escaping @Sendable (Int, Int) async throws -> Void) async throws -> Measurement {
+        // why: measured as the server runs (see MemoryTuning), ledger and raw SQL alike.
+        MemoryTuning.keepFreedMemory()
         let start = ContinuousClock.now
         let deadline = start + .milliseconds(Int64(seconds * 1000))
         let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
