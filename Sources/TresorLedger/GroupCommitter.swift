@@ -42,10 +42,15 @@ actor GroupCommitter {
     /// bank. A caller retries with its idempotency key and gets the booking if it committed.
     static let answerDeadline = Duration.seconds(15)
 
-    init(database: any SQLDatabase, batchMax: Int, parallel: Int, recorder: (any BookingRecorder)?) {
+    /// Told the size of every batch written. why: whether callers share batches is what group
+    /// commit rests on; `/metrics` shows it (`tresor_ledger_batch_size`).
+    private let observer: (any LedgerObserver)?
+
+    init(database: any SQLDatabase, batchMax: Int, parallel: Int, recorder: (any BookingRecorder)?, observer: (any LedgerObserver)? = nil) {
         precondition(batchMax >= 1 && parallel >= 1)
         self.database = database
         self.recorder = recorder
+        self.observer = observer
         self.batchMax = batchMax
         self.parallel = parallel
     }
@@ -94,6 +99,7 @@ actor GroupCommitter {
             let outcomes = try await Self.answered(within: Self.answerDeadline) {
                 try await Self.write(bookings, to: database, recorder: recorder)
             }
+            observer?.batchWritten(size: batch.count)
             for (pending, outcome) in zip(batch, outcomes) { pending.continuation.resume(with: outcome) }
         } catch {
             // The transaction rolled back: nothing of this batch is booked.

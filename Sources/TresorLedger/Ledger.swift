@@ -48,7 +48,7 @@ public struct Ledger: Sendable {
         switch batching ?? .automatic(for: database.dialect) {
         case .none: committer = nil
         case .group(let batchMax, let parallel):
-            committer = GroupCommitter(database: database, batchMax: batchMax, parallel: parallel, recorder: recorder)
+            committer = GroupCommitter(database: database, batchMax: batchMax, parallel: parallel, recorder: recorder, observer: observer)
         }
     }
 
@@ -142,4 +142,10 @@ public struct Ledger: Sendable {
 /// Told about every committed booking (metrics).
 public protocol LedgerObserver: Sendable {
     func transactionsCommitted(_ count: Int)
+    /// A group-commit batch of `size` bookings was written (committed or refused as a whole).
+    func batchWritten(size: Int)
+}
+
+extension LedgerObserver {
+    public func batchWritten(size: Int) {}
 }

@@ -134,6 +134,14 @@ struct TransferAPITests {
             #expect(count > 100)
             #expect(metrics.text.contains(#"http_requests_total{method="POST",route="/v1/transfers",status="201"} 2"#))
             #expect(metrics.text.contains("http_request_duration_seconds_bucket"))
+            // Every group-commit batch is counted with its size: at least the two transfers.
+            func value(_ name: String) -> Double? {
+                metrics.text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+            }
+            let batches = try #require(value("tresor_ledger_batch_size_count"))
+            let booked = try #require(value("tresor_ledger_batch_size_sum"))
+            #expect(batches >= 1)
+            #expect(booked >= max(2, batches))
             #expect(try await client.call(.get, "/healthz").status == .ok)
         }
     }

@@ -8,14 +8,22 @@ import TresorLedger
 public final class ServerMetrics: LedgerObserver, Sendable {
     public let registry = PrometheusCollectorRegistry()
     let committed: Counter
+    let batchSizes: ValueHistogram
 
     public init() {
         committed = registry.makeCounter(
             descriptor: MetricNameDescriptor(metricName: "tresor_ledger_transactions_committed_total", helpText: "Ledger transactions committed"))
+        batchSizes = registry.makeValueHistogram(
+            descriptor: MetricNameDescriptor(metricName: "tresor_ledger_batch_size", helpText: "Bookings per group-commit batch"),
+            buckets: [1, 2, 4, 8, 16, 32, 64])
     }
 
     public func transactionsCommitted(_ count: Int) {
         committed.increment(by: Int64(count))
+    }
+
+    public func batchWritten(size: Int) {
+        batchSizes.record(Double(size))
     }
 
     func recordRequest(method: String, route: String, status: Int, durationNanoseconds: Int64) {
