@@ -9,8 +9,8 @@ enum MemoryTuning {
     /// why: with glibc's default (128 KB) every request that freed a few large buffers made
     /// the allocator hand the pages back with `madvise` and fault them in again on the next
     /// request: 3.7 % of the server's CPU under `wrk` on `POST /v1/transfers` (`perf`), and
-    /// transfers went 4,250 → 5,360/s at 16 connections with the threshold raised. The
-    /// server's resident memory after the run stayed at 79 MB either way.
+    /// transfers went ~4,250 → ~4,900/s at 16 connections with the threshold raised (three runs
+    /// each). The server's resident memory after the run stayed at 79 MB either way.
     static func keepFreedMemory() {
         #if canImport(Glibc)
             // why dlsym: Swift's Glibc module leaves out <malloc.h>, where `mallopt` is declared.
