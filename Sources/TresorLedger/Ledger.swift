@@ -105,11 +105,14 @@ public struct Ledger: Sendable {
     }
 
     public func accounts(of customer: CustomerID) async throws -> [Account] {
-        try await database.read { session in
-            try await session.query(
-                SQL("SELECT \(Self.accountColumns) FROM accounts WHERE customer_id = ? ORDER BY id", [.int(customer.rawValue)])
-            ).map(Self.account(from:))
-        }
+        try await database.read { session in try await Self.accounts(of: customer, in: session) }
+    }
+
+    /// `accounts(of:)` inside a read or transaction the caller holds open.
+    public static func accounts(of customer: CustomerID, in session: any SQLSession) async throws -> [Account] {
+        try await session.query(
+            SQL("SELECT \(accountColumns) FROM accounts WHERE customer_id = ? ORDER BY id", [.int(customer.rawValue)])
+        ).map(account(from:))
     }
 
     /// The bank's own account of `kind` in `currency` (the first opened), if any.

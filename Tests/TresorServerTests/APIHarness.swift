@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Testing
 import TresorCore
 import TresorDomain
+import TresorLedger
 import TresorSQLite
 import TresorServer
 
@@ -16,9 +17,12 @@ struct APIHarness: @unchecked Sendable {
     let router: Router<TresorRequestContext>
     var clock: ManualClock { services.clock as! ManualClock }
 
-    static func make(configure: (inout AuthConfig) -> Void = { _ in }) async throws -> APIHarness {
+    /// `wrap` puts a decorator around the database (`CountingDatabase`) before the services see it.
+    static func make(
+        configure: (inout AuthConfig) -> Void = { _ in }, wrap: (any SQLDatabase) -> any SQLDatabase = { $0 }
+    ) async throws -> APIHarness {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-api-\(UUID().uuidString).sqlite").path
-        let database = try SQLiteDatabase(path: path)
+        let database = wrap(try SQLiteDatabase(path: path))
         try await database.migrate()
         var auth = AuthConfig()
         auth.bcryptCost = 4  // why: same code path, quicker logins in tests

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TresorDomain
+import TresorTestSupport
 
 @Suite("Accounts API")
 struct AccountAPITests {
@@ -118,6 +119,39 @@ struct AccountAPITests {
             let tooMany = try await client.call(
                 .get, "/v1/accounts/\(id)/balance-history?granularity=day&from=2020-01-01&to=2026-01-01", token: token)
             #expect(tooMany.errorCode == "invalid_date_range")
+        }
+    }
+
+    @Test("the overview, an account and its transactions look the session up in their own read: one read, 401 before parameters")
+    func oneReadPerRequest() async throws {
+        let counting = CountingDatabase.Box()
+        let harness = try await APIHarness.make(wrap: { base in counting.wrap(base) })
+        let database = try #require(counting.database)
+        try await harness.run { client in
+            let token = try await client.login("10000001")
+            let account = try #require(try await client.accounts(token).first { $0["kind"] as? String == "current" }?["id"] as? String)
+            for path in ["/v1/accounts", "/v1/accounts/\(account)", "/v1/accounts/\(account)/transactions?limit=5"] {
+                database.reset()
+                let reply = try await client.call(.get, path, token: token)
+                #expect(reply.status == .ok, "\(path)")
+                #expect(database.reads == 1 && database.transactions == 0, "\(path): \(database.reads) reads, \(database.transactions) transactions")
+            }
+            // Other reads still look the session up first, then read their data.
+            database.reset()
+            #expect(try await client.call(.get, "/v1/accounts/\(account)/balance-history", token: token).status == .ok)
+            #expect(database.reads >= 2)
+
+            // A bad token hears 401 whatever its parameters; a good one hears about them.
+            for path in ["/v1/accounts/\(account)/transactions?limit=abc", "/v1/accounts/abc", "/v1/accounts"] {
+                let reply = try await client.call(.get, path, token: "not-a-session")
+                #expect(reply.status == .unauthorized && reply.errorCode == "unauthorized", "\(path)")
+            }
+            let badLimit = try await client.call(.get, "/v1/accounts/\(account)/transactions?limit=abc", token: token)
+            #expect(badLimit.status == .badRequest && badLimit.errorField == "limit")
+
+            // A session ended a moment ago is refused at once, in the same read as the data.
+            #expect(try await client.call(.delete, "/v1/sessions/current", token: token).status == .noContent)
+            #expect(try await client.call(.get, "/v1/accounts", token: token).status == .unauthorized)
         }
     }
 }

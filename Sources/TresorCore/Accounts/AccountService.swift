@@ -20,7 +20,18 @@ public struct AccountService: Sendable {
     }
 
     public func account(_ id: AccountID, of principal: Principal, field: String = "id") async throws -> Account {
-        guard let account = try await ledger.account(id), account.customerID == principal.customerID else {
+        try await ledger.database.read { session in try await Self.account(id, of: principal, field: field, in: session) }
+    }
+
+    /// `accounts(of:)` inside a read the caller holds open (`AuthService.read`).
+    public static func accounts(of principal: Principal, in session: any SQLSession) async throws -> [Account] {
+        try await Ledger.accounts(of: principal.customerID, in: session)
+    }
+
+    /// `account(_:of:)` inside a read the caller holds open: another customer's account is
+    /// answered as missing, not as forbidden, so its existence is not revealed.
+    public static func account(_ id: AccountID, of principal: Principal, field: String = "id", in session: any SQLSession) async throws -> Account {
+        guard let account = try await Ledger.account(id, in: session), account.customerID == principal.customerID else {
             throw DomainError(.accountNotFound, field: field, "No such account.")
         }
         return account
@@ -50,6 +61,18 @@ public struct AccountService: Sendable {
         _ id: AccountID, of principal: Principal, from: LocalDate?, to: LocalDate?, direction: EntryQuery.Direction,
         limit: Int, cursor: EntryCursor?, receipts: Bool = false
     ) async throws -> TransactionPage {
+        try await ledger.database.read { session in
+            try await Self.transactionPage(
+                id, of: principal, from: from, to: to, direction: direction, limit: limit, cursor: cursor, receipts: receipts, in: session)
+        }
+    }
+
+    /// `transactionPage(…)` inside a read the caller holds open (`AuthService.read`): the
+    /// ownership check, the page and its receipts in one snapshot.
+    public static func transactionPage(
+        _ id: AccountID, of principal: Principal, from: LocalDate?, to: LocalDate?, direction: EntryQuery.Direction,
+        limit: Int, cursor: EntryCursor?, receipts: Bool, in session: any SQLSession
+    ) async throws -> TransactionPage {
         guard (1...EntryQuery.limitMax).contains(limit) else {
             throw DomainError(.invalidParameter, field: "limit", "limit is 1 to \(EntryQuery.limitMax).")
         }
@@ -59,18 +82,14 @@ public struct AccountService: Sendable {
         // why: ask for one more than the page to learn whether another page exists.
         var query = EntryQuery(accountID: id, from: from, to: to, direction: direction, limit: limit, after: cursor)
         query.limit = limit + 1
-        let customer = principal.customerID
-        return try await ledger.database.read { [query] session in
-            guard let account = try await Ledger.account(id, in: session), account.customerID == customer else {
-                throw DomainError(.accountNotFound, field: "id", "No such account.")
-            }
-            let entries = try await Ledger.entries(query, in: session)
-            let page = Array(entries.prefix(limit))
-            let linked =
-                receipts
-                ? try await ReceiptService.receiptIDs(forTransactions: page.map(\.transactionID.rawValue), of: customer, in: session) : [:]
-            return TransactionPage(entries: page, next: entries.count > limit ? page.last?.cursor : nil, receipts: linked)
-        }
+        _ = try await account(id, of: principal, in: session)
+        let entries = try await Ledger.entries(query, in: session)
+        let page = Array(entries.prefix(limit))
+        let linked =
+            receipts
+            ? try await ReceiptService.receiptIDs(forTransactions: page.map(\.transactionID.rawValue), of: principal.customerID, in: session)
+            : [:]
+        return TransactionPage(entries: page, next: entries.count > limit ? page.last?.cursor : nil, receipts: linked)
     }
 
     /// What each of these transactions was booked as: the ledger's kind (`salary`, `transfer`,

@@ -7,39 +7,66 @@ import TresorLedger
 struct AccountRoutes {
     let accounts: AccountService
 
+    /// why `readAsCaller`: these three are the reads an app makes most; each looks the session
+    /// up in the same read as its data (see `BearerAuthMiddleware.looksUpInRoute`).
     func list(_ request: Request, context: TresorRequestContext) async throws -> Response {
-        let principal = try context.requirePrincipal()
-        return JSON.response(writing: AccountListDTO(accounts: try await accounts.accounts(of: principal).map(AccountDTO.init)))
+        let accounts = try await context.readAsCaller { principal, session in try await AccountService.accounts(of: principal, in: session) }
+        return JSON.response(writing: AccountListDTO(accounts: accounts.map(AccountDTO.init)))
     }
 
     func show(_ request: Request, context: TresorRequestContext) async throws -> Response {
-        let principal = try context.requirePrincipal()
         struct Body: Encodable { let account: AccountDTO }
-        let account = try await accounts.account(try context.parameters.id("id"), of: principal)
+        let id = Result<AccountID, any Error> { try context.parameters.id("id") }
+        let account = try await context.readAsCaller { principal, session in
+            try await AccountService.account(try id.get(), of: principal, in: session)
+        }
         return try JSON.response(Body(account: AccountDTO(account)))
     }
 
     func transactions(_ request: Request, context: TresorRequestContext) async throws -> Response {
-        let principal = try context.requirePrincipal()
-        let query = request.uri.queryParameters
-        let typeText = query.get("type").map { String($0) } ?? "all"
-        guard let direction = EntryQuery.Direction(rawValue: typeText) else {
-            throw DomainError(.invalidParameter, field: "type", "type is income, expense or all.")
+        // why parsed first, thrown inside the read: a caller without a valid session hears 401
+        // before anything about its parameters.
+        let parsed = Result { try PageRequest(request, context: context) }
+        let page = try await context.readAsCaller { principal, session in
+            let query = try parsed.get()
+            return try await AccountService.transactionPage(
+                query.account, of: principal, from: query.from, to: query.to, direction: query.direction, limit: query.limit,
+                cursor: query.cursor, receipts: true, in: session)
         }
-        let limitText = query.get("limit").map { String($0) } ?? "50"
-        guard let limit = Int(limitText), (1...EntryQuery.limitMax).contains(limit) else {
-            throw DomainError(.invalidParameter, field: "limit", "limit is 1 to \(EntryQuery.limitMax).")
-        }
-        let cursor = try query.get("cursor").map { try EntryCursor(token: String($0)) }
-        let page = try await accounts.transactionPage(
-            try context.parameters.id("id"), of: principal, from: try request.date("from"), to: try request.date("to"),
-            direction: direction, limit: limit, cursor: cursor, receipts: true)
         let entries = page.entries.map { entry in
             var dto = EntryDTO(entry)
             dto.receiptID = page.receipts[entry.transactionID.rawValue]
             return dto
         }
         return JSON.response(writing: EntryPageDTO(transactions: entries, nextCursor: page.next?.token))
+    }
+
+    /// The query of `GET /v1/accounts/{id}/transactions`.
+    struct PageRequest: Sendable {
+        let account: AccountID
+        let from: LocalDate?
+        let to: LocalDate?
+        let direction: EntryQuery.Direction
+        let limit: Int
+        let cursor: EntryCursor?
+
+        init(_ request: Request, context: TresorRequestContext) throws {
+            let query = request.uri.queryParameters
+            let typeText = query.get("type").map { String($0) } ?? "all"
+            guard let direction = EntryQuery.Direction(rawValue: typeText) else {
+                throw DomainError(.invalidParameter, field: "type", "type is income, expense or all.")
+            }
+            let limitText = query.get("limit").map { String($0) } ?? "50"
+            guard let limit = Int(limitText), (1...EntryQuery.limitMax).contains(limit) else {
+                throw DomainError(.invalidParameter, field: "limit", "limit is 1 to \(EntryQuery.limitMax).")
+            }
+            self.direction = direction
+            self.limit = limit
+            cursor = try query.get("cursor").map { try EntryCursor(token: String($0)) }
+            account = try context.parameters.id("id")
+            from = try request.date("from")
+            to = try request.date("to")
+        }
     }
 
     func balanceHistory(_ request: Request, context: TresorRequestContext) async throws -> Response {

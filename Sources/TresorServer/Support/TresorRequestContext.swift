@@ -1,12 +1,16 @@
 import Hummingbird
 import TresorCore
 import TresorDomain
+import TresorLedger
 
 /// The request context of every route: Hummingbird's storage plus the authenticated caller.
 public struct TresorRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by `BearerAuthMiddleware` on `/v1` routes that need a login.
     public var principal: Principal?
+    /// Set by `BearerAuthMiddleware` instead of `principal` on the read routes that look the
+    /// session up in their own read (`readAsCaller`).
+    var pendingLogin: PendingLogin?
     /// Set by `StaffAuthMiddleware` on `/v1/staff` routes.
     public var staff: String?
 
@@ -17,6 +21,7 @@ public struct TresorRequestContext: RequestContext {
     public init(source: Source) {
         coreContext = .init(source: source)
         principal = nil
+        pendingLogin = nil
         staff = nil
         address = source.channel.remoteAddress?.ipAddress
     }
@@ -34,7 +39,22 @@ public struct TresorRequestContext: RequestContext {
         return principal
     }
 
+    /// The caller and `body`'s reads in one snapshot (`AuthService.read`), on the routes
+    /// `BearerAuthMiddleware` hands the session lookup to. Anywhere else it answers 401: a
+    /// route that reads this way is never reached without its lookup.
+    func readAsCaller<T: Sendable>(_ body: @Sendable (Principal, any SQLSession) async throws -> T) async throws -> T {
+        guard let pendingLogin else { throw DomainError(.unauthorized, "Log in first.") }
+        return try await pendingLogin.auth.read(token: pendingLogin.token, minimumLevel: pendingLogin.minimumLevel, body).value
+    }
+
     /// Request bodies larger than this are refused with 413. why: JSON requests of this API
     /// are a few hundred bytes; 64 KiB leaves room and bounds memory per request.
     public static let bodyBytesMax = 64 * 1024
+}
+
+/// A bearer token not yet looked up, and the level the route needs (`BearerAuthMiddleware`).
+struct PendingLogin: Sendable {
+    let token: String
+    let minimumLevel: Int
+    let auth: AuthService
 }
