@@ -6,9 +6,11 @@ local first = tonumber(os.getenv("FIRST"))
 local last = tonumber(os.getenv("LAST"))
 local kind = os.getenv("PAYMENT_TYPE")
 local counter = 0
-local thread_id = 0
 local threads = {}
 
+-- why no `local thread_id`: `thread:set` makes a global in the thread's own Lua state; a local
+-- of the same name would hide it, both threads would seed alike and send the same keys, and
+-- half the requests would be idempotent replays of the other thread's.
 function setup(thread)
   thread:set("thread_id", #threads + 1)
   table.insert(threads, thread)
