@@ -96,12 +96,16 @@ public struct Ledger: Sendable {
     /// The accounts with these ids, in one query (missing ids are left out).
     public func accounts(_ ids: [AccountID]) async throws -> [Account] {
         guard !ids.isEmpty else { return [] }
+        return try await database.read { session in try await Self.accounts(ids, in: session) }
+    }
+
+    /// `accounts(_:)` inside a read or transaction the caller holds open.
+    public static func accounts(_ ids: [AccountID], in session: any SQLSession) async throws -> [Account] {
+        guard !ids.isEmpty else { return [] }
         let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-        return try await database.read { session in
-            try await session.query(
-                SQL("SELECT \(Self.accountColumns) FROM accounts WHERE id IN (\(marks))", ids.map { .int($0.rawValue) })
-            ).map(Self.account(from:))
-        }
+        return try await session.query(
+            SQL("SELECT \(accountColumns) FROM accounts WHERE id IN (\(marks))", ids.map { .int($0.rawValue) })
+        ).map(account(from:))
     }
 
     public func accounts(of customer: CustomerID) async throws -> [Account] {

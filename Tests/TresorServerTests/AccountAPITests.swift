@@ -122,7 +122,7 @@ struct AccountAPITests {
         }
     }
 
-    @Test("the overview, an account and its transactions look the session up in their own read: one read, 401 before parameters")
+    @Test("the overview, an account, its transactions and a transfer look the session up in their own read: one read, 401 before parameters")
     func oneReadPerRequest() async throws {
         let counting = CountingDatabase.Box()
         let harness = try await APIHarness.make(wrap: { base in counting.wrap(base) })
@@ -136,6 +136,20 @@ struct AccountAPITests {
                 #expect(reply.status == .ok, "\(path)")
                 #expect(database.reads == 1 && database.transactions == 0, "\(path): \(database.reads) reads, \(database.transactions) transactions")
             }
+            // A transfer reads its two accounts with the session, then books: one read, one transaction.
+            let savings = try #require(try await client.accounts(token).first { $0["kind"] as? String == "savings" }?["id"] as? String)
+            database.reset()
+            let transfer = try await client.call(
+                .post, "/v1/transfers", token: token,
+                json: #"{"from_account": "\#(account)", "to_account": "\#(savings)", "amount": {"amount": "1.00", "currency": "CHF"}}"#,
+                headers: ["Idempotency-Key": "one-read-1"])
+            #expect(transfer.status == .created)
+            #expect(database.reads == 1 && database.transactions == 1, "\(database.reads) reads, \(database.transactions) transactions")
+            let noKey = try await client.call(
+                .post, "/v1/transfers", token: "not-a-session",
+                json: #"{"from_account": "\#(account)", "to_account": "\#(account)", "amount": {"amount": "-1", "currency": "CHF"}}"#)
+            #expect(noKey.status == .unauthorized, "401 before the missing key and the bad amount")
+
             // Other reads still look the session up first, then read their data.
             database.reset()
             #expect(try await client.call(.get, "/v1/accounts/\(account)/balance-history", token: token).status == .ok)

@@ -10,7 +10,7 @@ struct AccountRoutes {
     /// why `readAsCaller`: these three are the reads an app makes most; each looks the session
     /// up in the same read as its data (see `BearerAuthMiddleware.looksUpInRoute`).
     func list(_ request: Request, context: TresorRequestContext) async throws -> Response {
-        let accounts = try await context.readAsCaller { principal, session in try await AccountService.accounts(of: principal, in: session) }
+        let accounts = try await context.readAsCaller { principal, session in try await AccountService.accounts(of: principal, in: session) }.value
         return JSON.response(writing: AccountListDTO(accounts: accounts.map(AccountDTO.init)))
     }
 
@@ -19,7 +19,7 @@ struct AccountRoutes {
         let id = Result<AccountID, any Error> { try context.parameters.id("id") }
         let account = try await context.readAsCaller { principal, session in
             try await AccountService.account(try id.get(), of: principal, in: session)
-        }
+        }.value
         return try JSON.response(Body(account: AccountDTO(account)))
     }
 
@@ -32,7 +32,7 @@ struct AccountRoutes {
             return try await AccountService.transactionPage(
                 query.account, of: principal, from: query.from, to: query.to, direction: query.direction, limit: query.limit,
                 cursor: query.cursor, receipts: true, in: session)
-        }
+        }.value
         let entries = page.entries.map { entry in
             var dto = EntryDTO(entry)
             dto.receiptID = page.receipts[entry.transactionID.rawValue]

@@ -15,7 +15,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
         var context = context
         let token = String(header.dropFirst(7))
         let path = request.uri.path
-        if request.method == .get, Self.looksUpInRoute(path: path) {
+        if Self.looksUpInRoute(method: request.method, path: path) {
             let minimumLevel = Self.allowedAtLevel1(method: request.method, path: path) ? 1 : 2
             context.pendingLogin = PendingLogin(token: token, minimumLevel: minimumLevel, auth: auth)
             return try await next(request, context)
@@ -30,12 +30,18 @@ struct BearerAuthMiddleware: RouterMiddleware {
     }
 
     /// The reads an app makes most (the accounts overview, one account, a page of its
-    /// transactions) look the session up in the same read as their data
-    /// (`TresorRequestContext.readAsCaller`): one read a request instead of two.
-    static func looksUpInRoute(path: String) -> Bool {
+    /// transactions) and a transfer (its two accounts) look the session up in the same read as
+    /// their data (`TresorRequestContext.readAsCaller`): one read a request instead of two.
+    static func looksUpInRoute(method: HTTPRequest.Method, path: String) -> Bool {
         let parts = path.split(separator: "/")
-        guard parts.count >= 2, parts[0] == "v1", parts[1] == "accounts" else { return false }
-        return parts.count == 2 || parts.count == 3 || (parts.count == 4 && parts[3] == "transactions")
+        guard parts.count >= 2, parts[0] == "v1" else { return false }
+        switch method {
+        case .get:
+            guard parts[1] == "accounts" else { return false }
+            return parts.count == 2 || parts.count == 3 || (parts.count == 4 && parts[3] == "transactions")
+        case .post: return parts.count == 2 && parts[1] == "transfers"
+        default: return false
+        }
     }
 
     /// Level 1 (a remembered device, no password this time) sees the overview of accounts and

@@ -42,9 +42,13 @@ public struct TresorRequestContext: RequestContext {
     /// The caller and `body`'s reads in one snapshot (`AuthService.read`), on the routes
     /// `BearerAuthMiddleware` hands the session lookup to. Anywhere else it answers 401: a
     /// route that reads this way is never reached without its lookup.
-    func readAsCaller<T: Sendable>(_ body: @Sendable (Principal, any SQLSession) async throws -> T) async throws -> T {
+    func readAsCaller<T: Sendable>(_ body: @Sendable (Principal, any SQLSession) async throws -> T) async throws -> (
+        principal: Principal, value: T
+    ) {
         guard let pendingLogin else { throw DomainError(.unauthorized, "Log in first.") }
-        return try await pendingLogin.auth.read(token: pendingLogin.token, minimumLevel: pendingLogin.minimumLevel, body).value
+        var (principal, value) = try await pendingLogin.auth.read(token: pendingLogin.token, minimumLevel: pendingLogin.minimumLevel, body)
+        principal.address = address
+        return (principal, value)
     }
 
     /// Request bodies larger than this are refused with 413. why: JSON requests of this API
