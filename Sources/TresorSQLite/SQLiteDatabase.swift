@@ -7,14 +7,16 @@ import TresorLedger
 /// The embedded store: one SQLite file in WAL mode with `synchronous = FULL`, so a commit that
 /// returned survives a crash of the process and of the machine.
 ///
-/// Writes are serialised by an async lock around each transaction (SQLite has one writer);
-/// reads run on GRDB's reader connections beside them.
+/// Writes are committed in groups (`SQLiteWriteGroups`), one group at a time under an async lock
+/// (SQLite has one writer); reads run on connections of their own beside them (`SQLiteReaders`).
 public final class SQLiteDatabase: SQLDatabase {
     public let dialect = SQLDialect.sqlite
     let pool: DatabasePool
     /// Connections for reads (`read`), beside GRDB's pool that the writer and the tools use.
     let readers: SQLiteReaders
-    private let writer = AsyncMutex()
+    /// Held while a group of write transactions is written (and by the raw-SQL benchmark).
+    let writer = AsyncMutex()
+    let groups = SQLiteWriteGroups()
     public let path: String
     /// One process uses the file, so notifications need not leave it.
     let hub = NotificationHub()
@@ -43,18 +45,12 @@ public final class SQLiteDatabase: SQLDatabase {
         try await pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
     }
 
+    /// Runs `body` in the next group of write transactions (`SQLiteWriteGroups`): in a savepoint
+    /// of its own, committed with the group before this returns.
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
-        try await writer.withLock {
-            let session = SQLiteWriteSession(pool: pool, notifications: PendingNotifications())
-            try await session.run("BEGIN IMMEDIATE")
-            do {
-                let result = try await body(session)
-                try await session.run("COMMIT")
-                session.notifications.deliver(to: hub)
-                return result
-            } catch {
-                try? await session.run("ROLLBACK")
-                throw error
+        try await withoutActuallyEscaping(body) { body in
+            try await withCheckedThrowingContinuation { continuation in
+                groups.submit(TransactionJob(body, continuation: continuation)) { [self] group in await write(group) }
             }
         }
     }
@@ -83,8 +79,8 @@ public final class SQLiteDatabase: SQLDatabase {
     }
 }
 
-/// Statements of an open write transaction; the async lock guarantees no other transaction
-/// interleaves on the writer connection.
+/// Statements of one body of a group of write transactions (`SQLiteWriteGroups`); the async
+/// lock guarantees nothing else runs on the writer connection meanwhile.
 struct SQLiteWriteSession: SQLSession {
     let pool: DatabasePool
     let notifications: PendingNotifications
@@ -93,11 +89,6 @@ struct SQLiteWriteSession: SQLSession {
         notifications.add(channel, payload)
     }
 
-    /// BEGIN, COMMIT and ROLLBACK go to the writer's queue: a COMMIT waits for fsync, which
-    /// must not hold one of the few threads that run every request.
-    func run(_ text: String) async throws {
-        try await pool.writeWithoutTransaction { db in try db.execute(sql: text) }
-    }
     func query(_ sql: TresorLedger.SQL) async throws -> [SQLRow] {
         try SQLiteRows.onCaller(pool) { db in try SQLiteRows.fetch(db, sql) }
     }
