@@ -8,8 +8,8 @@ public struct TresorRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by `BearerAuthMiddleware` on `/v1` routes that need a login.
     public var principal: Principal?
-    /// Set by `BearerAuthMiddleware` instead of `principal` on the read routes that look the
-    /// session up in their own read (`readAsCaller`).
+    /// Set by `BearerAuthMiddleware` instead of `principal` on the routes that look the session
+    /// up in their own read (`readAsCaller`; `BearerAuthMiddleware.looksUpInRoute`).
     var pendingLogin: PendingLogin?
     /// Set by `StaffAuthMiddleware` on `/v1/staff` routes.
     public var staff: String?
