@@ -83,15 +83,30 @@ enum WebSupport {
         return Response(status: .seeOther, headers: headers)
     }
 
-    /// `application/x-www-form-urlencoded` into a dictionary (last value wins).
+    /// `application/x-www-form-urlencoded` into a dictionary (last value wins). Control
+    /// characters other than tab and line breaks (`%00`, `%07`, …) are dropped. why: no field a
+    /// browser fills holds them; a NUL reached SQLite cut short (text is bound up to the first
+    /// NUL) and PostgreSQL refuses it in text. The JSON API refuses them with 400
+    /// `invalid_character`; a page has no place to show that, so the form keeps the rest.
     static func form(_ buffer: ByteBuffer) -> [String: String] {
         var fields: [String: String] = [:]
         for pair in String(buffer: buffer).split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1).map {
-                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+                withoutControlCharacters(String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "")
             }
             fields[parts[0]] = parts.count > 1 ? parts[1] : ""
         }
         return fields
+    }
+
+    static func withoutControlCharacters(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isRefused) else { return text }
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: text.unicodeScalars.filter { !isRefused($0) })
+        return String(kept)
+    }
+
+    static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r"
     }
 }
