@@ -48,9 +48,7 @@ enum JSON {
     /// The dotted path (`creditor.name`, `lines.2`) of the first text or key holding a refused
     /// character, `""` for the document itself, nil when there is none.
     static func controlCharacterPath(in value: Any, at path: [String]) -> String? {
-        func refused(_ text: String) -> Bool {
-            text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r" }
-        }
+        func refused(_ text: String) -> Bool { ControlCharacters.occur(in: text) }
         switch value {
         case let text as String:
             return refused(text) ? path.joined(separator: ".") : nil

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import TresorCore
+import TresorDomain
 
 /// Cookies, CSRF tokens and security headers of the web app.
 enum WebSupport {
@@ -92,21 +93,10 @@ enum WebSupport {
         var fields: [String: String] = [:]
         for pair in String(buffer: buffer).split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1).map {
-                withoutControlCharacters(String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "")
+                ControlCharacters.removed(from: String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "")
             }
             fields[parts[0]] = parts.count > 1 ? parts[1] : ""
         }
         return fields
-    }
-
-    static func withoutControlCharacters(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isRefused) else { return text }
-        var kept = String.UnicodeScalarView()
-        kept.append(contentsOf: text.unicodeScalars.filter { !isRefused($0) })
-        return String(kept)
-    }
-
-    static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r"
     }
 }
