@@ -295,12 +295,12 @@ enum BatchWriter {
                 switch dialect {
                 case .postgres:
                     """
-                    UPDATE accounts AS a SET booked_minor = v.booked FROM (VALUES \(marks(chunk.count, "(?::bigint, ?::bigint)"))) \
+                    UPDATE accounts AS a SET booked_minor = v.booked, revision = a.revision + 1 FROM (VALUES \(marks(chunk.count, "(?::bigint, ?::bigint)"))) \
                     AS v(id, booked) WHERE a.id = v.id
                     """
                 case .sqlite:
                     """
-                    UPDATE accounts SET booked_minor = v.column2 FROM (VALUES \(marks(chunk.count, "(?, ?)"))) AS v \
+                    UPDATE accounts SET booked_minor = v.column2, revision = revision + 1 FROM (VALUES \(marks(chunk.count, "(?, ?)"))) AS v \
                     WHERE accounts.id = v.column1
                     """
                 }

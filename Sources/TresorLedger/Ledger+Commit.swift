@@ -142,7 +142,7 @@ extension Ledger {
         let updated = try await session.queryOne(
             SQL(
                 """
-                UPDATE accounts SET booked_minor = booked_minor + ? WHERE id = ? AND currency = ? \
+                UPDATE accounts SET booked_minor = booked_minor + ?, revision = revision + 1 WHERE id = ? AND currency = ? \
                 AND (? > 0 OR enforce_limit = 0 OR booked_minor + ? - held_minor >= -overdraft_limit_minor) \
                 AND (? > 0 OR debits_blocked = 0) \
                 RETURNING booked_minor

@@ -48,7 +48,7 @@ public func buildRouter(
     router.post("/v1/certificates/verify/{code}", use: certificateRoutes.verify)
 
     let sessions = SessionRoutes(auth: services.auth)
-    let accounts = AccountRoutes(accounts: services.accounts)
+    let accounts = AccountRoutes(accounts: services.accounts, metrics: metrics)
     let transfers = TransferRoutes(transfers: services.transfers)
     router.post("/v1/sessions", use: sessions.login)
     let deviceRoutes = DeviceRoutes(devices: services.devices, auth: services.auth, staff: services.staff)

@@ -8,6 +8,7 @@ import TresorDomain
 import TresorLedger
 import TresorSQLite
 import TresorServer
+import TresorTestSupport
 
 /// A demo bank on a fresh SQLite file behind the real router, driven without a socket.
 /// why unchecked: the router is built once and only read afterwards.
@@ -19,10 +20,17 @@ struct APIHarness: @unchecked Sendable {
 
     /// `wrap` puts a decorator around the database (`CountingDatabase`) before the services see it.
     static func make(
-        configure: (inout AuthConfig) -> Void = { _ in }, wrap: (any SQLDatabase) -> any SQLDatabase = { $0 }
+        store: TestStore = .sqlite, configure: (inout AuthConfig) -> Void = { _ in }, wrap: (any SQLDatabase) -> any SQLDatabase = { $0 }
     ) async throws -> APIHarness {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-api-\(UUID().uuidString).sqlite").path
-        let database = wrap(try SQLiteDatabase(path: path))
+        let base: any SQLDatabase
+        switch store {
+        case .sqlite:
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-api-\(UUID().uuidString).sqlite").path
+            base = try SQLiteDatabase(path: path)
+        case .postgres:
+            base = try await store.makeDatabase()
+        }
+        let database = wrap(base)
         try await database.migrate()
         var auth = AuthConfig()
         auth.bcryptCost = 4  // why: same code path, quicker logins in tests
@@ -38,6 +46,17 @@ struct APIHarness: @unchecked Sendable {
         for iban in [ForeignIBANs.swiss, "CH4431999123000889012"] {
             _ = try await services.beneficiaries.add(name: "Whitelisted in tests", iban: try IBAN(iban), customer: nil)
         }
+        return APIHarness(services: services, metrics: metrics, router: try await buildRouter(services: services, metrics: metrics))
+    }
+
+    /// A second server instance on this harness's database (`store` is the kind it was made
+    /// on), with services and routes of its own: what another `tresor serve` behind the same
+    /// load balancer sees. Nothing is seeded again.
+    func otherInstance(_ store: TestStore) async throws -> APIHarness {
+        var auth = AuthConfig()
+        auth.bcryptCost = 4
+        let metrics = ServerMetrics()
+        let services = Services(database: try store.openAgain(services.database), clock: services.clock, auth: auth, observer: metrics)
         return APIHarness(services: services, metrics: metrics, router: try await buildRouter(services: services, metrics: metrics))
     }
 

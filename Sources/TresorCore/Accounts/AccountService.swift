@@ -37,6 +37,15 @@ public struct AccountService: Sendable {
         return account
     }
 
+    /// The account's revision (`Ledger.revision`), with the ownership check of `account(_:of:)`:
+    /// what a kept page of its transactions is checked against.
+    public static func revision(of id: AccountID, of principal: Principal, in session: any SQLSession) async throws -> Int64 {
+        guard let found = try await Ledger.revision(of: id, in: session), found.customerID == principal.customerID else {
+            throw DomainError(.accountNotFound, field: "id", "No such account.")
+        }
+        return found.revision
+    }
+
     /// A page of entries, newest first, and the cursor of the next page (nil on the last).
     public func transactions(
         _ id: AccountID, of principal: Principal, from: LocalDate?, to: LocalDate?, direction: EntryQuery.Direction,

@@ -31,7 +31,9 @@ public struct ReceiptService: Sendable {
                         .int(Int64(reading.confidence)), .text(String(decoding: try JSONEncoder().encode(reading.vat), as: UTF8.self)), .int(now),
                         .int(now),
                     ]))
-            return try await Self.match(Self.receipt(row!), customer: customer, in: session)
+            let matched = try await Self.match(Self.receipt(row!), customer: customer, in: session)
+            try await Ledger.pagesChanged(ofTransactions: matched.transactionID.map { [$0] } ?? [], in: session)
+            return matched
         }
         try await budgets.sendAlerts(for: customer, around: receipt.date)
         return receipt
@@ -95,6 +97,7 @@ public struct ReceiptService: Sendable {
         let now = clock.unixMillis
         let updated = try await database.transaction { session in
             var receipt = try await Self.load(id, customer: customer, in: session)
+            let linkedBefore = receipt.transactionID
             if let category = changes.category {
                 try await Self.validate(category: category, customer: customer, in: session)
                 receipt.category = category
@@ -132,7 +135,12 @@ public struct ReceiptService: Sendable {
                         receipt.total.map { .int($0.minorUnits) } ?? .null, .text(receipt.currency.code), .text(receipt.category),
                         receipt.transactionID.map(SQLValue.int) ?? .null, .int(now), .int(id), .int(customer.rawValue),
                     ]))
-            return receipt.transactionID == nil ? try await Self.match(receipt, customer: customer, in: session) : receipt
+            let result = receipt.transactionID == nil ? try await Self.match(receipt, customer: customer, in: session) : receipt
+            // why: the transaction pages of both the old and the new link show the receipt's id.
+            if result.transactionID != linkedBefore {
+                try await Ledger.pagesChanged(ofTransactions: [linkedBefore, result.transactionID].compactMap { $0 }, in: session)
+            }
+            return result
         }
         try await budgets.sendAlerts(for: customer, around: updated.date)
         return updated
@@ -142,8 +150,9 @@ public struct ReceiptService: Sendable {
     /// another receipt's too; backups keep every object.
     public func delete(_ id: Int64, of customer: CustomerID) async throws {
         try await database.transaction { session in
-            _ = try await Self.load(id, customer: customer, in: session)
+            let receipt = try await Self.load(id, customer: customer, in: session)
             try await session.execute(SQL("DELETE FROM receipts WHERE id = ? AND customer_id = ?", [.int(id), .int(customer.rawValue)]))
+            try await Ledger.pagesChanged(ofTransactions: receipt.transactionID.map { [$0] } ?? [], in: session)
         }
     }
 

@@ -6,6 +6,9 @@ import TresorLedger
 /// Read-only account routes: list, one account, its transactions, its balance history.
 struct AccountRoutes {
     let accounts: AccountService
+    let metrics: ServerMetrics
+    /// This bank's kept transaction pages.
+    let pages = TransactionPageCache()
 
     /// why `readAsCaller`: these three are the reads an app makes most; each looks the session
     /// up in the same read as its data (see `BearerAuthMiddleware.looksUpInRoute`).
@@ -27,18 +30,42 @@ struct AccountRoutes {
         // why parsed first, thrown inside the read: a caller without a valid session hears 401
         // before anything about its parameters.
         let parsed = Result { try PageRequest(request, context: context) }
-        let page = try await context.readAsCaller { principal, session in
+        let pages = self.pages
+        let read = try await context.readAsCaller { principal, session -> PageRead in
             let query = try parsed.get()
-            return try await AccountService.transactionPage(
+            let revision = try await AccountService.revision(of: query.account, of: principal, in: session)
+            if let kept = pages.page(query.key, at: revision) { return .kept(kept) }
+            let page = try await AccountService.transactionPage(
                 query.account, of: principal, from: query.from, to: query.to, direction: query.direction, limit: query.limit,
                 cursor: query.cursor, receipts: true, in: session)
+            return .read(page, revision: revision)
         }.value
-        let entries = page.entries.map { entry in
-            var dto = EntryDTO(entry)
-            dto.receiptID = page.receipts[entry.transactionID.rawValue]
-            return dto
+        let page: TransactionPageCache.Page
+        switch read {
+        case .kept(let kept):
+            metrics.pageCacheUsed(hit: true)
+            page = kept
+        case .read(let read, let revision):
+            metrics.pageCacheUsed(hit: false)
+            let entries = read.entries.map { entry in
+                var dto = EntryDTO(entry)
+                dto.receiptID = read.receipts[entry.transactionID.rawValue]
+                return dto
+            }
+            let body = JSON.bytes(writing: EntryPageDTO(transactions: entries, nextCursor: read.next?.token))
+            page = TransactionPageCache.Page(revision: revision, body: body, tag: ETagMiddleware.tag(of: body))
+            pages.keep(page, for: try parsed.get().key)
         }
-        return JSON.response(writing: EntryPageDTO(transactions: entries, nextCursor: page.next?.token))
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.eTag] = page.tag
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: page.body))
+    }
+
+    /// What the read of a transactions page found: the kept page still current, or the page read anew.
+    enum PageRead: Sendable {
+        case kept(TransactionPageCache.Page)
+        case read(AccountService.TransactionPage, revision: Int64)
     }
 
     /// The query of `GET /v1/accounts/{id}/transactions`.
@@ -49,6 +76,9 @@ struct AccountRoutes {
         let direction: EntryQuery.Direction
         let limit: Int
         let cursor: EntryCursor?
+
+        /// What the page is kept under: everything that chooses its entries.
+        var key: EntryQuery { EntryQuery(accountID: account, from: from, to: to, direction: direction, limit: limit, after: cursor) }
 
         init(_ request: Request, context: TresorRequestContext) throws {
             let query = request.uri.queryParameters

@@ -137,11 +137,16 @@ extension JSONWritable {
 
 extension JSON {
     static func response(writing value: some JSONWritable, status: HTTPResponse.Status = .ok) -> Response {
-        var writer = JSONWriter(capacity: value.estimatedSize)
-        value.write(to: &writer)
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: writer.bytes)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: bytes(writing: value)))
+    }
+
+    /// The JSON text of `value`.
+    static func bytes(writing value: some JSONWritable) -> ByteBuffer {
+        var writer = JSONWriter(capacity: value.estimatedSize)
+        value.write(to: &writer)
+        return ByteBuffer(bytes: writer.bytes)
     }
 }
 

@@ -9,6 +9,8 @@ public final class ServerMetrics: LedgerObserver, Sendable {
     public let registry = PrometheusCollectorRegistry()
     let committed: Counter
     let batchSizes: ValueHistogram
+    let pageCacheHits: Counter
+    let pageCacheMisses: Counter
 
     public init() {
         committed = registry.makeCounter(
@@ -16,6 +18,14 @@ public final class ServerMetrics: LedgerObserver, Sendable {
         batchSizes = registry.makeValueHistogram(
             descriptor: MetricNameDescriptor(metricName: "tresor_ledger_batch_size", helpText: "Bookings per group-commit batch"),
             buckets: [1, 2, 4, 8, 16, 32, 64])
+        let pages = "tresor_transaction_pages_total"
+        let pagesHelp = "Transaction pages answered from a kept page (hit) or read anew (miss)"
+        pageCacheHits = registry.makeCounter(descriptor: MetricNameDescriptor(metricName: pages, helpText: pagesHelp), labels: [("result", "hit")])
+        pageCacheMisses = registry.makeCounter(descriptor: MetricNameDescriptor(metricName: pages, helpText: pagesHelp), labels: [("result", "miss")])
+    }
+
+    func pageCacheUsed(hit: Bool) {
+        (hit ? pageCacheHits : pageCacheMisses).increment()
     }
 
     public func transactionsCommitted(_ count: Int) {

@@ -50,7 +50,7 @@ extension Bench {
             ).execute(arguments: ["bench", key, "h", now])
             let update = try db.cachedStatement(
                 sql: """
-                    UPDATE accounts SET booked_minor = booked_minor + ? WHERE id = ? AND currency = ? \
+                    UPDATE accounts SET booked_minor = booked_minor + ?, revision = revision + 1 WHERE id = ? AND currency = ? \
                     AND (? > 0 OR enforce_limit = 0 OR booked_minor + ? - held_minor >= -overdraft_limit_minor) \
                     AND (? > 0 OR debits_blocked = 0) RETURNING booked_minor
                     """)

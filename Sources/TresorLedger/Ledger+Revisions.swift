@@ -1,0 +1,26 @@
+import TresorDomain
+
+/// `accounts.revision` (migration 18): grows in the same transaction as every change to what an
+/// account's transaction pages show. The booking paths bump it with the balance they write
+/// (`Ledger.commit`, `BatchWriter`, `tresor_book_set`); what else changes a page calls
+/// `pagesChanged(ofTransactions:in:)`.
+extension Ledger {
+    /// The account's owner and revision, read in `session`; nil for no such account.
+    public static func revision(of account: AccountID, in session: any SQLSession) async throws -> (
+        customerID: CustomerID?, revision: Int64
+    )? {
+        try await session.queryOne(SQL("SELECT customer_id, revision FROM accounts WHERE id = ?", [.int(account.rawValue)]))
+            .map { (customerID: $0.optionalInt(0).map(CustomerID.init), revision: $0.int(1)) }
+    }
+
+    /// Bumps the revision of every account these transactions posted to: their pages show
+    /// something new about them (a receipt linked or unlinked), though no balance moved.
+    public static func pagesChanged(ofTransactions transactions: [Int64], in session: any SQLSession) async throws {
+        guard !transactions.isEmpty else { return }
+        let marks = Array(repeating: "?", count: transactions.count).joined(separator: ", ")
+        try await session.execute(
+            SQL(
+                "UPDATE accounts SET revision = revision + 1 WHERE id IN (SELECT account_id FROM postings WHERE transaction_id IN (\(marks)))",
+                transactions.map { .int($0) }))
+    }
+}
