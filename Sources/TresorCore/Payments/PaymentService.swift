@@ -53,7 +53,7 @@ public struct PaymentService: Sendable {
             executionDate: execution, outgoing: plan.outgoing, holdID: nil, transactionID: nil, reason: nil, createdAtMillis: now,
             updatedAtMillis: now, executedAtMillis: nil, signing: decision)
         let dialect = database.dialect
-        let signing = signing
+        let (signing, ledger) = (signing, ledger)
         let outcome: Created
         do {
             outcome = try await database.transaction { session in
@@ -65,9 +65,12 @@ public struct PaymentService: Sendable {
                     return Created(payment: first, replayed: true)
                 }
                 payment.id = id
+                // why before the booking: rows the booking locks (the accounts, for an IBAN
+                // payment the clearing account) stay locked to COMMIT; what needs no lock goes first.
+                try await FavoriteService.recordUse(of: request.type, template: templateID, by: principal.customerID, now: now, in: session)
                 var challenge: ChallengePrompt?
                 if payment.status == .executed {
-                    let posted = try await Ledger.book(plan.draft(on: today, releasing: nil), now: now, in: session)
+                    let posted = try await ledger.book(plan.draft(on: today, releasing: nil), now: now, in: session)
                     payment.transactionID = posted.id
                     payment.executedAtMillis = now
                     try await plan.announceExecution(to: principal.customerID, scheduled: false, now: now, in: session)
@@ -86,7 +89,6 @@ public struct PaymentService: Sendable {
                     }
                 }
                 try await PaymentStore.update(payment, in: session)
-                try await FavoriteService.recordUse(of: request.type, template: templateID, by: principal.customerID, now: now, in: session)
                 try await AuditLog.append(
                     AuditEntry.customer(
                         principal, at: now, action: "payment.create",

@@ -97,11 +97,3 @@ struct PaymentDTO: Encodable {
         }
     }
 }
-
-enum Timestamp {
-    static func iso(_ millis: Int64) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: Date(timeIntervalSince1970: Double(millis) / 1000))
-    }
-}
