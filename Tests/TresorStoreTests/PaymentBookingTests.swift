@@ -21,7 +21,10 @@ struct PaymentBookingTests {
         let again = try await services.payments.create(fixture.ibanRequest(1_250), by: fixture.principal, idempotencyKey: key, requestHash: key)
         #expect(again.replayed && again.payment.id == paid.id, "a retry answers the first payment")
 
-        let entries = try await services.audit.trail(contract: "20000001", fromMillis: 0, toMillis: .max).count
+        let trail = try await services.audit.trail(contract: "20000001", fromMillis: 0, toMillis: .max)
+        let written = try #require(trail.last { $0.action == "payment.create" })
+        #expect(written.subject == "payment:\(paid.id)" && written.details?.hasPrefix("executed ") == true)
+        let entries = trail.count
         let payments = try await services.payments.payments(of: fixture.principal.customerID, filter: .all, limit: 50, before: nil).count
         let refused = await #expect(throws: DomainError.self) { try await fixture.pay(fixture.ibanRequest(3_751)) }
         #expect(refused?.code == .insufficientFunds)
