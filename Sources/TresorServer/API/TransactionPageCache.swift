@@ -8,8 +8,8 @@ import TresorLedger
 /// encoded again. why correct: the revision grows in the same transaction as every change a
 /// page shows (`Ledger.revision`), so an equal revision read in this request's snapshot means
 /// the same page, whichever server instance wrote since. why kept: an app asks for the same
-/// first page at every launch and pull-to-refresh, and fifty postings read and encoded cost four
-/// times an overview (`make bench`, `http_reads`).
+/// first page at every launch and pull-to-refresh, and fifty postings read and encoded cost three
+/// times an overview (`make bench`, `http_reads`: 14,400 against 43,000 answers a second).
 ///
 /// One cache per bank (its routes are built per bank); bounded by bytes, least recently used
 /// pages leave first.
