@@ -71,7 +71,8 @@ struct TransactionPageCacheTests {
         let after = try await read()
         #expect(entries(after).first?["receipt_id"] == nil)
 
-        // A payment executed at once books by releasing its hold, the ledger's other path.
+        // A payment executed at once books inside its own transaction (`Ledger.book`): on SQLite
+        // the statement-by-statement path, on PostgreSQL one call of `tresor_book_set`.
         let paid = try await second.run { client in
             try await client.call(
                 .post, "/v1/payments", token: anna.token,
