@@ -107,18 +107,7 @@ final class SQLiteReader: @unchecked Sendable {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
         }
-        for (index, value) in sql.binds.enumerated() {
-            let position = Int32(index + 1)
-            let code: Int32
-            switch value {
-            case .int(let int): code = sqlite3_bind_int64(statement, position, int)
-            // why -1 (up to a NUL): as GRDB binds the writer's text, so a value reads back
-            // and matches as it was stored.
-            case .text(let text): code = sqlite3_bind_text(statement, position, text, -1, Self.transient)
-            case .null: code = sqlite3_bind_null(statement, position)
-            }
-            guard code == SQLITE_OK else { throw error(code, sql.text) }
-        }
+        try SQLiteRows.bind(sql, to: statement, connection: handle)
         return try SQLiteRows.step(statement, sql: sql.text, connection: handle)
     }
 
@@ -140,7 +129,6 @@ final class SQLiteReader: @unchecked Sendable {
     }
 
     /// SQLite copies bound text before the call returns.
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     func close() {
         for (_, statement) in statements { sqlite3_finalize(statement) }
