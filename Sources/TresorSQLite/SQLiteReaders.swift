@@ -128,8 +128,6 @@ final class SQLiteReader: @unchecked Sendable {
         DatabaseError(resultCode: ResultCode(rawValue: code), message: handle.map { String(cString: sqlite3_errmsg($0)) }, sql: text)
     }
 
-    /// SQLite copies bound text before the call returns.
-
     func close() {
         for (_, statement) in statements { sqlite3_finalize(statement) }
         statements = [:]

@@ -41,14 +41,13 @@ public struct TransferService: Sendable {
     public func transfer(_ request: TransferRequest, by principal: Principal, idempotencyKey: String, requestHash: String) async throws
         -> CommitOutcome
     {
-        try Self.check(request)
         let found = try await accounts.ledger.accounts([request.fromAccount, request.toAccount])
         return try await transfer(request, by: principal, between: found, idempotencyKey: idempotencyKey, requestHash: requestHash)
     }
 
-    /// What a transfer must be before its accounts are looked at: a positive amount, a message
-    /// of at most 140 characters, two different accounts.
-    public static func check(_ request: TransferRequest) throws {
+    /// What a transfer must be whatever its accounts: a positive amount, a message of at most
+    /// 140 characters, two different accounts.
+    static func check(_ request: TransferRequest) throws {
         guard request.amount.minorUnits > 0 else {
             throw DomainError(.amountNotPositive, field: "amount", "The amount must be more than zero.")
         }
@@ -63,7 +62,7 @@ public struct TransferService: Sendable {
     }
 
     /// `transfer(…)` with its accounts as the caller read them (`Ledger.accounts(_:in:)` in the
-    /// read that looked the session up). why that is safe: ownership, kind and currency do not
+    /// read that looked the session up); the request is checked here, first. why that is safe: ownership, kind and currency do not
     /// change once an account is open, and the balance is checked again when the batch books.
     public func transfer(
         _ request: TransferRequest, by principal: Principal, between found: [Account], idempotencyKey: String, requestHash: String

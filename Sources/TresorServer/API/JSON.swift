@@ -48,13 +48,12 @@ enum JSON {
     /// The dotted path (`creditor.name`, `lines.2`) of the first text or key holding a refused
     /// character, `""` for the document itself, nil when there is none.
     static func controlCharacterPath(in value: Any, at path: [String]) -> String? {
-        func refused(_ text: String) -> Bool { ControlCharacters.occur(in: text) }
         switch value {
         case let text as String:
-            return refused(text) ? path.joined(separator: ".") : nil
+            return ControlCharacters.occur(in: text) ? path.joined(separator: ".") : nil
         case let object as [String: Any]:
             for key in object.keys.sorted() {
-                if refused(key) { return (path + [key]).joined(separator: ".") }
+                if ControlCharacters.occur(in: key) { return (path + [key]).joined(separator: ".") }
                 if let found = controlCharacterPath(in: object[key]!, at: path + [key]) { return found }
             }
             return nil

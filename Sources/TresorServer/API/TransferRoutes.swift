@@ -17,7 +17,6 @@ struct TransferRoutes {
         let parsed = Result { () throws -> (key: String, transfer: TransferRequest, hash: String) in
             let key = try IdempotencyKey.validate(request.headers[.idempotencyKey])
             let transfer = try JSON.decode(TransferRequest.self, from: body)
-            try TransferService.check(transfer)
             return (key, transfer, IdempotencyKey.requestHash(method: "POST", path: "/v1/transfers", body: body.readableBytesView))
         }
         let (principal, found) = try await context.readAsCaller { _, session in

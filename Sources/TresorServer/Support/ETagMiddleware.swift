@@ -6,7 +6,8 @@ import Hummingbird
 /// digest of the body), and a request with that tag in `If-None-Match` is answered `304` with
 /// no body, so an app revalidates its cached accounts and transactions for a few bytes. The body
 /// is built either way (the tag is what it would be), which keeps the tag exact without
-/// per-route version counters; a route may set the tag itself, computed with `tag(of:)`. Streams (`text/event-stream`) pass through untouched.
+/// per-route version counters; a route may set the tag itself, computed with `tag(of:)`.
+/// Streams (`text/event-stream`) pass through untouched.
 struct ETagMiddleware: RouterMiddleware {
     typealias Context = TresorRequestContext
 
