@@ -6,7 +6,8 @@ POST /v1/payments, internal and to an IBAN at another bank (wrk); with the most 
 customer with two accounts (GET /v1/accounts, a page of 50 transactions) at 64 connections against GET /healthz on the same server
 (run before and after them, the mean),
 and the server's resident memory after each run. On SQLite (b) is also run with 100 transfers per
-transaction, the most one writer does. Writes bench/results/ledger.json with every figure and its ratio."""
+transaction, the most one writer does. Writes bench/results/ledger.json (BENCH_OUT) with every figure and its ratio;
+BENCH_STORES, BENCH_CLIENTS and BENCH_SECONDS narrow or lengthen a run."""
 import datetime
 import glob
 import json
@@ -21,6 +22,7 @@ import urllib.request
 TRESOR = os.environ.get("TRESOR_BIN", ".build/release/tresor")
 SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
 CLIENTS = [int(c) for c in os.environ.get("BENCH_CLIENTS", "1,16").split(",")]
+STORES = os.environ.get("BENCH_STORES", "sqlite,postgres").split(",")
 PG_URL = os.environ["TRESOR_TEST_POSTGRES_URL"]
 PG_BIN = os.environ["TRESOR_PG_BINDIR"]
 work = tempfile.mkdtemp(prefix="tresor-bench.")
@@ -119,7 +121,7 @@ def wrk_figures(out):
 
 
 results = []
-for store in ["sqlite", "postgres"]:
+for store in STORES:
     for clients in CLIENTS:
         db = fresh_db(store, clients)
         ids = json.loads(run(TRESOR, "bench", "setup", "--db", db, "--accounts", "200").strip().splitlines()[-1])
@@ -171,11 +173,12 @@ for store in ["sqlite", "postgres"]:
         print(json.dumps(row), flush=True)
         results.append(row)
 
-os.makedirs("bench/results", exist_ok=True)
+OUT = os.environ.get("BENCH_OUT", "bench/results/ledger.json")
+os.makedirs(os.path.dirname(OUT), exist_ok=True)
 document = {"generated_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "machine": {"cores": os.cpu_count(), "platform": platform.platform()},
             "seconds_per_run": SECONDS, "transfer": "CHF 1.00 between random pairs of 200 accounts, with an idempotency key",
             "results": results}
-with open("bench/results/ledger.json", "w") as f:
+with open(OUT, "w") as f:
     json.dump(document, f, indent=2)
-print("wrote bench/results/ledger.json")
+print(f"wrote {OUT}")

@@ -16,12 +16,19 @@ public final class PostgresDatabase: SQLDatabase {
     public let url: String
     let hub = NotificationHub()
     private let listening = ListeningChannels()
+    /// Statements prepared on the pool's connections (`PreparedStatements`); nil runs every
+    /// statement unprepared.
+    let statements: PreparedStatements?
 
-    /// `url`: `postgres://user:password@host:port/database`.
-    public init(url: String, maximumConnections: Int = 20, logger: Logger = Logger(label: "tresor.postgres")) throws {
+    /// `url`: `postgres://user:password@host:port/database`, with `?prepare=off` for a pooler
+    /// that cannot keep named statements per client (PgBouncer in transaction mode before
+    /// 1.21). `preparing`: statements are prepared on the pool's connections (`PreparedStatements`).
+    public init(url: String, maximumConnections: Int = 20, preparing: Bool = true, logger: Logger = Logger(label: "tresor.postgres")) throws {
         let configuration = try Self.configuration(url: url, maximumConnections: maximumConnections)
         self.logger = logger
         self.url = url
+        let refused = URLComponents(string: url)?.queryItems?.contains { $0.name == "prepare" && $0.value == "off" } ?? false
+        statements = preparing && !refused ? PreparedStatements() : nil
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         runner = Task { await client.run() }
@@ -43,7 +50,7 @@ public final class PostgresDatabase: SQLDatabase {
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
         try await Self.reachable {
             try await client.withConnection { connection in
-                let session = PostgresSession(connection: connection, logger: logger)
+                let session = PostgresSession(connection: connection, logger: logger, statements: statements)
                 try await session.run("BEGIN")
                 do {
                     let result = try await body(session)
@@ -60,7 +67,7 @@ public final class PostgresDatabase: SQLDatabase {
     public func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
         try await Self.reachable {
             try await client.withConnection { connection in
-                try await body(PostgresSession(connection: connection, logger: logger))
+                try await body(PostgresSession(connection: connection, logger: logger, statements: statements))
             }
         }
     }
@@ -184,6 +191,9 @@ final class ListeningChannels: @unchecked Sendable {
 struct PostgresSession: SQLSession {
     let connection: PostgresConnection
     let logger: Logger
+    let statements: PreparedStatements?
+    /// Statements with more values are batches whose text varies with their size: unprepared.
+    static let preparedBindsMax = 64
 
     /// `pg_notify` inside the transaction: PostgreSQL delivers it at COMMIT, never on ROLLBACK.
     func notify(_ channel: String, _ payload: String) async throws {
@@ -211,6 +221,9 @@ struct PostgresSession: SQLSession {
 
     func query(_ sql: SQL) async throws -> [SQLRow] {
         try ensureOpen()
+        if let statements, sql.binds.count <= Self.preparedBindsMax, let rows = try await queryPrepared(sql, statements: statements) {
+            return rows
+        }
         var binds = PostgresBindings(capacity: sql.binds.count)
         for value in sql.binds {
             switch value {
@@ -236,23 +249,6 @@ struct PostgresSession: SQLSession {
         }
     }
 
-    /// Turns `?` placeholders into `$1`, `$2`, … (outside quoted literals). why bytes: walking a
-    /// batch statement of a few thousand characters as `Character`s showed in profiles.
-    static func numbered(_ text: String) -> String {
-        var result: [UInt8] = []
-        result.reserveCapacity(text.utf8.count + 64)
-        var index = 0
-        var quoted = false
-        for byte in text.utf8 {
-            if byte == UInt8(ascii: "'") { quoted.toggle() }
-            if byte == UInt8(ascii: "?") && !quoted {
-                index += 1
-                result.append(UInt8(ascii: "$"))
-                result += String(index).utf8
-            } else {
-                result.append(byte)
-            }
-        }
-        return String(decoding: result, as: UTF8.self)
-    }
+    /// Turns `?` placeholders into `$1`, `$2`, … (outside quoted literals).
+    static func numbered(_ text: String) -> String { numbered(text, declaring: []) }
 }
