@@ -1,5 +1,3 @@
-import Foundation
-import Logging
 import PostgresNIO
 import Synchronization
 import TresorLedger
