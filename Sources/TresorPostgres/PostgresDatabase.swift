@@ -31,7 +31,10 @@ public final class PostgresDatabase: SQLDatabase {
         statements = preparing && !refused ? PreparedStatements() : nil
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
-        runner = Task { await client.run() }
+        // why immediate: `run()` marks the client running before its first suspension; started
+        // as a plain Task it often ran after the first query, and PostgresNIO warned "run()
+        // hasn't been called yet" on every `tresor` command against PostgreSQL.
+        runner = Task.immediate { await client.run() }
     }
 
     static func configuration(url: String, maximumConnections: Int) throws -> PostgresClient.Configuration {
