@@ -5,14 +5,6 @@ import TresorDomain
 /// (`Ledger.commit`, `BatchWriter`, `tresor_book_set`); what else changes a page calls
 /// `pagesChanged(ofTransactions:in:)`.
 extension Ledger {
-    /// The account's owner and revision, read in `session`; nil for no such account.
-    public static func revision(of account: AccountID, in session: any SQLSession) async throws -> (
-        customerID: CustomerID?, revision: Int64
-    )? {
-        try await session.queryOne(SQL("SELECT customer_id, revision FROM accounts WHERE id = ?", [.int(account.rawValue)]))
-            .map { (customerID: $0.optionalInt(0).map(CustomerID.init), revision: $0.int(1)) }
-    }
-
     /// Bumps the revision of every account these transactions posted to: their pages show
     /// something new about them (a receipt linked or unlinked), though no balance moved.
     public static func pagesChanged(ofTransactions transactions: [Int64], in session: any SQLSession) async throws {

@@ -23,11 +23,6 @@ public struct AccountService: Sendable {
         try await ledger.database.read { session in try await Self.account(id, of: principal, field: field, in: session) }
     }
 
-    /// `accounts(of:)` inside a read the caller holds open (`AuthService.read`).
-    public static func accounts(of principal: Principal, in session: any SQLSession) async throws -> [Account] {
-        try await Ledger.accounts(of: principal.customerID, in: session)
-    }
-
     /// `account(_:of:)` inside a read the caller holds open: another customer's account is
     /// answered as missing, not as forbidden, so its existence is not revealed.
     public static func account(_ id: AccountID, of principal: Principal, field: String = "id", in session: any SQLSession) async throws -> Account {
@@ -37,13 +32,12 @@ public struct AccountService: Sendable {
         return account
     }
 
-    /// The account's revision (`Ledger.revision`), with the ownership check of `account(_:of:)`:
-    /// what a kept page of its transactions is checked against.
-    public static func revision(of id: AccountID, of principal: Principal, in session: any SQLSession) async throws -> Int64 {
-        guard let found = try await Ledger.revision(of: id, in: session), found.customerID == principal.customerID else {
-            throw DomainError(.accountNotFound, field: "id", "No such account.")
-        }
-        return found.revision
+    /// The account's revision as `Ledger.callerRevision(of:)` read it: what a kept page of its
+    /// transactions is checked against. A missing or someone else's account is answered as
+    /// missing, as `account(_:of:)` does.
+    public static func revision(from rows: [SQLRow]) throws -> Int64 {
+        guard let row = rows.first else { throw DomainError(.accountNotFound, field: "id", "No such account.") }
+        return row.int(0)
     }
 
     /// A page of entries, newest first, and the cursor of the next page (nil on the last).

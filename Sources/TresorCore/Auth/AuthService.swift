@@ -192,41 +192,6 @@ public struct AuthService: Sendable {
         try await read(token: token, minimumLevel: 0) { _, _ in }.principal
     }
 
-    /// The caller behind `token`, and `body`'s reads in the same snapshot on the same connection.
-    /// why: a read route otherwise pays two reads (the session lookup in the middleware, then its
-    /// data): on SQLite two read transactions and their file locks, on PostgreSQL two pool
-    /// checkouts. Refuses with 401 before `body` runs, and with 403 `step_up_required` when the
-    /// session's level is below `minimumLevel`.
-    public func read<T: Sendable>(
-        token: String, minimumLevel: Int, _ body: @Sendable (Principal, any SQLSession) async throws -> T
-    ) async throws -> (principal: Principal, value: T) {
-        guard token.count <= 128 else { throw Self.unauthorized }
-        let hash = Hashing.sha256Hex(Array(token.utf8))
-        let now = clock.unixMillis
-        let idleCutoff = now - config.idleTimeoutSeconds * 1000
-        let (principal, lastSeen, value) = try await database.read { session in
-            guard
-                let row = try await session.queryOne(
-                    SQL(
-                        """
-                        SELECT customer_id, contract, level, last_seen_ms, device_id FROM sessions \
-                        WHERE token_hash = ? AND revoked = 0 AND expires_at_ms > ? AND last_seen_ms > ?
-                        """, [.text(hash), .int(now), .int(idleCutoff)]))
-            else { throw Self.unauthorized }
-            let principal = Principal(customerID: CustomerID(row.int(0)), contract: row.text(1), level: Int(row.int(2)), deviceID: row.optionalInt(4))
-            guard principal.level >= minimumLevel else { throw Self.stepUpRequired }
-            return (principal, row.int(3), try await body(principal, session))
-        }
-        // why: refresh the idle timer at most every 30 s, not on every request: a write per
-        // read request would cost more than the read.
-        if now - lastSeen > 30_000 {
-            try await database.transaction { session in
-                try await session.execute(SQL("UPDATE sessions SET last_seen_ms = ? WHERE token_hash = ?", [.int(now), .text(hash)]))
-            }
-        }
-        return (principal, value)
-    }
-
     /// A level-1 session (a remembered device) asked for what needs the password or PIN.
     public static let stepUpRequired = DomainError(
         .stepUpRequired, "Confirm with your password or PIN to do this (POST /v1/sessions/current/step-up).")

@@ -11,9 +11,10 @@ struct AccountRoutes {
     let pages = TransactionPageCache()
 
     /// why `readAsCaller`: these three are the reads an app makes most; each looks the session
-    /// up in the same read as its data (see `BearerAuthMiddleware.looksUpInRoute`).
+    /// up in the same read as its data (see `BearerAuthMiddleware.looksUpInRoute`), the list
+    /// and a page's revision in the same statement.
     func list(_ request: Request, context: TresorRequestContext) async throws -> Response {
-        let accounts = try await context.readAsCaller { principal, session in try await AccountService.accounts(of: principal, in: session) }.value
+        let accounts = try await context.readAsCaller(joining: Ledger.callerAccounts) { _, rows, _ in Ledger.accounts(from: rows) }.value
         return JSON.response(writing: AccountListDTO(accounts: accounts.map(AccountDTO.init)))
     }
 
@@ -31,9 +32,10 @@ struct AccountRoutes {
         // before anything about its parameters.
         let parsed = Result { try PageRequest(request, context: context) }
         let pages = self.pages
-        let read = try await context.readAsCaller { principal, session -> PageRead in
+        let revisionQuery = (try? parsed.get()).map { Ledger.callerRevision(of: $0.account) }
+        let read = try await context.readAsCaller(joining: revisionQuery) { principal, rows, session -> PageRead in
             let query = try parsed.get()
-            let revision = try await AccountService.revision(of: query.account, of: principal, in: session)
+            let revision = try AccountService.revision(from: rows)
             if let kept = pages.page(query.key, at: revision) { return .kept(kept) }
             let page = try await AccountService.transactionPage(
                 query.account, of: principal, from: query.from, to: query.to, direction: query.direction, limit: query.limit,

@@ -19,9 +19,10 @@ struct TransferRoutes {
             let transfer = try JSON.decode(TransferRequest.self, from: body)
             return (key, transfer, IdempotencyKey.requestHash(method: "POST", path: "/v1/transfers", body: body.readableBytesView))
         }
-        let (principal, found) = try await context.readAsCaller { _, session in
-            let transfer = try parsed.get().transfer
-            return try await Ledger.accounts([transfer.fromAccount, transfer.toAccount], in: session)
+        let accountsQuery = (try? parsed.get()).map { Ledger.accountsQuery([$0.transfer.fromAccount, $0.transfer.toAccount]) }
+        let (principal, found) = try await context.readAsCaller(joining: accountsQuery) { _, rows, _ in
+            _ = try parsed.get()
+            return Ledger.accounts(from: rows)
         }
         let (key, transfer, hash) = try parsed.get()
         let outcome = try await transfers.transfer(transfer, by: principal, between: found, idempotencyKey: key, requestHash: hash)

@@ -51,6 +51,18 @@ public struct TresorRequestContext: RequestContext {
         return (principal, value)
     }
 
+    /// `readAsCaller(_:)` with `data` read in the statement that looks the session up
+    /// (`CallerQuery`); `body` gets its rows.
+    func readAsCaller<T: Sendable>(
+        joining data: CallerQuery?, _ body: @Sendable (Principal, [SQLRow], any SQLSession) async throws -> T
+    ) async throws -> (principal: Principal, value: T) {
+        guard let pendingLogin else { throw DomainError(.unauthorized, "Log in first.") }
+        var (principal, value) = try await pendingLogin.auth.read(
+            token: pendingLogin.token, minimumLevel: pendingLogin.minimumLevel, joining: data, body)
+        principal.address = address
+        return (principal, value)
+    }
+
     /// Request bodies larger than this are refused with 413. why: JSON requests of this API
     /// are a few hundred bytes; 64 KiB leaves room and bounds memory per request.
     public static let bodyBytesMax = 64 * 1024
