@@ -65,6 +65,8 @@ let package = Package(
             dependencies: [
                 "TresorLedger", "TresorCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // why: its ConnectionPoolError (the pool circuit breaker) is answered as 503.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

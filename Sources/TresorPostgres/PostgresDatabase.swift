@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import TresorCore
 import TresorLedger
+import _ConnectionPoolModule
 
 /// The production store: a PostgreSQL database reached through a PostgresNIO connection pool.
 /// Several stateless Tresor instances can share it; the ledger's conditional UPDATEs take the
@@ -88,6 +89,21 @@ public final class PostgresDatabase: SQLDatabase {
             throw DatabaseUnavailable(String(describing: error.code))
         } catch let error as PSQLError where isConflict(error) {
             throw TransactionConflict(error.serverInfo?[.sqlState] ?? "")
+        } catch let error as ConnectionPoolError {
+            throw unavailable(error)
+        }
+    }
+
+    /// The pool's own refusals: a request waits while the pool retries connecting (a restart
+    /// is ridden out), but after a minute without a connection (the server down or unreachable)
+    /// PostgresNIO's circuit breaker fails it and every later one; a request is also refused
+    /// while the pool shuts down. why: these reached clients as 500 "unexpected
+    /// error"; the database is away, so 503, which a client retries.
+    static func unavailable(_ error: ConnectionPoolError) -> DatabaseUnavailable {
+        switch error {
+        case .connectionCreationCircuitBreakerTripped: DatabaseUnavailable("no connection to PostgreSQL for a minute")
+        case .poolShutdown: DatabaseUnavailable("connection pool shut down")
+        default: DatabaseUnavailable(String(describing: error))
         }
     }
 
