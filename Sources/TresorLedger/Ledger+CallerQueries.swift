@@ -16,8 +16,8 @@ extension Ledger {
     /// Rows of `callerAccounts` or `accountsQuery(_:)` as accounts.
     public static func accounts(from rows: [SQLRow]) -> [Account] { rows.map(account(from:)) }
 
-    /// The revision (`accounts.revision`, `Ledger+Revisions`) of `account` if the caller owns it: one row, or none
-    /// for an account that is missing or someone else's.
+    /// The revision (`accounts.revision`, `Ledger+Revisions`) of `account` if the caller owns
+    /// it: one row, or none for an account that is missing or someone else's.
     public static func callerRevision(of account: AccountID) -> CallerQuery {
         CallerQuery(SQL("SELECT revision FROM accounts WHERE id = ? AND customer_id = \(CallerQuery.customer)", [.int(account.rawValue)]))
     }

@@ -97,8 +97,8 @@ public final class PostgresDatabase: SQLDatabase {
     /// The pool's own refusals: a request waits while the pool retries connecting (a restart
     /// is ridden out), but after a minute without a connection (the server down or unreachable)
     /// PostgresNIO's circuit breaker fails it and every later one; a request is also refused
-    /// while the pool shuts down. why: these reached clients as 500 "unexpected
-    /// error"; the database is away, so 503, which a client retries.
+    /// while the pool shuts down. why: these reached clients as 500 "unexpected error"; the
+    /// database is away, so 503, which a client retries.
     static func unavailable(_ error: ConnectionPoolError) -> DatabaseUnavailable {
         switch error {
         case .connectionCreationCircuitBreakerTripped: DatabaseUnavailable("no connection to PostgreSQL for a minute")

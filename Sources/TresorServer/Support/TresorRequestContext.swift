@@ -45,10 +45,7 @@ public struct TresorRequestContext: RequestContext {
     func readAsCaller<T: Sendable>(_ body: @Sendable (Principal, any SQLSession) async throws -> T) async throws -> (
         principal: Principal, value: T
     ) {
-        guard let pendingLogin else { throw DomainError(.unauthorized, "Log in first.") }
-        var (principal, value) = try await pendingLogin.auth.read(token: pendingLogin.token, minimumLevel: pendingLogin.minimumLevel, body)
-        principal.address = address
-        return (principal, value)
+        try await readAsCaller(joining: nil) { principal, _, session in try await body(principal, session) }
     }
 
     /// `readAsCaller(_:)` with `data` read in the statement that looks the session up
