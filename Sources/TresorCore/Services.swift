@@ -58,8 +58,7 @@ public struct Services: Sendable {
         devices = DeviceService(database: database, clock: clock, random: random, auth: auth)
         staff = StaffService(database: database, clock: clock, random: random, auth: auth)
         stations = StationService(database: database, clock: clock, random: random, auth: auth)
-        payments = PaymentService(
-            ledger: ledger, bank: bank, calendar: calendar, clock: clock, signing: signing, beneficiaries: beneficiaries)
+        payments = PaymentService(ledger: ledger, bank: bank, calendar: calendar, clock: clock, signing: signing)
         scheduler = PaymentScheduler(payments: payments)
         templates = TemplateService(database: database, clock: clock)
         favorites = FavoriteService(database: database, clock: clock)

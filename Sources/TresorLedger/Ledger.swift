@@ -121,22 +121,28 @@ public struct Ledger: Sendable {
 
     /// The bank's own account of `kind` in `currency` (the first opened), if any.
     public func bankAccount(_ kind: AccountKind, currency: Currency) async throws -> Account? {
+        try await database.read { session in try await Self.bankAccount(kind, currency: currency, in: session) }
+    }
+
+    /// `bankAccount(_:currency:)` inside a read or transaction the caller holds open.
+    public static func bankAccount(_ kind: AccountKind, currency: Currency, in session: any SQLSession) async throws -> Account? {
         precondition(kind.isBankOwn)
-        return try await database.read { session in
-            try await session.queryOne(
-                SQL(
-                    "SELECT \(Self.accountColumns) FROM accounts WHERE customer_id IS NULL AND kind = ? AND currency = ? ORDER BY id LIMIT 1",
-                    [.text(kind.rawValue), .text(currency.code)])
-            ).map(Self.account(from:))
-        }
+        return try await session.queryOne(
+            SQL(
+                "SELECT \(accountColumns) FROM accounts WHERE customer_id IS NULL AND kind = ? AND currency = ? ORDER BY id LIMIT 1",
+                [.text(kind.rawValue), .text(currency.code)])
+        ).map(account(from:))
     }
 
     /// The account with this IBAN at this bank, if any.
     public func account(iban: IBAN) async throws -> Account? {
-        try await database.read { session in
-            try await session.queryOne(SQL("SELECT \(Self.accountColumns) FROM accounts WHERE iban = ?", [.text(iban.electronic)]))
-                .map(Self.account(from:))
-        }
+        try await database.read { session in try await Self.account(iban: iban, in: session) }
+    }
+
+    /// `account(iban:)` inside a read or transaction the caller holds open.
+    public static func account(iban: IBAN, in session: any SQLSession) async throws -> Account? {
+        try await session.queryOne(SQL("SELECT \(accountColumns) FROM accounts WHERE iban = ?", [.text(iban.electronic)]))
+            .map(account(from:))
     }
 
     public func allAccounts() async throws -> [Account] {

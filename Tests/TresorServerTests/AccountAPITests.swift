@@ -122,7 +122,8 @@ struct AccountAPITests {
         }
     }
 
-    @Test("the overview, an account, its transactions and a transfer look the session up in their own read: one read, 401 before parameters")
+    @Test(
+        "the overview, an account, its transactions, a transfer and a payment look the session up in their own read: one read, 401 before parameters")
     func oneReadPerRequest() async throws {
         let counting = CountingDatabase.Box()
         let harness = try await APIHarness.make(wrap: { base in counting.wrap(base) })
@@ -149,6 +150,18 @@ struct AccountAPITests {
                 .post, "/v1/transfers", token: "not-a-session",
                 json: #"{"from_account": "\#(account)", "to_account": "\#(account)", "amount": {"amount": "-1", "currency": "CHF"}}"#)
             #expect(noKey.status == .unauthorized, "401 before the missing key and the bad amount")
+
+            // So does a payment: its replay check, accounts and signing settings in the session's read.
+            database.reset()
+            let payment = try await client.call(
+                .post, "/v1/payments", token: token,
+                json:
+                    #"{"type": "internal", "debtor_account": "\#(account)", "amount": {"amount": "1.00", "currency": "CHF"}, "creditor": {"account": "\#(savings)"}}"#,
+                headers: ["Idempotency-Key": "one-read-2"])
+            #expect(payment.status == .created && (payment.json["payment"] as? [String: Any])?["status"] as? String == "executed")
+            #expect(database.reads == 1 && database.transactions == 1, "\(database.reads) reads, \(database.transactions) transactions")
+            let badPayment = try await client.call(.post, "/v1/payments", token: "not-a-session", json: #"{"type": "cheque"}"#)
+            #expect(badPayment.status == .unauthorized, "401 before the missing key and the unknown type")
 
             // Other reads still look the session up first, then read their data.
             database.reset()

@@ -35,4 +35,42 @@ struct PaymentBookingTests {
         #expect(try await services.ledger.invariantViolations().isEmpty)
         #expect(try await services.audit.verify() == nil, "the audit chain is whole")
     }
+
+    @Test(
+        "a key taken between the reads and the write: the later request books nothing and answers the first payment", arguments: StoreKind.available)
+    func keyTakenMeanwhile(_ kind: StoreKind) async throws {
+        let fixture = try await PaymentFixture.make(kind, fundedMinor: 5_000)
+        let (services, principal) = (fixture.services, fixture.principal)
+        let request = fixture.ibanRequest(1_250)
+        let key = UUID().uuidString
+        // Both requests read before either writes, as two requests with one key arriving at once do.
+        let database = services.ledger.database
+        let prepared = try await database.read { session in
+            [
+                try await services.payments.prepare(request, by: principal, idempotencyKey: key, requestHash: key, in: session),
+                try await services.payments.prepare(request, by: principal, idempotencyKey: key, requestHash: key, in: session),
+            ]
+        }
+        let first = try await services.payments.create(prepared[0], by: principal, idempotencyKey: key, requestHash: key)
+        let second = try await services.payments.create(prepared[1], by: principal, idempotencyKey: key, requestHash: key)
+        #expect(!first.replayed && first.payment.status == .executed)
+        #expect(second.replayed && second.payment.id == first.payment.id && second.payment.transactionID == first.payment.transactionID)
+        #expect(try await services.ledger.account(fixture.current.id)?.bookedMinor == 3_750, "booked once")
+        #expect(try await services.payments.payments(of: principal.customerID, filter: .all, limit: 50, before: nil).count == 1)
+        let created = try await services.audit.trail(contract: "20000001", fromMillis: 0, toMillis: .max).filter { $0.action == "payment.create" }
+        #expect(created.count == 1)
+        #expect(try await services.ledger.invariantViolations().isEmpty)
+        #expect(try await services.audit.verify() == nil, "the audit chain is whole")
+
+        // Another body under the key, read before the first payment was written, is still 409.
+        let other = try await database.read { session in
+            try await services.payments.prepare(fixture.ibanRequest(1_000), by: principal, idempotencyKey: "k2", requestHash: "h-other", in: session)
+        }
+        _ = try await services.payments.create(fixture.ibanRequest(1_000), by: principal, idempotencyKey: "k2", requestHash: "h-first")
+        let refused = await #expect(throws: DomainError.self) {
+            try await services.payments.create(other, by: principal, idempotencyKey: "k2", requestHash: "h-other")
+        }
+        #expect(refused?.code == .idempotencyKeyReused)
+        #expect(try await services.ledger.account(fixture.current.id)?.bookedMinor == 2_750)
+    }
 }

@@ -27,10 +27,14 @@ extension BankService {
     }
 
     private func mappedOperatorAccount(_ id: String) async throws -> Account? {
-        let mapped = try await database.read { session in
-            try await session.queryOne(SQL("SELECT account_id FROM topup_operators WHERE id = ?", [.text(id)]))
+        try await database.read { session in try await Self.mappedOperatorAccount(id, in: session) }
+    }
+
+    /// The account top-ups for the operator `id` are paid into, if it was opened.
+    static func mappedOperatorAccount(_ id: String, in session: any SQLSession) async throws -> Account? {
+        guard let mapped = try await session.queryOne(SQL("SELECT account_id FROM topup_operators WHERE id = ?", [.text(id)])) else {
+            return nil
         }
-        guard let mapped else { return nil }
-        return try await ledger.account(AccountID(mapped.int(0)))
+        return try await Ledger.account(AccountID(mapped.int(0)), in: session)
     }
 }

@@ -21,10 +21,13 @@ public struct BankService: Sendable {
     var database: any SQLDatabase { ledger.database }
 
     public func profile() async throws -> BankProfile? {
-        try await database.read { session in
-            try await session.queryOne(SQL("SELECT name, clearing, country FROM bank WHERE id = 1"))
-                .map { BankProfile(name: $0.text(0), clearing: Int($0.int(1)), country: $0.text(2)) }
-        }
+        try await database.read { session in try await Self.profile(in: session) }
+    }
+
+    /// `profile()` inside a read or transaction the caller holds open.
+    static func profile(in session: any SQLSession) async throws -> BankProfile? {
+        try await session.queryOne(SQL("SELECT name, clearing, country FROM bank WHERE id = 1"))
+            .map { BankProfile(name: $0.text(0), clearing: Int($0.int(1)), country: $0.text(2)) }
     }
 
     /// Founds the bank: its profile and, per currency, its clearing, cash, fees and FX position
@@ -65,8 +68,11 @@ public struct BankService: Sendable {
 extension BankService {
     /// The customer's name as the bank holds it (for "Anna's loan calculator").
     public func customerName(_ id: CustomerID) async throws -> String? {
-        try await database.read { session in
-            try await session.queryOne(SQL("SELECT name FROM customers WHERE id = ?", [.int(id.rawValue)])).map { $0.text(0) }
-        }
+        try await database.read { session in try await Self.customerName(id, in: session) }
+    }
+
+    /// `customerName(_:)` inside a read or transaction the caller holds open.
+    static func customerName(_ id: CustomerID, in session: any SQLSession) async throws -> String? {
+        try await session.queryOne(SQL("SELECT name FROM customers WHERE id = ?", [.int(id.rawValue)])).map { $0.text(0) }
     }
 }

@@ -81,11 +81,14 @@ public struct BeneficiaryService: Sendable {
 
     /// Whether payments to `iban` count as whitelisted for `customer`.
     public func isWhitelisted(_ iban: IBAN, for customer: CustomerID) async throws -> Bool {
-        try await database.read { session in
-            try await session.queryOne(
-                SQL(
-                    "SELECT id FROM beneficiaries WHERE iban = ? AND owner IN (?, ?) LIMIT 1",
-                    [.text(iban.electronic), .int(Self.bankWideOwner), .int(customer.rawValue)])) != nil
-        }
+        try await database.read { session in try await Self.isWhitelisted(iban, for: customer, in: session) }
+    }
+
+    /// `isWhitelisted(_:for:)` inside a read or transaction the caller holds open.
+    static func isWhitelisted(_ iban: IBAN, for customer: CustomerID, in session: any SQLSession) async throws -> Bool {
+        try await session.queryOne(
+            SQL(
+                "SELECT id FROM beneficiaries WHERE iban = ? AND owner IN (?, ?) LIMIT 1",
+                [.text(iban.electronic), .int(bankWideOwner), .int(customer.rawValue)])) != nil
     }
 }

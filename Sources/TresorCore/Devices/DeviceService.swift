@@ -232,12 +232,11 @@ public struct DeviceService: Sendable {
     }
 
     /// Whether `device` was enrolled within `newDeviceSeconds` (the signing policy asks).
-    static func isNew(device id: Int64?, database: any SQLDatabase, now: Int64) async throws -> Bool {
+    static func isNew(device id: Int64?, in session: any SQLSession, now: Int64) async throws -> Bool {
         guard let id else { return false }
-        let created = try await database.read { session in
-            try await session.queryOne(SQL("SELECT created_at_ms FROM devices WHERE id = ?", [.int(id)]))?.int(0)
+        guard let created = try await session.queryOne(SQL("SELECT created_at_ms FROM devices WHERE id = ?", [.int(id)]))?.int(0) else {
+            return false
         }
-        guard let created else { return false }
         return now - created < newDeviceSeconds * 1000
     }
 }

@@ -56,8 +56,27 @@ struct PaymentPlanner: Sendable {
     let ledger: Ledger
     let bank: BankService
 
+    /// A top-up to an operator whose account is not opened yet: `plan(_:for:in:)` only reads, so
+    /// its caller opens it (`BankService.operatorAccount`) and plans again.
+    struct OperatorNotOpened: Error {
+        let operatorID: String
+    }
+
+    /// `plan(_:for:in:)` in a read of its own, opening a top-up operator's account on first use.
     func plan(_ instruction: PaymentInstruction, for customer: CustomerID) async throws -> PaymentPlan {
-        guard let debtor = try await ledger.account(instruction.debtorAccount), debtor.customerID == customer else {
+        do {
+            return try await ledger.database.read { session in try await plan(instruction, for: customer, in: session) }
+        } catch let missing as OperatorNotOpened {
+            _ = try await bank.operatorAccount(missing.operatorID)
+            return try await ledger.database.read { session in try await plan(instruction, for: customer, in: session) }
+        }
+    }
+
+    /// The plan from the bank's data as `session` sees it. why a session: a new payment's reads
+    /// (the session, the accounts, the signing settings) are one read, not one each: on SQLite
+    /// one hop to a reader, on PostgreSQL one pool checkout.
+    func plan(_ instruction: PaymentInstruction, for customer: CustomerID, in session: any SQLSession) async throws -> PaymentPlan {
+        guard let debtor = try await Ledger.account(instruction.debtorAccount, in: session), debtor.customerID == customer else {
             throw DomainError(.accountNotFound, field: "debtor_account", "No such account.")
         }
         if debtor.kind == .savingsBook {
@@ -73,27 +92,35 @@ struct PaymentPlanner: Sendable {
         var outgoing = false
         switch instruction.type {
         case .internal:
-            guard let target = instruction.creditorAccount, let account = try await ledger.account(target), account.customerID == customer
+            guard let target = instruction.creditorAccount, let account = try await Ledger.account(target, in: session),
+                account.customerID == customer
             else {
                 throw DomainError(.accountNotFound, field: "creditor.account", "No such account.")
             }
             credit = account
         case .iban, .qrbill:
             let iban = instruction.creditorIBAN!
-            if let profile = try await bank.profile(), Self.isOwnBank(iban, clearing: profile.clearing) {
-                guard let account = try await ledger.account(iban: iban), !account.kind.isBankOwn else {
+            if let profile = try await BankService.profile(in: session), Self.isOwnBank(iban, clearing: profile.clearing) {
+                guard let account = try await Ledger.account(iban: iban, in: session), !account.kind.isBankOwn else {
                     throw DomainError(.accountNotFound, field: "creditor.iban", "There is no account with this IBAN at our bank.")
                 }
                 credit = account
             } else {
-                credit = try await clearing(instruction.amount.currency)
+                credit = try await clearing(instruction.amount.currency, in: session)
                 outgoing = true
             }
         case .esr:
-            credit = try await clearing(instruction.amount.currency)
+            credit = try await clearing(instruction.amount.currency, in: session)
             outgoing = true
         case .topup:
-            credit = try await bank.operatorAccount(instruction.topup!.operator)
+            let operatorID = instruction.topup!.operator
+            guard let op = TopUpOperator.named(operatorID) else {
+                throw DomainError(.unknownOperator, field: "topup.operator", "Unknown operator.")
+            }
+            guard let account = try await BankService.mappedOperatorAccount(op.id, in: session) else {
+                throw OperatorNotOpened(operatorID: operatorID)
+            }
+            credit = account
         }
         guard credit.currency == debtor.currency else {
             throw DomainError(
@@ -109,7 +136,9 @@ struct PaymentPlanner: Sendable {
                 .savingsPayoutRestricted, field: "debtor_account", "A savings account pays out only to your own accounts.")
         }
         var payerName = debtor.name
-        if let other = credit.customerID, other != customer { payerName = try await bank.customerName(customer) ?? debtor.name }
+        if let other = credit.customerID, other != customer {
+            payerName = try await BankService.customerName(customer, in: session) ?? debtor.name
+        }
         return PaymentPlan(
             instruction: instruction, debtor: debtor, creditAccount: credit.id, creditName: credit.name, creditCustomer: credit.customerID,
             payerName: payerName, outgoing: outgoing)
@@ -120,8 +149,8 @@ struct PaymentPlanner: Sendable {
         ["CH", "LI"].contains(iban.countryCode) && Int(iban.electronic.dropFirst(4).prefix(5)) == clearing
     }
 
-    func clearing(_ currency: Currency) async throws -> Account {
-        guard let account = try await ledger.bankAccount(.clearing, currency: currency) else {
+    func clearing(_ currency: Currency, in session: any SQLSession) async throws -> Account {
+        guard let account = try await Ledger.bankAccount(.clearing, currency: currency, in: session) else {
             throw DomainError(.unsupportedCurrency, field: "amount", "The bank does not clear \(currency.code) payments.")
         }
         return account

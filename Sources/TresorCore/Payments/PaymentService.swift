@@ -9,15 +9,13 @@ public struct PaymentService: Sendable {
     let calendar: BankCalendar
     let clock: any Clock
     let signing: SigningService
-    let beneficiaries: BeneficiaryService
 
-    init(ledger: Ledger, bank: BankService, calendar: BankCalendar, clock: any Clock, signing: SigningService, beneficiaries: BeneficiaryService) {
+    init(ledger: Ledger, bank: BankService, calendar: BankCalendar, clock: any Clock, signing: SigningService) {
         self.ledger = ledger
         self.planner = PaymentPlanner(ledger: ledger, bank: bank)
         self.calendar = calendar
         self.clock = clock
         self.signing = signing
-        self.beneficiaries = beneficiaries
     }
 
     var database: any SQLDatabase { ledger.database }
@@ -33,17 +31,69 @@ public struct PaymentService: Sendable {
         public var challenge: ChallengePrompt? = nil
     }
 
+    /// What a new payment needs from the bank's data, read by `prepare` in the caller's read:
+    /// the first payment of a repeated idempotency key, or the plan and the signing decision.
+    public struct Prepared: Sendable {
+        enum State: Sendable {
+            case replay(Payment)
+            case fresh(PaymentPlan, SigningDecision)
+            /// A top-up to an operator whose account `create` opens first (`OperatorNotOpened`).
+            case operatorNotOpened(String)
+        }
+        let state: State
+        let request: PaymentRequest
+    }
+
     /// Validates, plans and either executes the payment now or schedules it with a hold.
     /// `templateID` records that a template was used (for favourites).
     public func create(
         _ request: PaymentRequest, by principal: Principal, idempotencyKey: String, requestHash: String, templateID: TemplateID? = nil
     ) async throws -> Created {
-        let scope = principal.idempotencyScope
-        if let existing = try await replay(scope: scope, key: idempotencyKey, requestHash: requestHash) {
-            return Created(payment: existing, replayed: true)
+        let prepared = try await database.read { session in
+            try await prepare(request, by: principal, idempotencyKey: idempotencyKey, requestHash: requestHash, in: session)
         }
-        let plan = try await planner.plan(try request.validated(), for: principal.customerID)
-        let decision = try await signingDecision(for: plan.instruction, customer: principal.customerID, device: principal.deviceID)
+        return try await create(prepared, by: principal, idempotencyKey: idempotencyKey, requestHash: requestHash, templateID: templateID)
+    }
+
+    /// Every read `create` makes before it writes, in `session`: the replay check, the plan, the
+    /// signing decision. why in the caller's read: the route reads them with the session lookup,
+    /// one read for all (`TresorRequestContext.readAsCaller`). Refuses what `create` refuses.
+    public func prepare(
+        _ request: PaymentRequest, by principal: Principal, idempotencyKey: String, requestHash: String, in session: any SQLSession
+    ) async throws -> Prepared {
+        if let existing = try await Self.replay(scope: principal.idempotencyScope, key: idempotencyKey, requestHash: requestHash, in: session) {
+            return Prepared(state: .replay(existing), request: request)
+        }
+        do {
+            let plan = try await planner.plan(try request.validated(), for: principal.customerID, in: session)
+            let decision = try await signingDecision(for: plan.instruction, customer: principal.customerID, device: principal.deviceID, in: session)
+            return Prepared(state: .fresh(plan, decision), request: request)
+        } catch let missing as PaymentPlanner.OperatorNotOpened {
+            return Prepared(state: .operatorNotOpened(missing.operatorID), request: request)
+        }
+    }
+
+    /// Writes the payment `prepare` read for: executes it now, or schedules it with a hold.
+    public func create(
+        _ prepared: Prepared, by principal: Principal, idempotencyKey: String, requestHash: String, templateID: TemplateID? = nil
+    ) async throws -> Created {
+        let request = prepared.request
+        let plan: PaymentPlan
+        let decision: SigningDecision
+        switch prepared.state {
+        case .replay(let existing): return Created(payment: existing, replayed: true)
+        case .fresh(let fresh, let decided): (plan, decision) = (fresh, decided)
+        case .operatorNotOpened(let operatorID):
+            _ = try await planner.bank.operatorAccount(operatorID)
+            let again = try await database.read { session in
+                try await prepare(request, by: principal, idempotencyKey: idempotencyKey, requestHash: requestHash, in: session)
+            }
+            guard case .operatorNotOpened = again.state else {
+                return try await create(again, by: principal, idempotencyKey: idempotencyKey, requestHash: requestHash, templateID: templateID)
+            }
+            preconditionFailure("the operator's account was opened and is not found")
+        }
+        let scope = principal.idempotencyScope
         let today = calendar.date(of: clock.now())
         let (requested, execution) = try Self.executionDate(request.executionDate, today: today)
         let now = clock.unixMillis
@@ -58,9 +108,11 @@ public struct PaymentService: Sendable {
         do {
             outcome = try await database.transaction { session in
                 var payment = draft
+                // why the row first: it claims the idempotency key. A request with the same key
+                // that committed first (or, on SQLite, wrote earlier in the same group) makes the
+                // insert return nothing, and its payment is answered before anything is booked.
                 guard let id = try await PaymentStore.insert(payment, scope: scope, key: idempotencyKey, requestHash: requestHash, in: session)
                 else {
-                    // A concurrent request with the same key committed first.
                     let first = try await Self.replay(scope: scope, key: idempotencyKey, requestHash: requestHash, in: session)!
                     return Created(payment: first, replayed: true)
                 }
@@ -106,19 +158,26 @@ public struct PaymentService: Sendable {
 
     /// The signing policy's decision for `instruction`, with the customer's limit and whitelist.
     func signingDecision(for instruction: PaymentInstruction, customer: CustomerID, device: Int64?) async throws -> SigningDecision {
-        let settings = try await signing.settings(of: customer)
+        try await database.read { session in try await signingDecision(for: instruction, customer: customer, device: device, in: session) }
+    }
+
+    /// `signingDecision(for:customer:device:)` inside a read the caller holds open.
+    func signingDecision(
+        for instruction: PaymentInstruction, customer: CustomerID, device: Int64?, in session: any SQLSession
+    ) async throws -> SigningDecision {
+        let settings = try await SigningService.settings(of: customer, policy: signing.policy, in: session)
         // why top-ups count as whitelisted: the payee is one of the bank's own operator accounts.
         let whitelisted: Bool =
             if instruction.type == .topup {
                 true
             } else if let iban = instruction.creditorIBAN {
-                try await beneficiaries.isWhitelisted(iban, for: customer)
+                try await BeneficiaryService.isWhitelisted(iban, for: customer, in: session)
             } else {
                 false
             }
         return signing.policy.decide(
             instruction, whitelisted: whitelisted, limitMinor: settings.limitMinor,
-            deviceIsNew: try await DeviceService.isNew(device: device, database: database, now: clock.unixMillis))
+            deviceIsNew: try await DeviceService.isNew(device: device, in: session, now: clock.unixMillis))
     }
 
     /// "Now" for today or a past date; otherwise the requested date moved to a business day.

@@ -30,8 +30,9 @@ struct BearerAuthMiddleware: RouterMiddleware {
     }
 
     /// The reads an app makes most (the accounts overview, one account, a page of its
-    /// transactions) and a transfer (its two accounts) look the session up in the same read as
-    /// their data (`TresorRequestContext.readAsCaller`): one read a request instead of two.
+    /// transactions), a transfer (its two accounts) and a new payment (its replay check, plan
+    /// and signing settings) look the session up in the same read as their data
+    /// (`TresorRequestContext.readAsCaller`): one read a request instead of two or more.
     static func looksUpInRoute(method: HTTPRequest.Method, path: String) -> Bool {
         let parts = path.split(separator: "/")
         guard parts.count >= 2, parts[0] == "v1" else { return false }
@@ -39,7 +40,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
         case .get:
             guard parts[1] == "accounts" else { return false }
             return parts.count == 2 || parts.count == 3 || (parts.count == 4 && parts[3] == "transactions")
-        case .post: return parts.count == 2 && parts[1] == "transfers"
+        case .post: return parts.count == 2 && (parts[1] == "transfers" || parts[1] == "payments")
         default: return false
         }
     }
