@@ -52,9 +52,18 @@ public struct SQLRow: Sendable {
 public protocol SQLSession: Sendable {
     func query(_ sql: SQL) async throws -> [SQLRow]
     func execute(_ sql: SQL) async throws
+    /// Runs `sql` for its effect alone, perhaps not before the session's next statement: on
+    /// PostgreSQL, inside a transaction, it goes out with the next statement or the COMMIT,
+    /// without this task waiting for it in between. An error in it fails that statement (or the
+    /// COMMIT), and so the transaction, as if it had been `execute`d. Elsewhere: `execute`.
+    func send(_ sql: SQL) async throws
     /// Announces `payload` on `channel` to every listener of the database, in every instance,
     /// when (and only if) this transaction commits.
     func notify(_ channel: String, _ payload: String) async throws
+}
+
+extension SQLSession {
+    public func send(_ sql: SQL) async throws { try await execute(sql) }
 }
 
 /// What the ledger and the services need of a database. `TresorSQLite` and `TresorPostgres`

@@ -54,14 +54,18 @@ public final class PostgresDatabase: SQLDatabase {
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
         try await Self.reachable {
             try await client.withConnection { connection in
-                let session = PostgresSession(connection: connection, logger: logger, statements: statements)
-                try await session.run("BEGIN")
+                let pending = PendingStatements()
+                let session = PostgresSession(connection: connection, logger: logger, statements: statements, pending: pending)
+                // why sent, not run: BEGIN goes out with the body's first statement, and what the
+                // body sent last goes out with COMMIT (`PostgresSession.send`).
+                pending.append(SQL("BEGIN"))
                 do {
                     let result = try await body(session)
-                    try await session.run("COMMIT")
+                    try await session.commit()
                     return result
                 } catch {
-                    try? await session.run("ROLLBACK")
+                    // Nothing to roll back while BEGIN itself was never sent.
+                    if pending.take().first?.text != "BEGIN" { try? await session.run("ROLLBACK") }
                     throw error
                 }
             }
@@ -71,7 +75,7 @@ public final class PostgresDatabase: SQLDatabase {
     public func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
         try await Self.reachable {
             try await client.withConnection { connection in
-                try await body(PostgresSession(connection: connection, logger: logger, statements: statements))
+                try await body(PostgresSession(connection: connection, logger: logger, statements: statements, pending: nil))
             }
         }
     }
@@ -211,6 +215,9 @@ struct PostgresSession: SQLSession {
     let connection: PostgresConnection
     let logger: Logger
     let statements: PreparedStatements?
+    /// In a transaction, what `send` holds until the next statement or COMMIT; nil elsewhere
+    /// (a statement sent outside a transaction runs at once).
+    let pending: PendingStatements?
     /// Statements with more values are batches whose text varies with their size: unprepared.
     static let preparedBindsMax = 64
 
@@ -240,23 +247,28 @@ struct PostgresSession: SQLSession {
 
     func query(_ sql: SQL) async throws -> [SQLRow] {
         try ensureOpen()
+        if let earlier = pending?.take(), !earlier.isEmpty { return try await pipelined(earlier, then: sql) }
         if let statements, sql.binds.count <= Self.preparedBindsMax, let rows = try await queryPrepared(sql, statements: statements) {
             return rows
         }
-        var binds = PostgresBindings(capacity: sql.binds.count)
-        for value in sql.binds {
+        let rows = try await connection.query(PostgresQuery(unsafeSQL: Self.numbered(sql.text), binds: Self.bindings(sql.binds)), logger: logger)
+        var result: [SQLRow] = []
+        for try await row in rows {
+            result.append(SQLRow(try row.map(Self.value(of:))))
+        }
+        return result
+    }
+
+    static func bindings(_ values: [SQLValue]) -> PostgresBindings {
+        var binds = PostgresBindings(capacity: values.count)
+        for value in values {
             switch value {
             case .int(let int): binds.append(int)
             case .text(let text): binds.append(text)
             case .null: binds.appendNull()
             }
         }
-        let rows = try await connection.query(PostgresQuery(unsafeSQL: Self.numbered(sql.text), binds: binds), logger: logger)
-        var result: [SQLRow] = []
-        for try await row in rows {
-            result.append(SQLRow(try row.map(Self.value(of:))))
-        }
-        return result
+        return binds
     }
 
     static func value(of cell: PostgresCell) throws -> SQLValue {

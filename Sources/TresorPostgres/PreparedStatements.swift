@@ -87,34 +87,52 @@ extension PostgresSession {
         let text = Self.numbered(sql.text, declaring: sql.binds)
         do {
             guard let statement = try await statements.statement(text, on: connection) else { return nil }
-            var values: [PostgresData] = []
-            values.reserveCapacity(sql.binds.count)
-            for value in sql.binds {
-                switch value {
-                case .int(let int): values.append(PostgresData(int64: int))
-                case .text(let text): values.append(PostgresData(string: text))
-                case .null: values.append(.null)
-                }
+            return try Self.rows(ofPrepared: try await statement.execute(Self.preparedValues(sql.binds)).get())
+        } catch {
+            throw preparedError(error, text: text, statements: statements)
+        }
+    }
+
+    /// `binds` as the older API of `PreparedQuery` takes them.
+    static func preparedValues(_ binds: [SQLValue]) -> [PostgresData] {
+        var values: [PostgresData] = []
+        values.reserveCapacity(binds.count)
+        for value in binds {
+            switch value {
+            case .int(let int): values.append(PostgresData(int64: int))
+            case .text(let text): values.append(PostgresData(string: text))
+            case .null: values.append(.null)
             }
-            let rows = try await statement.execute(values).get()
-            return try rows.map { row in
-                SQLRow(
-                    try row.map { cell in
-                        // why: PostgresNIO 1.33.2 asks for every result column in binary but
-                        // hands `PreparedQuery` the statement's row description as Describe
-                        // answered it, each column marked text; an int8 then fails to decode.
-                        var cell = cell
-                        cell.format = .binary
-                        return try Self.value(of: cell)
-                    })
-            }
-        } catch let error as PostgresError {
-            throw Self.translated(error, forgetting: { statements.forget(text, on: connection) })
-        } catch let error where error is ChannelError || error is IOError || connection.isClosed {
+        }
+        return values
+    }
+
+    /// The rows a `PreparedQuery` answered.
+    static func rows(ofPrepared rows: [PostgresRow]) throws -> [SQLRow] {
+        try rows.map { row in
+            SQLRow(
+                try row.map { cell in
+                    // why: PostgresNIO 1.33.2 asks for every result column in binary but
+                    // hands `PreparedQuery` the statement's row description as Describe
+                    // answered it, each column marked text; an int8 then fails to decode.
+                    var cell = cell
+                    cell.format = .binary
+                    return try value(of: cell)
+                })
+        }
+    }
+
+    /// An error of a prepared statement (`text`) as the rest of the adapter knows it.
+    func preparedError(_ error: any Error, text: String, statements: PreparedStatements) -> any Error {
+        if let error = error as? PostgresError {
+            return Self.translated(error, forgetting: { statements.forget(text, on: connection) })
+        }
+        if error is ChannelError || error is IOError || connection.isClosed {
             // why: the older path hands a lost connection's NIO error on as it came (PSQLError's
             // `connectionError` unwrapped), where the unprepared path answers a PSQLError.
-            throw DatabaseUnavailable(String(describing: error))
+            return DatabaseUnavailable(String(describing: error))
         }
+        return error
     }
 
     /// PostgresNIO's `prepare(query:)` and `PreparedQuery` answer the older `PostgresError`;

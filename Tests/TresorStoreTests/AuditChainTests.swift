@@ -50,4 +50,27 @@ struct AuditChainTests {
         }
         #expect(try await logs[0].verify() != nil)
     }
+
+    @Test(
+        "no entry without the head row: on PostgreSQL the action fails and keeps nothing; SQLite, one writer, writes the head again",
+        arguments: TestStore.available)
+    func headMissing(_ store: TestStore) async throws {
+        let database = try await store.makeDatabase()
+        let log = Services(database: database, clock: ManualClock(PaymentFixture.start), auth: LedgerFixture.fastAuth).audit
+        try await log.append(AuditEntry(atMillis: 1_795_552_625_314, actor: "system", action: "test.first"))
+        try await database.transaction { session in try await session.execute(SQL("DELETE FROM audit_head")) }
+        let second = AuditEntry(atMillis: 1_795_552_625_315, actor: "system", action: "test.second")
+        let count = { try await database.read { session in try await session.queryOne(SQL("SELECT count(*) FROM audit_log"))!.int(0) } }
+        if store == .postgres {
+            await #expect(throws: (any Error).self) { try await log.append(second) }
+            #expect(try await count() == 1, "the refused entry is not written")
+            try await database.transaction { session in
+                try await session.execute(
+                    SQL("INSERT INTO audit_head (id, last_id, last_hash) SELECT 1, id, hash FROM audit_log ORDER BY id DESC LIMIT 1"))
+            }
+        }
+        try await log.append(second)
+        #expect(try await count() == 2)
+        #expect(try await log.verify() == nil, "the chain holds")
+    }
 }

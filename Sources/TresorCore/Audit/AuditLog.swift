@@ -78,7 +78,7 @@ public struct AuditLog: Sendable {
     /// (on PostgreSQL, up to 500 entries, the INSERT and the head in one statement).
     public static func append(_ entries: [AuditEntry], dialect: SQLDialect, in session: any SQLSession) async throws {
         guard !entries.isEmpty else { return }
-        if dialect == .postgres, entries.count == 1, try await appendChained(entries[0], in: session) { return }
+        if dialect == .postgres && entries.count == 1 { return try await appendChained(entries[0], in: session) }
         var previous = try await chainEnd(dialect: dialect, in: session)
         let columns = "INSERT INTO audit_log (at_ms, actor, contract, action, subject, device, address, result, details, prev_hash, hash)"
         let head = """
@@ -123,29 +123,33 @@ public struct AuditLog: Sendable {
 
     /// PostgreSQL: one entry appended in one statement that locks the head, chains the entry
     /// to it (its hash computed by the server, as `AuditEntry.computedHash` does, with the
-    /// `tresor_audit_field` of migration 17) and moves the head. False, with nothing written,
-    /// where there is no head row. why: the head stays locked from its read to COMMIT, and
-    /// every other appender waits that long; reading it and writing the entry in two round
-    /// trips held it one round trip longer for every payment.
-    static func appendChained(_ entry: AuditEntry, in session: any SQLSession) async throws -> Bool {
+    /// `tresor_audit_field` of migration 17) and moves the head; sent, not waited for
+    /// (`SQLSession.send`): it goes out with the COMMIT. why: the head stays locked from its read
+    /// to COMMIT, and every other appender waits that long; reading it and writing the entry in
+    /// two round trips, then waiting for the answer before sending COMMIT, held it longer for
+    /// every payment. Without a head row (migration 17 writes it; only a hand that deleted it
+    /// removes it) the statement fails on the head's CHECK (`audit_head_id_check`), and so the
+    /// transaction: an action is not committed without its entry.
+    static func appendChained(_ entry: AuditEntry, in session: any SQLSession) async throws {
         let fields = ["e.actor", "e.contract", "e.action", "e.subject", "e.device", "e.address", "e.result", "e.details"]
-        let hashed = (["head.last_hash", "e.at_ms::text"] + fields).map { "tresor_audit_field(\($0))" }.joined(separator: " || ")
-        let row = try await session.queryOne(
+        let hashed = (["locked.last_hash", "e.at_ms::text"] + fields).map { "tresor_audit_field(\($0))" }.joined(separator: " || ")
+        try await session.send(
             SQL(
                 """
                 WITH e (at_ms, actor, contract, action, subject, device, address, result, details) AS \
                 (VALUES (?::bigint, ?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::text)), \
-                head AS (SELECT last_hash FROM audit_head WHERE id = 1 FOR UPDATE), \
+                locked AS (SELECT last_hash FROM audit_head WHERE id = 1 FOR UPDATE), \
                 inserted AS (INSERT INTO audit_log (at_ms, actor, contract, action, subject, device, address, result, details, prev_hash, hash) \
-                SELECT e.at_ms, \(fields.joined(separator: ", ")), head.last_hash, encode(sha256(\(hashed)), 'hex') FROM e, head RETURNING id, hash) \
+                SELECT e.at_ms, \(fields.joined(separator: ", ")), locked.last_hash, encode(sha256(\(hashed)), 'hex') FROM e, locked \
+                RETURNING id, hash), \
+                missing AS (INSERT INTO audit_head (id, last_id, last_hash) SELECT 2, 0, '' WHERE NOT EXISTS (SELECT 1 FROM locked)) \
                 INSERT INTO audit_head (id, last_id, last_hash) SELECT 1, id, hash FROM inserted \
-                ON CONFLICT (id) DO UPDATE SET last_id = excluded.last_id, last_hash = excluded.last_hash RETURNING last_id
+                ON CONFLICT (id) DO UPDATE SET last_id = excluded.last_id, last_hash = excluded.last_hash
                 """,
                 [
                     .int(entry.atMillis), .text(entry.actor), SQLValue(entry.contract), .text(entry.action), SQLValue(entry.subject),
                     SQLValue(entry.device), SQLValue(entry.address), .text(entry.result), SQLValue(entry.details),
                 ]))
-        return row != nil
     }
 
     /// The hash the next entry chains to. On PostgreSQL the head row read `FOR UPDATE`: one

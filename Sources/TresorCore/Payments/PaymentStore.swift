@@ -45,9 +45,10 @@ enum PaymentStore {
         ).map { PaymentID($0.int(0)) }
     }
 
-    /// Writes the mutable state of `payment` back.
+    /// Writes the mutable state of `payment` back. Sent (`SQLSession.send`): nothing reads its
+    /// answer, and on PostgreSQL it goes out with the next statement or the COMMIT.
     static func update(_ payment: Payment, in session: any SQLSession) async throws {
-        try await session.execute(
+        try await session.send(
             SQL(
                 """
                 UPDATE payments SET status = ?, amount_minor = ?, currency = ?, requested_date = ?, execution_date = ?, \

@@ -32,7 +32,7 @@ public struct FavoriteService: Sendable {
         var items = ["type:\(type.rawValue)"]
         if let template { items.append("template:\(template)") }
         for item in items {
-            try await session.execute(
+            try await session.send(
                 SQL(
                     "INSERT INTO payment_uses (customer_id, item, used_at_ms) VALUES (?, ?, ?)",
                     [.int(customer.rawValue), .text(item), .int(now)]))
