@@ -75,7 +75,8 @@ public struct AuditLog: Sendable {
 
     /// Appends `entries`, in this order, in the caller's transaction: one read of the chain's
     /// end that holds the log until commit, one INSERT per 500 entries, one update of the head
-    /// (on PostgreSQL, up to 500 entries, the INSERT and the head in one statement).
+    /// (on PostgreSQL, up to 500 entries, the INSERT and the head in one statement; one entry,
+    /// the read, the INSERT and the head in one statement, sent and not waited for, `appendChained`).
     public static func append(_ entries: [AuditEntry], dialect: SQLDialect, in session: any SQLSession) async throws {
         guard !entries.isEmpty else { return }
         if dialect == .postgres && entries.count == 1 { return try await appendChained(entries[0], in: session) }
