@@ -134,12 +134,8 @@ public struct Ledger: Sendable {
         ).map(account(from:))
     }
 
-    /// The account with this IBAN at this bank, if any.
-    public func account(iban: IBAN) async throws -> Account? {
-        try await database.read { session in try await Self.account(iban: iban, in: session) }
-    }
-
-    /// `account(iban:)` inside a read or transaction the caller holds open.
+    /// The account with this IBAN at this bank, if any, inside a read or transaction the caller
+    /// holds open.
     public static func account(iban: IBAN, in session: any SQLSession) async throws -> Account? {
         try await session.queryOne(SQL("SELECT \(accountColumns) FROM accounts WHERE iban = ?", [.text(iban.electronic)]))
             .map(account(from:))

@@ -91,7 +91,9 @@ public struct PaymentService: Sendable {
             guard case .operatorNotOpened = again.state else {
                 return try await create(again, by: principal, idempotencyKey: idempotencyKey, requestHash: requestHash, templateID: templateID)
             }
-            preconditionFailure("the operator's account was opened and is not found")
+            // why an error, not a crash: not expected (the mapping was committed above), and a
+            // server keeps serving the rest; the client may retry.
+            throw DomainError(.accountNotFound, field: "topup.operator", "The operator's account is not available; try again.")
         }
         let scope = principal.idempotencyScope
         let today = calendar.date(of: clock.now())
