@@ -15,7 +15,7 @@ public final class SQLiteDatabase: SQLDatabase {
     /// Connections for reads (`read`), beside GRDB's pool that the writer and the tools use.
     let readers: SQLiteReaders
     /// Held while a group of write transactions is written (and by the raw-SQL benchmark).
-    let writer = AsyncMutex()
+    let writer = AsyncSemaphore(slots: 1)
     let groups = SQLiteWriteGroups()
     public let path: String
     /// One process uses the file, so notifications need not leave it.
@@ -75,7 +75,7 @@ public final class SQLiteDatabase: SQLDatabase {
     /// Runs `body` synchronously on the writer connection, outside the async lock: for the
     /// raw-SQL benchmark baseline, which must not pay for the ledger's abstractions.
     public func withWriterConnection<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.withLock { try await pool.writeWithoutTransaction(body) }
+        try await writer.withSlot { try await pool.writeWithoutTransaction(body) }
     }
 }
 

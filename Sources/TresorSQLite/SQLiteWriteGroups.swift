@@ -105,7 +105,7 @@ extension SQLiteDatabase {
         var answered = 0
         var kept: [any WriteJob] = []
         do {
-            try await writer.withLock {
+            try await writer.withSlot {
                 // why on the writer's queue: BEGIN IMMEDIATE waits (up to the busy timeout) while
                 // another process, the `tresor` CLI, writes; that must not hold a request thread.
                 try await pool.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }

@@ -108,13 +108,34 @@ public actor ScanWorkerPool {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         do {
-            try process.run()
+            try run(process)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw ScanError(.unreadable, "The scan worker cannot start: \(error).")
         }
         try? input.fileHandleForReading.close()
         return Worker(process: process, directory: directory, go: input.fileHandleForWriting, output: output)
+    }
+
+    /// Starts `process`, again every 25 ms (for up to half a second) while its executable is "busy"
+    /// (ETXTBSY). why: a file just written stays open for writing in any child another thread
+    /// forked meanwhile, until that child execs; exec refuses it then. A worker binary installed
+    /// a moment before, or a test's stand-in script, meets that window (seen once in CI).
+    static func run(_ process: Process) throws {
+        var attempts = 0
+        while true {
+            do {
+                return try process.run()
+            } catch let error as NSError where attempts < 20 && isBusy(error) {
+                attempts += 1
+                usleep(25_000)
+            }
+        }
+    }
+
+    static func isBusy(_ error: NSError) -> Bool {
+        let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+        return [error, underlying].contains { $0?.domain == NSPOSIXErrorDomain && $0?.code == Int(ETXTBSY) }
     }
 
     /// A waiting worker if one is alive, else a new one; and one more started for the next job.

@@ -102,4 +102,25 @@ struct ScanWorkerPoolTests {
         #expect(broken.slip == nil)
         #expect(["unreadable", "no_slip_found"].contains(broken.error?.code ?? ""))
     }
+
+    @Test("a worker whose file is still open for writing (ETXTBSY) starts once it is closed; one never closed is refused")
+    func busyExecutable() async throws {
+        let url = try Self.script("exit 0")
+        // Held open for writing, as a child forked by another thread holds a file just written.
+        let writer = try FileHandle(forWritingTo: url)
+        let process = Process()
+        process.executableURL = url
+        #expect(throws: (any Error).self) { try process.run() }
+        let refused = Process()
+        refused.executableURL = url
+        #expect(throws: (any Error).self) { try ScanWorkerPool.run(refused) }
+        // why a dispatch queue: `run` blocks its thread while it waits, which may be the only
+        // free thread of the task pool on a busy machine.
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(30)) { try? writer.close() }
+        let started = Process()
+        started.executableURL = url
+        try ScanWorkerPool.run(started)
+        started.waitUntilExit()
+        #expect(started.terminationStatus == 0)
+    }
 }

@@ -1,12 +1,18 @@
 import Foundation
 
-/// A FIFO async lock: one holder at a time, waiters resume in arrival order, no thread blocked.
-final class AsyncMutex: @unchecked Sendable {
+/// A FIFO async semaphore: at most `slots` holders at a time, waiters resume in arrival order,
+/// no thread blocked. With one slot it is a lock (SQLite's single writer).
+public final class AsyncSemaphore: @unchecked Sendable {
     private let lock = NSLock()
-    private var locked = false
+    private var free: Int
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    func withLock<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    public init(slots: Int) {
+        precondition(slots >= 1)
+        free = slots
+    }
+
+    public func withSlot<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         if !takeIfFree() {
             await withCheckedContinuation { enqueue($0) }
         }
@@ -16,17 +22,17 @@ final class AsyncMutex: @unchecked Sendable {
 
     private func takeIfFree() -> Bool {
         lock.withLock {
-            if locked { return false }
-            locked = true
+            if free == 0 { return false }
+            free -= 1
             return true
         }
     }
 
-    /// Waits in line, or takes the lock at once if it was released meanwhile.
+    /// Waits in line, or takes a slot at once if one was released meanwhile.
     private func enqueue(_ continuation: CheckedContinuation<Void, Never>) {
         let takeNow = lock.withLock {
-            if !locked {
-                locked = true
+            if free > 0 {
+                free -= 1
                 return true
             }
             waiters.append(continuation)
@@ -35,11 +41,11 @@ final class AsyncMutex: @unchecked Sendable {
         if takeNow { continuation.resume() }
     }
 
-    /// Hands the lock to the next waiter (it stays locked) or frees it.
+    /// Hands the slot to the next waiter (it stays taken) or frees it.
     private func release() {
         let next: CheckedContinuation<Void, Never>? = lock.withLock {
             if waiters.isEmpty {
-                locked = false
+                free += 1
                 return nil
             }
             return waiters.removeFirst()
