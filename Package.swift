@@ -122,7 +122,10 @@ let package = Package(
         .testTarget(name: "TresorScanTests", dependencies: ["TresorScan", "TresorDomain", "CZXing", "TresorTestSupport"]),
         .testTarget(
             name: "TresorStoreTests",
-            dependencies: ["TresorLedger", "TresorCore", "TresorSQLite", "TresorPostgres", "TresorDomain", "TresorTestSupport"],
+            dependencies: [
+                "TresorLedger", "TresorCore", "TresorSQLite", "TresorPostgres", "TresorDomain", "TresorTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             exclude: ["Resources"]
         ),
         .testTarget(name: "TresorKitTests", dependencies: ["TresorKit", "TresorDomain"]),

@@ -18,13 +18,15 @@ public final class SQLiteDatabase: SQLDatabase {
     let writer = AsyncSemaphore(slots: 1)
     let groups = SQLiteWriteGroups()
     public let path: String
+    /// How long a statement waits for another process's write lock before SQLITE_BUSY.
+    static let busyMilliseconds: Int32 = 10_000
     /// One process uses the file, so notifications need not leave it.
     let hub = NotificationHub()
 
     /// Opens (creating if needed) the database file at `path`.
     public init(path: String) throws {
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(Double(Self.busyMilliseconds) / 1000)
         // why: the ledger keeps a transaction open across several async statements.
         configuration.allowsUnsafeTransactions = true
         configuration.prepareDatabase { db in

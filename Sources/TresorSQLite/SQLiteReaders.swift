@@ -84,7 +84,7 @@ final class SQLiteReader: @unchecked Sendable {
         self.handle = handle
         sqlite3_extended_result_codes(handle, 1)
         // why: a reader waits for a writer only while the WAL index is rebuilt after a crash.
-        sqlite3_busy_timeout(handle, 10_000)
+        sqlite3_busy_timeout(handle, SQLiteDatabase.busyMilliseconds)
     }
 
     var inTransaction: Bool { handle.map { sqlite3_get_autocommit($0) == 0 } ?? false }

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 import Synchronization
 import TresorLedger
 
@@ -97,6 +98,24 @@ final class TransactionJob<T: Sendable>: WriteJob, @unchecked Sendable {
 }
 
 extension SQLiteDatabase {
+    /// BEGIN IMMEDIATE on the calling thread when no other process writes (the usual case: the
+    /// async lock admits one group of this process), else on the writer's queue, where it waits
+    /// up to the busy timeout. why: waiting there must not hold a request thread while the
+    /// `tresor` CLI writes; but the hop to the queue and back is two thread wake-ups per group.
+    func begin() async throws {
+        let began = try SQLiteRows.onCaller(pool) { db -> Bool in
+            sqlite3_busy_timeout(db.sqliteConnection, 0)
+            defer { sqlite3_busy_timeout(db.sqliteConnection, Self.busyMilliseconds) }
+            do {
+                try db.execute(sql: "BEGIN IMMEDIATE")
+                return true
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                return false
+            }
+        }
+        if !began { try await pool.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") } }
+    }
+
     /// Writes `group` in one transaction: BEGIN, each body between SAVEPOINT and RELEASE (or
     /// ROLLBACK TO when it threw), COMMIT; then answers the callers. When BEGIN, a savepoint or
     /// the COMMIT fails, the transaction is rolled back and every caller not yet answered hears
@@ -106,9 +125,7 @@ extension SQLiteDatabase {
         var kept: [any WriteJob] = []
         do {
             try await writer.withSlot {
-                // why on the writer's queue: BEGIN IMMEDIATE waits (up to the busy timeout) while
-                // another process, the `tresor` CLI, writes; that must not hold a request thread.
-                try await pool.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+                try await begin()
                 do {
                     // why no savepoint for a group of one (the group committer's batches when
                     // nothing else writes): the transaction is its own; two statements fewer.

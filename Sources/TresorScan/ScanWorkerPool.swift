@@ -117,17 +117,16 @@ public actor ScanWorkerPool {
         return Worker(process: process, directory: directory, go: input.fileHandleForWriting, output: output)
     }
 
-    /// Starts `process`, again every 25 ms (for up to half a second) while its executable is "busy"
+    /// Starts `process`, again every 25 ms (for up to `patience`) while its executable is "busy"
     /// (ETXTBSY). why: a file just written stays open for writing in any child another thread
     /// forked meanwhile, until that child execs; exec refuses it then. A worker binary installed
     /// a moment before, or a test's stand-in script, meets that window (seen once in CI).
-    static func run(_ process: Process) throws {
-        var attempts = 0
+    static func run(_ process: Process, patience: Duration = .milliseconds(500)) throws {
+        let deadline = ContinuousClock.now + patience
         while true {
             do {
                 return try process.run()
-            } catch let error as NSError where attempts < 20 && isBusy(error) {
-                attempts += 1
+            } catch let error as NSError where isBusy(error) && ContinuousClock.now < deadline {
                 usleep(25_000)
             }
         }

@@ -113,13 +113,14 @@ struct ScanWorkerPoolTests {
         #expect(throws: (any Error).self) { try process.run() }
         let refused = Process()
         refused.executableURL = url
-        #expect(throws: (any Error).self) { try ScanWorkerPool.run(refused) }
+        #expect(throws: (any Error).self) { try ScanWorkerPool.run(refused, patience: .milliseconds(100)) }
         // why a dispatch queue: `run` blocks its thread while it waits, which may be the only
         // free thread of the task pool on a busy machine.
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(30)) { try? writer.close() }
         let started = Process()
         started.executableURL = url
-        try ScanWorkerPool.run(started)
+        // why so patient: on a machine busy with every other suite the close may come late.
+        try ScanWorkerPool.run(started, patience: .seconds(30))
         started.waitUntilExit()
         #expect(started.terminationStatus == 0)
     }
