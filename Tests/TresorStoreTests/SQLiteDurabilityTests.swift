@@ -1,20 +1,19 @@
 import Foundation
 import Testing
 import TresorSQLite
+import TresorTestSupport
 
 /// What "a commit that returned survives a power cut" rests on for the embedded store.
 @Suite("SQLite durability settings")
 struct SQLiteDurabilityTests {
     @Test("the writer commits with synchronous = FULL (GRDB's WAL set-up had left it at NORMAL)")
     func writerSyncsEveryCommit() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-sync-\(UUID().uuidString).sqlite").path
-        defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        try await withTemporarySQLitePath("sync") { path in
+            let database = try SQLiteDatabase(path: path)
+            #expect(try await database.writerSynchronous() == 2)
+            try await database.migrate()
+            #expect(try await database.writerSynchronous() == 2, "still FULL after the migrations")
+            try await database.close()
         }
-        let database = try SQLiteDatabase(path: path)
-        #expect(try await database.writerSynchronous() == 2)
-        try await database.migrate()
-        #expect(try await database.writerSynchronous() == 2, "still FULL after the migrations")
-        try await database.close()
     }
 }

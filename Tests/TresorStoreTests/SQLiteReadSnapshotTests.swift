@@ -2,20 +2,19 @@ import Foundation
 import Testing
 import TresorLedger
 import TresorSQLite
+import TresorTestSupport
 
 /// The embedded store's reads run on connections of their own (`SQLiteReaders`): each read is
 /// one snapshot, and a connection goes back to the others clean whatever the read did.
 @Suite("SQLite reads")
 struct SQLiteReadSnapshotTests {
     static func withDatabase(_ body: (SQLiteDatabase) async throws -> Void) async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-reads-\(UUID().uuidString).sqlite").path
-        defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        try await withTemporarySQLitePath("reads") { path in
+            let database = try SQLiteDatabase(path: path)
+            try await database.transaction { try await $0.execute(SQL("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")) }
+            try await body(database)
+            try await database.close()
         }
-        let database = try SQLiteDatabase(path: path)
-        try await database.transaction { try await $0.execute(SQL("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")) }
-        try await body(database)
-        try await database.close()
     }
 
     static func insert(_ text: String, into database: SQLiteDatabase) async throws {
