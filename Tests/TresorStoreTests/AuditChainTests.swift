@@ -73,4 +73,18 @@ struct AuditChainTests {
         #expect(try await count() == 2)
         #expect(try await log.verify() == nil, "the chain holds")
     }
+
+    @Test(
+        "PostgreSQL: the audit hash's field function is inlined where it is called, not run as a call per field (migration 19)",
+        .enabled(if: TestStore.available.contains(.postgres)))
+    func auditFieldInlined() async throws {
+        let database = try await TestStore.postgres.makeDatabase()
+        // why a column, not a constant: called on a constant, the old (IMMUTABLE) definition was
+        // folded to its result while planning and left no call to see either.
+        let plan = try await database.read { session in
+            try await session.query(SQL("EXPLAIN (VERBOSE) SELECT tresor_audit_field(relname::text) FROM pg_class"))
+        }.map { $0.text(0) }.joined(separator: "\n")
+        #expect(plan.contains("convert_to"), "the function's body stands in the plan")
+        #expect(!plan.contains("tresor_audit_field"), "no call of the function is left: \(plan)")
+    }
 }
