@@ -124,7 +124,7 @@ public struct AuditLog: Sendable {
 
     /// PostgreSQL: one entry appended in one statement that locks the head, chains the entry
     /// to it (its hash computed by the server, as `AuditEntry.computedHash` does, with the
-    /// `tresor_audit_field` of migration 17) and moves the head; sent, not waited for
+    /// `tresor_audit_field` of migrations 17 and 19) and moves the head; sent, not waited for
     /// (`SQLSession.send`): it goes out with the COMMIT. why: the head stays locked from its read
     /// to COMMIT, and every other appender waits that long; reading it and writing the entry in
     /// two round trips, then waiting for the answer before sending COMMIT, held it longer for
