@@ -31,15 +31,21 @@ extension Migration {
             """
         ],
         postgresStatements: [
-            // One field of an audit entry's hashed text: its UTF-8 length, a colon, its bytes; a
-            // missing field is the one byte 0 (AuditEntry.computedHash).
-            """
-            CREATE OR REPLACE FUNCTION tresor_audit_field(t text) RETURNS bytea LANGUAGE sql IMMUTABLE AS $f$ \
-            SELECT CASE WHEN t IS NULL THEN decode('313a00', 'hex') \
-            ELSE convert_to(octet_length(convert_to(t, 'UTF8'))::text, 'UTF8') || decode('3a', 'hex') || convert_to(t, 'UTF8') END $f$
-            """,
+            auditFieldFunction(declared: "IMMUTABLE"),
             bookSetFunction,
         ])
+
+    /// `tresor_audit_field`: one field of an audit entry's hashed text, its UTF-8 length, a
+    /// colon, its bytes; a missing field is the one byte 0 (`AuditEntry.computedHash`). Shared
+    /// by migrations 17 and 19; 19 changed only its declared volatility. why one text: the
+    /// hashes of the chain depend on the body; the two must not drift apart.
+    static func auditFieldFunction(declared volatility: String) -> String {
+        """
+        CREATE OR REPLACE FUNCTION tresor_audit_field(t text) RETURNS bytea LANGUAGE sql \(volatility) AS $f$ \
+        SELECT CASE WHEN t IS NULL THEN decode('313a00', 'hex') \
+        ELSE convert_to(octet_length(convert_to(t, 'UTF8'))::text, 'UTF8') || decode('3a', 'hex') || convert_to(t, 'UTF8') END $f$
+        """
+    }
 
     /// The text of `tresor_book_set`, shared by migration 17 (which created it) and 18 (which
     /// made it bump `accounts.revision`). why one text: PostgreSQL keeps the last definition;

@@ -10,11 +10,5 @@ extension Migration {
     /// `tresor_book_set` calls it ten times for every audited booking.
     static let m019AuditFieldInlined = Migration(
         version: 19, name: "audit field inlined", statements: [],
-        postgresStatements: [
-            """
-            CREATE OR REPLACE FUNCTION tresor_audit_field(t text) RETURNS bytea LANGUAGE sql STABLE AS $f$ \
-            SELECT CASE WHEN t IS NULL THEN decode('313a00', 'hex') \
-            ELSE convert_to(octet_length(convert_to(t, 'UTF8'))::text, 'UTF8') || decode('3a', 'hex') || convert_to(t, 'UTF8') END $f$
-            """
-        ])
+        postgresStatements: [auditFieldFunction(declared: "STABLE")])
 }
