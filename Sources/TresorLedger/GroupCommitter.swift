@@ -41,7 +41,7 @@ actor GroupCommitter {
     /// bank. A caller retries with its idempotency key and gets the booking if it committed.
     let answerDeadline: Duration
     /// The batches being written, by number, with when each started.
-    private var inFlight: [Int: (started: ContinuousClock.Instant, batch: [Pending])] = [:]
+    private var inFlight: [Int: (started: ContinuousClock.Instant, batch: [Pending], lone: LoneAnswer?)] = [:]
     private var batchesStarted = 0
     /// Whether the watchdog (`watch()`) runs.
     private var watching = false
@@ -63,7 +63,46 @@ actor GroupCommitter {
         self.parallel = parallel
     }
 
-    func commit(_ booking: BatchBooking) async throws -> CommitOutcome {
+    nonisolated func commit(_ booking: BatchBooking) async throws -> CommitOutcome {
+        guard let (number, answer) = await takeSlotAlone() else { return try await enqueue(booking) }
+        let (database, recorder) = (self.database, recorder)
+        let answered = await withCheckedContinuation { continuation in
+            answer.wait(continuation)
+            // why a task, started on this thread: the watchdog must be able to answer this
+            // caller while a stuck write keeps the task; on SQLite the write never suspends, so
+            // the task runs to its end here and answers before this caller waits at all.
+            Task.immediate {
+                do {
+                    answer.give(LoneAnswer.Answered(outcome: try await Self.write([booking], to: database, recorder: recorder)[0], written: true))
+                } catch {
+                    answer.give(LoneAnswer.Answered(outcome: .failure(error), written: false))
+                }
+            }
+        }
+        await endAlone(number, written: answered.written)
+        return try answered.outcome.get()
+    }
+
+    /// Takes a slot for a lone caller's booking when nothing is queued or being gathered, the
+    /// last batch was one booking and a slot is free, and has the watchdog watch it. why: the
+    /// caller then writes it, as a batch of one, on its own thread; queued and handed to a
+    /// writer task it paid two thread hand-offs, a sixth of a lone booking's time on SQLite
+    /// (`perf`: 3.5 context switches per booking against the raw loop's 2.2).
+    private func takeSlotAlone() -> (number: Int, answer: LoneAnswer)? {
+        guard queue.isEmpty && expected == 1 && writing < parallel && !gathering else { return nil }
+        writing += 1
+        let answer = LoneAnswer()
+        return (started([], lone: answer), answer)
+    }
+
+    /// Frees a lone caller's slot, unless the watchdog did.
+    private func endAlone(_ number: Int, written: Bool) {
+        guard ended(number) else { return }
+        if written { observer?.batchWritten(size: 1) }
+        startWriting()
+    }
+
+    private func enqueue(_ booking: BatchBooking) async throws -> CommitOutcome {
         try await withCheckedThrowingContinuation { continuation in
             queue.append(Pending(booking: booking, continuation: continuation))
             startWriting()
@@ -101,21 +140,14 @@ actor GroupCommitter {
     }
 
     private func write(_ batch: [Pending]) async {
-        let number = batchesStarted
-        batchesStarted += 1
-        inFlight[number] = (ContinuousClock.now, batch)
-        if !watching {
-            watching = true
-            Task { await watch() }
-        }
+        let number = started(batch)
         let result: Result<[Result<CommitOutcome, any Error>], any Error>
         do {
             result = .success(try await Self.write(batch.map(\.booking), to: database, recorder: recorder))
         } catch {
             result = .failure(error)
         }
-        // why: past the deadline the watchdog has answered this batch's callers and freed its slot.
-        guard inFlight.removeValue(forKey: number) != nil else { return }
+        guard ended(number) else { return }
         switch result {
         case .success(let outcomes):
             observer?.batchWritten(size: batch.count)
@@ -124,8 +156,28 @@ actor GroupCommitter {
             // The transaction rolled back: nothing of this batch is booked.
             for pending in batch { pending.continuation.resume(throwing: error) }
         }
-        writing -= 1
         startWriting()
+    }
+
+    /// Numbers a batch about to be written (its callers, or a lone caller's answer) and has the
+    /// watchdog watch it. The caller counted it in `writing`.
+    private func started(_ batch: [Pending], lone: LoneAnswer? = nil) -> Int {
+        let number = batchesStarted
+        batchesStarted += 1
+        inFlight[number] = (ContinuousClock.now, batch, lone)
+        if !watching {
+            watching = true
+            Task { await watch() }
+        }
+        return number
+    }
+
+    /// Frees the slot of batch `number`; false when the watchdog did it already, past the
+    /// deadline, and answered the batch's callers.
+    private func ended(_ number: Int) -> Bool {
+        guard inFlight.removeValue(forKey: number) != nil else { return false }
+        writing -= 1
+        return true
     }
 
     /// Answers the callers of a batch unanswered for `answerDeadline` with `DatabaseUnavailable`
@@ -141,6 +193,7 @@ actor GroupCommitter {
                 inFlight[number] = nil
                 let error = DatabaseUnavailable("no answer from the database within \(answerDeadline)")
                 for pending in flight.batch { pending.continuation.resume(throwing: error) }
+                flight.lone?.give(LoneAnswer.Answered(outcome: .failure(error), written: false))
                 writing -= 1
             }
             startWriting()

@@ -17,6 +17,8 @@ public final class SQLiteDatabase: SQLDatabase {
     /// Held while a group of write transactions is written (and by the raw-SQL benchmark).
     let writer = AsyncSemaphore(slots: 1)
     let groups = SQLiteWriteGroups()
+    /// Whether a group's COMMIT runs on the calling thread or the writer's queue.
+    let commits = CommitPlacement()
     public let path: String
     /// How long a statement waits for another process's write lock before SQLITE_BUSY.
     static let busyMilliseconds: Int32 = 10_000
@@ -74,10 +76,11 @@ public final class SQLiteDatabase: SQLDatabase {
         try pool.close()
     }
 
-    /// Runs `body` synchronously on the writer connection, outside the async lock: for the
-    /// raw-SQL benchmark baseline, which must not pay for the ledger's abstractions.
+    /// Runs `body` on the writer connection on the calling thread, under the async lock: for
+    /// the raw-SQL benchmark baseline, which must not pay for the ledger's abstractions (nor
+    /// for a hop to the writer's queue and back, which the ledger no longer pays either).
     public func withWriterConnection<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.withSlot { try await pool.writeWithoutTransaction(body) }
+        try await writer.withSlot { try SQLiteRows.onCaller(pool, body) }
     }
 }
 

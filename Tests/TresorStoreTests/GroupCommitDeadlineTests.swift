@@ -67,7 +67,10 @@ struct GroupCommitDeadlineTests {
         return BatchBooking(draft, claim: IdempotencyClaim(scope: "c", key: key, requestHash: "h"), now: 0)
     }
 
-    @Test("a stuck batch answers 503 after the deadline; the next batch is written meanwhile", arguments: StoreKind.available)
+    // why the limit: a caller the watchdog forgets (a lone one writes its booking itself) waits forever.
+    @Test(
+        "a stuck batch answers 503 after the deadline; the next batch is written meanwhile", .timeLimit(.minutes(1)),
+        arguments: StoreKind.available)
     func stuckBatch(kind: StoreKind) async throws {
         let fixture = try await LedgerFixture.make(kind)
         let from = try await fixture.open(fundedMinor: 10_000).id
