@@ -131,11 +131,11 @@ for store in STORES:
         limits = {}
         if store == "sqlite":
             raw = json.loads(run(TRESOR, "bench", "raw-sqlite", *common))
-            raw["tool"] = "GRDB loop, same statements, prepared once"
+            raw["tool"] = "GRDB loop, same statements, prepared once, on the calling thread"
             # The most a single writer does here: 100 transfers per transaction, one client.
             batched = json.loads(run(TRESOR, "bench", "raw-sqlite", "--db", db, "--clients", "1", "--seconds", str(SECONDS),
                                      "--per-transaction", "100", *span))
-            batched["tool"] = "GRDB loop, 100 transfers per transaction"
+            batched["tool"] = "GRDB loop, 100 transfers per transaction, on the calling thread"
             limits["raw_sql_batched_100"] = batched
         else:
             raw = pgbench(db, clients, ids["first_account"], ids["last_account"])
