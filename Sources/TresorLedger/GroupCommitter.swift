@@ -100,8 +100,8 @@ actor GroupCommitter {
     /// caller then writes it, as a batch of one, on its own thread; queued and handed to a
     /// writer task it paid two thread hand-offs, a sixth of a lone booking's time on SQLite
     /// (`perf`: 3.5 context switches per booking against the raw loop's 2.2). Not while other
-    /// batches are written: the slot is freed only once the caller is back on the actor, later
-    /// than a writer task frees it, and with 16 clients on PostgreSQL the batches behind waited.
+    /// batches are written: the caller frees its slot only once it is back on the actor, later
+    /// than a writer task would, and under load the batches behind would wait for that.
     private func takeSlotAlone() -> (number: Int, answer: LoneAnswer)? {
         guard queue.isEmpty && expected == 1 && writing == 0 && !gathering else { return nil }
         writing += 1
