@@ -12,7 +12,7 @@ import Synchronization
 /// So each commit is timed, and the mean of the recent ones decides. The price is paid under
 /// concurrent writes, where the fsync no longer overlaps request work on that thread: payments at
 /// 16 connections, 12 interleaved runs, 6 % fewer internal ones and p99 +0.9 ms (1 % and +0.5 ms
-/// to an IBAN), all within the 15 ms target. Committing on the queue whenever other transactions
+/// to an IBAN), within the 15 ms target on average. Committing on the queue whenever others
 /// wait measured no better (the yield between groups then costs a hop of its own), and without
 /// that yield p99 went past 50 ms in two runs of four.
 final class CommitPlacement: Sendable {
