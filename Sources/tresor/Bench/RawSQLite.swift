@@ -20,7 +20,7 @@ extension Bench {
             let result = try await Measurement.run(clients: options.clients, seconds: options.seconds) { client, sequence in
                 let transfers = (0..<perTransaction).map { index in
                     let (from, to) = Bench.pair(options, client: client, sequence: sequence)
-                    return (from, to, "r-\(client)-\(sequence)-\(index)-\(UUID().uuidString)")
+                    return (from, to, "r-\(client)-\(sequence)-\(index)-\(Bench.randomKey())")
                 }
                 try await db.withWriterConnection { db in
                     try db.execute(sql: "BEGIN IMMEDIATE")
