@@ -52,9 +52,10 @@ public final class SQLiteDatabase: SQLDatabase {
         readers = SQLiteReaders(path: path)
     }
 
-    /// The writer connection's `PRAGMA synchronous` (2 is FULL).
-    public func writerSynchronous() async throws -> Int {
-        try await pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+    /// The writer connection's value of a pragma (`synchronous`: 2 is FULL; `temp_store`: 2 is
+    /// MEMORY), for the tests of the settings above.
+    public func writerPragma(_ name: StaticString) async throws -> Int {
+        try await pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA \(name)") ?? -1 }
     }
 
     /// Runs `body` in the next group of write transactions (`SQLiteWriteGroups`): in a savepoint

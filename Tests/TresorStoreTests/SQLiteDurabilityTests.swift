@@ -10,9 +10,21 @@ struct SQLiteDurabilityTests {
     func writerSyncsEveryCommit() async throws {
         try await withTemporarySQLitePath("sync") { path in
             let database = try SQLiteDatabase(path: path)
-            #expect(try await database.writerSynchronous() == 2)
+            #expect(try await database.writerPragma("synchronous") == 2)
             try await database.migrate()
-            #expect(try await database.writerSynchronous() == 2, "still FULL after the migrations")
+            #expect(try await database.writerPragma("synchronous") == 2, "still FULL after the migrations")
+            try await database.close()
+        }
+    }
+
+    @Test("the writer keeps statement journals in memory, also after the migrations (a batch's spilled to a temp file)")
+    func writerJournalsInMemory() async throws {
+        try await withTemporarySQLitePath("temp-store") { path in
+            let database = try SQLiteDatabase(path: path)
+            #expect(try await database.writerPragma("temp_store") == 2)
+            try await database.migrate()
+            #expect(try await database.writerPragma("temp_store") == 2)
+            #expect(try await database.writerPragma("synchronous") == 2)
             try await database.close()
         }
     }
