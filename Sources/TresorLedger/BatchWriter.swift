@@ -290,6 +290,19 @@ enum BatchWriter {
     }
 
     static func writeBalances(_ changed: [AccountState], dialect: SQLDialect, in session: any SQLSession) async throws {
+        // why a statement per account on SQLite: no round trip to save in-process, and SQLite
+        // runs `UPDATE … FROM (VALUES …)` as a join through a temporary table; a lone booking's
+        // two plain UPDATEs (and its key's, `linkKeys`) took 9–16 µs less CPU, with 16 clients
+        // the same (`perf stat`, interleaved runs).
+        if dialect == .sqlite {
+            for account in changed.sorted(by: { $0.id < $1.id }) {
+                try await session.execute(
+                    SQL(
+                        "UPDATE accounts SET booked_minor = ?, revision = revision + 1 WHERE id = ?",
+                        [.int(account.booked), .int(account.id.rawValue)]))
+            }
+            return
+        }
         for chunk in changed.sorted(by: { $0.id < $1.id }).chunked(rowsPerStatement) {
             let text =
                 switch dialect {
@@ -338,6 +351,13 @@ enum BatchWriter {
 
     /// Points each claimed key at its booking.
     static func linkKeys(_ rows: [[SQLValue]], dialect: SQLDialect, in session: any SQLSession) async throws {
+        if dialect == .sqlite {
+            for row in rows {
+                try await session.execute(
+                    SQL("UPDATE idempotency_keys SET transaction_id = ? WHERE scope = ? AND idem_key = ?", [row[2], row[0], row[1]]))
+            }
+            return
+        }
         for chunk in rows.chunked(rowsPerStatement) {
             let text =
                 switch dialect {
