@@ -146,8 +146,8 @@ for store in STORES:
                    ("payments_internal", "bench/wrk-payment.lua", {"PAYMENT_TYPE": "internal"}, clients),
                    ("payments_iban", "bench/wrk-payment.lua", {"PAYMENT_TYPE": "iban"}, clients)]
         if clients == max(CLIENTS):
-            # Transfers also at 64 connections, the figure the throughput issue sets its targets on
-            # (beside the clients' count, the ledger's own figure is measured with).
+            # Transfers also at 64 connections: the throughput issue sets its HTTP targets there (the
+            # run above has as many connections as the ledger's run had clients).
             scripts += [("transfers_64", "bench/wrk-transfer.lua", {}, 64)]
             # Reads at 64 connections against the same server's health check (one SELECT 1, no session).
             # why /healthz before and after: on this machine it varied by a quarter between runs

@@ -42,7 +42,9 @@ extension BookingRecorder {
 /// account touched (in id order), decide each booking in Swift against those locked balances in
 /// batch order, then write all balances, transactions, postings and keys with one statement each.
 /// On PostgreSQL a set is all of that in one call of the `tresor_book_set` function
-/// (`bookSetByFunction`), outside an explicit transaction when nothing else goes with it.
+/// (`bookSetByFunction`), outside an explicit transaction when nothing else goes with it. On
+/// SQLite, in-process with no round trip to save, balances and key links are one plain UPDATE
+/// per row (`writeBalances`).
 ///
 /// why: one booking alone is eight round trips; a batch of 64 the same eight. The outcome is the
 /// one `Ledger.commit` gives applying the bookings one by one in batch order: the same refusals
@@ -261,8 +263,8 @@ enum BatchWriter {
         return .success(balances)
     }
 
-    /// The rows of the accepted bookings, one statement per table (SQLite). Returns the new
-    /// transactions' ids in booking order.
+    /// The rows of the accepted bookings, one statement per table (SQLite; one per row for
+    /// balances and keys). Returns the new transactions' ids in booking order.
     static func write(_ bookings: [(BatchBooking, [Int64])], balances: [AccountState], dialect: SQLDialect, in session: any SQLSession)
         async throws -> [TransactionID]
     {

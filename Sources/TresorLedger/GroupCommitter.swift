@@ -1,7 +1,7 @@
 import TresorDomain
 
 /// Group commit: bookings that arrive while a batch is being written share the next database
-/// transaction, and so one fsync and a fixed number of statements (`BatchWriter`). A refused
+/// transaction, and so one fsync and set-based statements (`BatchWriter`). A refused
 /// booking (insufficient funds, a reused idempotency key) is refused alone and its neighbours
 /// commit. A caller is answered only after the batch's COMMIT returned: an acknowledged booking
 /// is durable.
