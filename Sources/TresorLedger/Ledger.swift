@@ -52,10 +52,11 @@ public struct Ledger: Sendable {
         }
     }
 
-    static let accountColumns =
+    /// The columns `account(from:)` reads, in its order.
+    public static let accountColumns =
         "id, customer_id, iban, name, kind, currency, overdraft_limit_minor, booked_minor, held_minor, debits_blocked"
 
-    static func account(from row: SQLRow) -> Account {
+    public static func account(from row: SQLRow) -> Account {
         // why: rows were validated on the way in; a bad one here is corruption, not input.
         Account(
             id: AccountID(row.int(0)), customerID: row.optionalInt(1).map(CustomerID.init),

@@ -1,5 +1,6 @@
 import Foundation
 import TresorDomain
+import TresorLedger
 
 /// Who is calling: the customer behind a valid session, and the session's authentication level.
 public struct Principal: Sendable, Hashable {
@@ -30,6 +31,9 @@ public struct Principal: Sendable, Hashable {
 
     /// The scope of this caller's idempotency keys.
     public var idempotencyScope: String { "customer:\(customerID)" }
+
+    /// `idempotencyScope` in SQL, of the caller a `CallerQuery` joins to (for `PaymentReadAhead`).
+    static let idempotencyScopeSQL = "'customer:' || CAST(\(CallerQuery.customer) AS TEXT)"
 }
 
 /// A new session: the bearer token is shown once and stored only as a hash.

@@ -234,9 +234,12 @@ public struct DeviceService: Sendable {
     /// Whether `device` was enrolled within `newDeviceSeconds` (the signing policy asks).
     static func isNew(device id: Int64?, in session: any SQLSession, now: Int64) async throws -> Bool {
         guard let id else { return false }
-        guard let created = try await session.queryOne(SQL("SELECT created_at_ms FROM devices WHERE id = ?", [.int(id)]))?.int(0) else {
-            return false
-        }
+        return isNew(createdAtMillis: try await session.queryOne(SQL("SELECT created_at_ms FROM devices WHERE id = ?", [.int(id)]))?.int(0), now: now)
+    }
+
+    /// A device created `createdAtMillis` (nil: no device, or none of that id) is new for a day.
+    static func isNew(createdAtMillis created: Int64?, now: Int64) -> Bool {
+        guard let created else { return false }
         return now - created < newDeviceSeconds * 1000
     }
 }

@@ -76,7 +76,13 @@ struct PaymentPlanner: Sendable {
     /// (the session, the accounts, the signing settings) are one read, not one each: on SQLite
     /// one hop to a reader, on PostgreSQL one pool checkout.
     func plan(_ instruction: PaymentInstruction, for customer: CustomerID, in session: any SQLSession) async throws -> PaymentPlan {
-        guard let debtor = try await Ledger.account(instruction.debtorAccount, in: session), debtor.customerID == customer else {
+        try await plan(instruction, for: customer, reading: PaymentReads(session: session))
+    }
+
+    /// The plan from what `reads` answers (the rows read ahead, the rest queried).
+    func plan(_ instruction: PaymentInstruction, for customer: CustomerID, reading reads: PaymentReads) async throws -> PaymentPlan {
+        let session = reads.session
+        guard let debtor = try await reads.account(instruction.debtorAccount), debtor.customerID == customer else {
             throw DomainError(.accountNotFound, field: "debtor_account", "No such account.")
         }
         if debtor.kind == .savingsBook {
@@ -92,7 +98,7 @@ struct PaymentPlanner: Sendable {
         var outgoing = false
         switch instruction.type {
         case .internal:
-            guard let target = instruction.creditorAccount, let account = try await Ledger.account(target, in: session),
+            guard let target = instruction.creditorAccount, let account = try await reads.account(target),
                 account.customerID == customer
             else {
                 throw DomainError(.accountNotFound, field: "creditor.account", "No such account.")
@@ -100,17 +106,17 @@ struct PaymentPlanner: Sendable {
             credit = account
         case .iban, .qrbill:
             let iban = instruction.creditorIBAN!
-            if let profile = try await BankService.profile(in: session), Self.isOwnBank(iban, clearing: profile.clearing) {
+            if let clearing = try await reads.bankClearing(), Self.isOwnBank(iban, clearing: clearing) {
                 guard let account = try await Ledger.account(iban: iban, in: session), !account.kind.isBankOwn else {
                     throw DomainError(.accountNotFound, field: "creditor.iban", "There is no account with this IBAN at our bank.")
                 }
                 credit = account
             } else {
-                credit = try await clearing(instruction.amount.currency, in: session)
+                credit = try await clearing(instruction.amount.currency, reading: reads)
                 outgoing = true
             }
         case .esr:
-            credit = try await clearing(instruction.amount.currency, in: session)
+            credit = try await clearing(instruction.amount.currency, reading: reads)
             outgoing = true
         case .topup:
             let operatorID = instruction.topup!.operator
@@ -149,8 +155,8 @@ struct PaymentPlanner: Sendable {
         ["CH", "LI"].contains(iban.countryCode) && Int(iban.electronic.dropFirst(4).prefix(5)) == clearing
     }
 
-    func clearing(_ currency: Currency, in session: any SQLSession) async throws -> Account {
-        guard let account = try await Ledger.bankAccount(.clearing, currency: currency, in: session) else {
+    func clearing(_ currency: Currency, reading reads: PaymentReads) async throws -> Account {
+        guard let account = try await reads.clearing(currency) else {
             throw DomainError(.unsupportedCurrency, field: "amount", "The bank does not clear \(currency.code) payments.")
         }
         return account

@@ -58,15 +58,24 @@ public struct PaymentService: Sendable {
     /// Every read `create` makes before it writes, in `session`: the replay check, the plan, the
     /// signing decision. why in the caller's read: the route reads them with the session lookup,
     /// one read for all (`TresorRequestContext.readAsCaller`). Refuses what `create` refuses.
+    /// `readAhead`: the rows of `PaymentReadAhead.query(for:idempotencyKey:)` joined to the
+    /// session lookup, answering what they hold without a query (none: every read is a query).
     public func prepare(
-        _ request: PaymentRequest, by principal: Principal, idempotencyKey: String, requestHash: String, in session: any SQLSession
+        _ request: PaymentRequest, by principal: Principal, idempotencyKey: String, requestHash: String, readAhead: [SQLRow] = [],
+        in session: any SQLSession
     ) async throws -> Prepared {
-        if let existing = try await Self.replay(scope: principal.idempotencyScope, key: idempotencyKey, requestHash: requestHash, in: session) {
+        let ahead = readAhead.isEmpty ? nil : (try? request.validated()).flatMap { PaymentReadAhead(rows: readAhead, for: $0) }
+        // why a query when the key is taken: the first payment is read (and its request compared) only then.
+        if ahead?.keyTaken ?? true,
+            let existing = try await Self.replay(scope: principal.idempotencyScope, key: idempotencyKey, requestHash: requestHash, in: session)
+        {
             return Prepared(state: .replay(existing), request: request)
         }
+        let reads = PaymentReads(session: session, ahead: ahead)
         do {
-            let plan = try await planner.plan(try request.validated(), for: principal.customerID, in: session)
-            let decision = try await signingDecision(for: plan.instruction, customer: principal.customerID, device: principal.deviceID, in: session)
+            let plan = try await planner.plan(try request.validated(), for: principal.customerID, reading: reads)
+            let decision = try await signingDecision(
+                for: plan.instruction, customer: principal.customerID, device: principal.deviceID, reading: reads)
             return Prepared(state: .fresh(plan, decision), request: request)
         } catch let missing as PaymentPlanner.OperatorNotOpened {
             return Prepared(state: .operatorNotOpened(missing.operatorID), request: request)
@@ -167,19 +176,26 @@ public struct PaymentService: Sendable {
     func signingDecision(
         for instruction: PaymentInstruction, customer: CustomerID, device: Int64?, in session: any SQLSession
     ) async throws -> SigningDecision {
-        let settings = try await SigningService.settings(of: customer, policy: signing.policy, in: session)
+        try await signingDecision(for: instruction, customer: customer, device: device, reading: PaymentReads(session: session))
+    }
+
+    /// The decision from what `reads` answers.
+    func signingDecision(
+        for instruction: PaymentInstruction, customer: CustomerID, device: Int64?, reading reads: PaymentReads
+    ) async throws -> SigningDecision {
+        let settings = try await reads.signingSettings(of: customer, policy: signing.policy)
         // why top-ups count as whitelisted: the payee is one of the bank's own operator accounts.
         let whitelisted: Bool =
             if instruction.type == .topup {
                 true
             } else if let iban = instruction.creditorIBAN {
-                try await BeneficiaryService.isWhitelisted(iban, for: customer, in: session)
+                try await reads.isWhitelisted(iban, for: customer)
             } else {
                 false
             }
         return signing.policy.decide(
             instruction, whitelisted: whitelisted, limitMinor: settings.limitMinor,
-            deviceIsNew: try await DeviceService.isNew(device: device, in: session, now: clock.unixMillis))
+            deviceIsNew: try await reads.deviceIsNew(device, now: clock.unixMillis))
     }
 
     /// "Now" for today or a past date; otherwise the requested date moved to a business day.

@@ -12,8 +12,8 @@ struct PaymentRoutes {
 
     /// why everything is read with the session: the replay check, the accounts and the signing
     /// settings are one read with the session lookup (`BearerAuthMiddleware.looksUpInRoute`),
-    /// not one read each: on SQLite one hop to a reader instead of five, on PostgreSQL one pool
-    /// checkout.
+    /// not one read each, and where `PaymentReadAhead` knows them one statement: on SQLite one
+    /// hop to a reader instead of five, on PostgreSQL one round trip instead of five to seven.
     func create(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let body = try await JSON.body(request)
         // why parsed first, thrown inside the read: a caller without a valid session hears 401
@@ -24,9 +24,10 @@ struct PaymentRoutes {
             return (key, payment, IdempotencyKey.requestHash(method: "POST", path: "/v1/payments", body: body.readableBytesView))
         }
         let payments = payments
-        let (principal, prepared) = try await context.readAsCaller { principal, session in
+        let readAhead = (try? parsed.get()).flatMap { PaymentReadAhead.query(for: $0.payment, idempotencyKey: $0.key) }
+        let (principal, prepared) = try await context.readAsCaller(joining: readAhead) { principal, rows, session in
             let (key, payment, hash) = try parsed.get()
-            return try await payments.prepare(payment, by: principal, idempotencyKey: key, requestHash: hash, in: session)
+            return try await payments.prepare(payment, by: principal, idempotencyKey: key, requestHash: hash, readAhead: rows, in: session)
         }
         let (key, _, hash) = try parsed.get()
         let created = try await payments.create(prepared, by: principal, idempotencyKey: key, requestHash: hash)

@@ -1,0 +1,156 @@
+import TresorDomain
+import TresorLedger
+
+/// The bank's data a new payment's checks read (`PaymentPlanner.plan`,
+/// `PaymentService.signingDecision`): what the route read ahead with the caller's session lookup
+/// (`PaymentReadAhead`) from those rows, the rest by a query each in `session`.
+struct PaymentReads: Sendable {
+    let session: any SQLSession
+    var ahead: PaymentReadAhead? = nil
+
+    func account(_ id: AccountID) async throws -> Account? {
+        if let ahead, ahead.accountIDs.contains(id) { return ahead.accounts[id] }
+        return try await Ledger.account(id, in: session)
+    }
+
+    /// The bank's clearing account in `currency`, where money leaving the bank is booked.
+    func clearing(_ currency: Currency) async throws -> Account? {
+        if let ahead, ahead.clearingCurrency == currency {
+            return ahead.accounts.values.filter { $0.kind == .clearing && $0.customerID == nil && $0.currency == currency }.min { $0.id < $1.id }
+        }
+        return try await Ledger.bankAccount(.clearing, currency: currency, in: session)
+    }
+
+    /// The bank's own clearing number (nil before the bank is founded).
+    func bankClearing() async throws -> Int? {
+        if let ahead, ahead.readsBank { return ahead.bankClearing }
+        return try await BankService.profile(in: session)?.clearing
+    }
+
+    func signingSettings(of customer: CustomerID, policy: SigningPolicy) async throws -> SigningSettings {
+        guard let ahead else { return try await SigningService.settings(of: customer, policy: policy, in: session) }
+        guard let settings = ahead.settings else { return SigningSettings(provider: nil, limitMinor: policy.defaultLimitMinor) }
+        return SigningSettings(provider: SigningProviderKind(rawValue: settings.provider), limitMinor: settings.limitMinor)
+    }
+
+    func isWhitelisted(_ iban: IBAN, for customer: CustomerID) async throws -> Bool {
+        if let ahead, ahead.whitelistIBAN == iban { return ahead.whitelisted }
+        return try await BeneficiaryService.isWhitelisted(iban, for: customer, in: session)
+    }
+
+    func deviceIsNew(_ device: Int64?, now: Int64) async throws -> Bool {
+        guard let ahead else { return try await DeviceService.isNew(device: device, in: session, now: now) }
+        return DeviceService.isNew(createdAtMillis: ahead.deviceCreatedAtMillis, now: now)
+    }
+}
+
+/// What a new payment's checks read, read in the statement that looks the caller's session up
+/// (`CallerQuery`): the accounts the payment names (and, when it may leave the bank, the
+/// clearing account of its currency), whether its idempotency key is taken, the caller's signing
+/// settings and device, and for a payment to an IBAN the whitelist and the bank's clearing
+/// number. why: read one by one, a payment paid five queries before its first write (seven to an
+/// IBAN), on PostgreSQL each a round trip and the server's work of a statement; a transfer, whose
+/// reads are joined the same way, paid one.
+public struct PaymentReadAhead: Sendable {
+    /// The accounts asked for: one of them missing from `accounts` does not exist.
+    let accountIDs: Set<AccountID>
+    let accounts: [AccountID: Account]
+    /// The currency whose clearing account was asked for, if one was.
+    let clearingCurrency: Currency?
+    let keyTaken: Bool
+    let settings: (provider: String, limitMinor: Int64)?
+    let deviceCreatedAtMillis: Int64?
+    let whitelistIBAN: IBAN?
+    let whitelisted: Bool
+    let readsBank: Bool
+    let bankClearing: Int?
+
+    /// Columns after the account's: key taken, signing provider and limit, device created,
+    /// whitelisted, bank clearing number.
+    private static let extraColumns = 6
+
+    /// The statement joined to the session lookup for `request`; nil when the request is invalid
+    /// (`prepare` refuses it without reading) or a top-up (its operator's account is looked up
+    /// by name).
+    public static func query(for request: PaymentRequest, idempotencyKey: String) -> CallerQuery? {
+        guard let instruction = try? request.validated(), instruction.type != .topup else { return nil }
+        let shape = Shape(instruction)
+        let customer = CallerQuery.customer
+        var binds: [SQLValue] = [.text(idempotencyKey)]
+        let whitelist: String
+        if let iban = shape.whitelistIBAN {
+            whitelist = "(SELECT 1 FROM beneficiaries WHERE iban = ? AND owner IN (?, \(customer)) LIMIT 1)"
+            binds += [.text(iban.electronic), .int(BeneficiaryService.bankWideOwner)]
+        } else {
+            whitelist = "NULL"
+        }
+        let named = shape.accountIDs.sorted { $0.rawValue < $1.rawValue }
+        var ids = named.map { _ in "?" }
+        binds += named.map { .int($0.rawValue) }
+        if let currency = shape.clearingCurrency {
+            ids.append("(SELECT id FROM accounts WHERE customer_id IS NULL AND kind = ? AND currency = ? ORDER BY id LIMIT 1)")
+            binds += [.text(AccountKind.clearing.rawValue), .text(currency.code)]
+        }
+        let sql = SQL(
+            """
+            SELECT \(Ledger.accountColumns), \
+            (SELECT 1 FROM payments WHERE idem_scope = \(Principal.idempotencyScopeSQL) AND idem_key = ?), \
+            (SELECT provider FROM signing_settings WHERE customer_id = \(customer)), \
+            (SELECT limit_minor FROM signing_settings WHERE customer_id = \(customer)), \
+            (SELECT created_at_ms FROM devices WHERE id = (SELECT device_id FROM caller)), \
+            \(whitelist), \
+            \(shape.readsBank ? "(SELECT clearing FROM bank WHERE id = 1)" : "NULL") \
+            FROM accounts WHERE id IN (\(ids.joined(separator: ", ")))
+            """, binds)
+        return CallerQuery(sql)
+    }
+
+    /// The read-ahead in the joined rows of `query(for:idempotencyKey:)`; nil when there are none
+    /// (no account it asked for exists): the checks then read one by one, and refuse.
+    init?(rows: [SQLRow], for instruction: PaymentInstruction) {
+        guard let first = rows.first else { return nil }
+        let shape = Shape(instruction)
+        let extra = first.values.count - Self.extraColumns
+        accountIDs = shape.accountIDs
+        clearingCurrency = shape.clearingCurrency
+        whitelistIBAN = shape.whitelistIBAN
+        readsBank = shape.readsBank
+        var accounts: [AccountID: Account] = [:]
+        for row in rows {
+            let account = Ledger.account(from: SQLRow(Array(row.values[..<extra])))
+            accounts[account.id] = account
+        }
+        self.accounts = accounts
+        keyTaken = first.optionalInt(extra) != nil
+        settings = first.optionalText(extra + 1).map { ($0, first.int(extra + 2)) }
+        deviceCreatedAtMillis = first.optionalInt(extra + 3)
+        whitelisted = first.optionalInt(extra + 4) != nil
+        bankClearing = first.optionalInt(extra + 5).map { Int($0) }
+    }
+
+    /// What the checks of `instruction` read, by its type.
+    private struct Shape {
+        var accountIDs: Set<AccountID> = []
+        var clearingCurrency: Currency?
+        var whitelistIBAN: IBAN?
+        var readsBank = false
+
+        init(_ instruction: PaymentInstruction) {
+            accountIDs = [instruction.debtorAccount]
+            switch instruction.type {
+            case .internal:
+                if let creditor = instruction.creditorAccount { accountIDs.insert(creditor) }
+            case .iban, .qrbill:
+                // why both the bank and the clearing account: whether the IBAN is this bank's
+                // decides between them, and one statement reads both.
+                clearingCurrency = instruction.amount.currency
+                whitelistIBAN = instruction.creditorIBAN
+                readsBank = true
+            case .esr:
+                clearingCurrency = instruction.amount.currency
+            case .topup:
+                break
+            }
+        }
+    }
+}
