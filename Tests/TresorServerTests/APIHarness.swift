@@ -25,7 +25,7 @@ struct APIHarness: @unchecked Sendable {
         let base: any SQLDatabase
         switch store {
         case .sqlite:
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-api-\(UUID().uuidString).sqlite").path
+            let path = testDatabaseDirectory.appendingPathComponent("api-\(UUID().uuidString).sqlite").path
             base = try SQLiteDatabase(path: path)
         case .postgres:
             base = try await store.makeDatabase()

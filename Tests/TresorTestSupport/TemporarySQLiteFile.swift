@@ -9,3 +9,13 @@ public func withTemporarySQLitePath<T>(_ prefix: String, _ body: (String) async 
     }
     return try await body(path)
 }
+
+/// The folder of this test process's SQLite databases (`TestStore.makeDatabase`, the API
+/// harness), removed when the process exits. why: those databases live as long as their test's
+/// services, which nothing closes; one file per test was left behind, thousands after a few runs.
+public let testDatabaseDirectory: URL = {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-tests-\(getpid())", isDirectory: true)
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(at: testDatabaseDirectory) }
+    return url
+}()

@@ -27,9 +27,7 @@ public enum TestStore: String, CaseIterable, CustomTestStringConvertible, Sendab
         let database: any SQLDatabase
         switch self {
         case .sqlite:
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-tests", isDirectory: true)
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            database = try SQLiteDatabase(path: directory.appendingPathComponent("\(name).sqlite").path)
+            database = try SQLiteDatabase(path: testDatabaseDirectory.appendingPathComponent("\(name).sqlite").path)
         case .postgres:
             let adminURL = ProcessInfo.processInfo.environment["TRESOR_TEST_POSTGRES_URL"]!
             try Self.refuseNonLocal(adminURL)
