@@ -5,7 +5,8 @@ pgbench with the same script), (c) through HTTP POST /v1/transfers (wrk; with th
 POST /v1/payments, internal and to an IBAN at another bank (wrk); with the most clients also (e) reads of a
 customer with two accounts (GET /v1/accounts, a page of 50 transactions) at 64 connections against GET /healthz on the same server
 (run before and after them, the mean),
-and the server's resident memory after each run. On SQLite (b) is also run with 100 transfers per
+and the server's resident memory after each run and, with the most clients, every 5 s of a 60 s run of transfers at 64
+connections (BENCH_SOAK_SECONDS; 0 skips it). On SQLite (b) is also run with 100 transfers per
 transaction, the most one writer does. Writes bench/results/ledger.json (BENCH_OUT) with every figure and its ratio;
 BENCH_STORES, BENCH_CLIENTS and BENCH_SECONDS narrow or lengthen a run."""
 import datetime
@@ -21,6 +22,10 @@ import urllib.request
 
 TRESOR = os.environ.get("TRESOR_BIN", ".build/release/tresor")
 SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
+SOAK_SECONDS = float(os.environ.get("BENCH_SOAK_SECONDS", "60"))
+SOAK_EVERY = 5
+SOAK_WARM = 15
+SOAK_GROWTH_LIMIT_MB = 5
 CLIENTS = [int(c) for c in os.environ.get("BENCH_CLIENTS", "1,16").split(",")]
 STORES = os.environ.get("BENCH_STORES", "sqlite,postgres").split(",")
 PG_URL = os.environ["TRESOR_TEST_POSTGRES_URL"]
@@ -67,9 +72,30 @@ def rss_mb(pid):
     return 0.0
 
 
-def http(db, clients, first, last, scripts):
+def soak(port, env, pid):
+    """Transfers at 64 connections for SOAK_SECONDS, the server's resident memory sampled every
+    SOAK_EVERY seconds: the issue asks for no growth over a 60 s run. Growth is counted from the
+    sample at SOAK_WARM seconds (allocator arenas and caches fill in the first seconds) to the last."""
+    wrk = subprocess.Popen(["wrk", "-t", "2", "-c", "64", "-d", f"{int(SOAK_SECONDS)}s", "--latency", "-s", "bench/wrk-transfer.lua",
+                            f"http://127.0.0.1:{port}"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    started = time.monotonic()
+    samples = []
+    while wrk.poll() is None:
+        time.sleep(max(0.0, started + SOAK_EVERY * (len(samples) + 1) - time.monotonic()))
+        if wrk.poll() is None:
+            samples.append({"at_s": round(time.monotonic() - started, 1), "rss_mb": rss_mb(pid)})
+    out = wrk.stdout.read()
+    if wrk.returncode != 0:
+        raise SystemExit(f"wrk failed:\n{out}")
+    warm = next((s["rss_mb"] for s in samples if s["at_s"] >= SOAK_WARM), samples[0]["rss_mb"])
+    growth = round(samples[-1]["rss_mb"] - warm, 1)
+    return {**wrk_figures(out, SOAK_SECONDS), "connections": 64, "rss_samples": samples, "rss_growth_after_warm_mb": growth,
+            "warm_s": SOAK_WARM, "growth_limit_mb": SOAK_GROWTH_LIMIT_MB, "no_growth": growth <= SOAK_GROWTH_LIMIT_MB}
+
+
+def http(db, clients, first, last, scripts, soaked=False):
     """Starts `tresor serve` on db and runs wrk once per (name, script, extra env, connections) in
-    scripts; samples the server's resident memory after each run."""
+    scripts; samples the server's resident memory after each run; with `soaked`, then `soak`."""
     port = 41000 + clients
     log = open(f"{work}/serve-{clients}.log", "w")
     server = subprocess.Popen([TRESOR, "serve", "--db", db, "--port", str(port)], stdout=log, stderr=subprocess.STDOUT,
@@ -100,13 +126,15 @@ def http(db, clients, first, last, scripts):
             figures[name] = {**wrk_figures(out), "connections": connections}
             rss.append(rss_mb(server.pid))
         figures["server_rss_mb"] = {"samples": rss, "after": rss[-1], "limit": 150}
+        if soaked:
+            figures["soak"] = soak(port, {**os.environ, "TOKEN": token, "FIRST": str(first), "LAST": str(last)}, server.pid)
         return figures
     finally:
         server.terminate()
         server.wait()
 
 
-def wrk_figures(out):
+def wrk_figures(out, seconds=None):
     def ms(text):
         match = re.match(r"([\d.]+)(us|ms|s|m)$", text)
         if not match:
@@ -117,7 +145,7 @@ def wrk_figures(out):
     return {"tps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
             # why anchored to the line: the stdev column ("93.99%") also ends in "99%".
             "p50_ms": ms(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1)), "p99_ms": ms(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1)),
-            "non_2xx": int(re.search(r"non2xx=(\d+)", out).group(1)), "seconds": SECONDS, "tool": "wrk"}
+            "non_2xx": int(re.search(r"non2xx=(\d+)", out).group(1)), "seconds": seconds or SECONDS, "tool": "wrk"}
 
 
 results = []
@@ -157,7 +185,7 @@ for store in STORES:
                         ("transactions", "bench/wrk-get.lua",
                          {"READ_PATH": f"/v1/accounts/{ids['reader_account']}/transactions", "TOKEN": "reader"}, 64),
                         ("healthz_after", "bench/wrk-get.lua", {"READ_PATH": "/healthz", "TOKEN": ""}, 64)]
-        over_http = http(db, clients, ids["first_account"], ids["last_account"], scripts)
+        over_http = http(db, clients, ids["first_account"], ids["last_account"], scripts, soaked=clients == max(CLIENTS) and SOAK_SECONDS > 0)
         check = subprocess.run([TRESOR, "ledger", "check", "--db", db], capture_output=True, text=True)
         row = {"store": store, "clients": clients, "ledger": ledger, "raw_sql": raw, **limits, "http": over_http.pop("transfers"),
                "ratio_ledger_to_raw": round(ledger["tps"] / raw["tps"], 3), "ledger_check": check.returncode == 0}
@@ -175,6 +203,8 @@ for store in STORES:
             reads["ratio_transactions_to_healthz"] = round(reads["transactions"]["tps"] / healthz, 3)
             row["http_reads"] = reads
         row["server_rss_mb"] = over_http.pop("server_rss_mb")
+        if "soak" in over_http:
+            row["soak"] = over_http.pop("soak")
         row["http_payments"] = over_http
         print(json.dumps(row), flush=True)
         results.append(row)
