@@ -28,13 +28,8 @@ public final class PostgresDatabase: SQLDatabase {
     /// that cannot keep named statements per client (PgBouncer in transaction mode before
     /// 1.21), and `?transactions=N` for the write transactions open at once (`transactionLimit`).
     /// `preparing`: statements are prepared on the pool's connections (`PreparedStatements`).
-    /// `fixedPool`: all `maximumConnections` are opened at start and kept (a server's pool;
-    /// `configuration`).
-    public init(
-        url: String, maximumConnections: Int = 20, fixedPool: Bool = false, preparing: Bool = true,
-        logger: Logger = Logger(label: "tresor.postgres")
-    ) throws {
-        let configuration = try Self.configuration(url: url, maximumConnections: maximumConnections, fixedPool: fixedPool)
+    public init(url: String, maximumConnections: Int = 20, preparing: Bool = true, logger: Logger = Logger(label: "tresor.postgres")) throws {
+        let configuration = try Self.configuration(url: url, maximumConnections: maximumConnections)
         self.logger = logger
         self.url = url
         let refused = URLComponents(string: url)?.queryItems?.contains { $0.name == "prepare" && $0.value == "off" } ?? false
@@ -64,17 +59,21 @@ public final class PostgresDatabase: SQLDatabase {
         return min(value, maximumConnections)
     }
 
-    /// The pool's configuration. why no keep-alive, and a server's pool of fixed size: PostgresNIO's
-    /// pool starts a timer task each time a connection goes idle (a keep-alive query after 30 s;
-    /// a close after 60 s for a connection above the minimum) and cancels it when the connection
-    /// is leased again, but a cancelled `Task.sleep` keeps its task and dispatch timer until its
-    /// deadline. Under steady writes that is one or two timers per transaction, each kept a
-    /// minute: `make bench`'s 60 s of transfers at 64 connections grew the server from 140 to
-    /// 243 MB. With neither timer the server stayed at 74 MB (`tresor bench ledger`: 57 MB
-    /// flat) and booked 14 % more. What keep-alive found, a connection the network dropped
-    /// silently, is found when it is next used (a 503 the client retries); a connection the
-    /// server closed is replaced at once.
-    static func configuration(url: String, maximumConnections: Int, fixedPool: Bool = false) throws -> PostgresClient.Configuration {
+    /// How long a connection stays open unused. why short, and no keep-alive query: PostgresNIO's
+    /// pool starts a timer task each time a connection goes idle (a keep-alive query after 30 s,
+    /// a close after this timeout) and cancels it when the connection is leased again, but a
+    /// cancelled `Task.sleep` keeps its task and dispatch timer (about 1.5 KB) until its
+    /// deadline. Under steady writes that is a timer or two per transaction: with the defaults
+    /// (30 s, 60 s), 60 s of transfers at 64 connections grew the server from 140 to 243 MB; with
+    /// no keep-alive and 10 s it levels off within 10 s (at about 95 MB at 3,500 transfers/s).
+    /// What keep-alive found, a connection the network dropped silently, is found when it is next
+    /// used (a 503 the client retries). A pool of fixed size (`minimumConnections`) would need no
+    /// timer at all, but PostgresNIO 1.33's pool traps (`PoolStateMachine+ConnectionGroup.swift`
+    /// line 163, `minimumConcurrentConnections <= stats.active`) when a request comes while its
+    /// connections are down: the chaos test's PostgreSQL restart crashed an instance.
+    static let idleTimeout = Duration.seconds(10)
+
+    static func configuration(url: String, maximumConnections: Int) throws -> PostgresClient.Configuration {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, let user = components.user
         else {
@@ -85,7 +84,7 @@ public final class PostgresDatabase: SQLDatabase {
             host: host, port: components.port ?? 5432, username: user, password: components.password, database: database, tls: .disable)
         configuration.options.maximumConnections = maximumConnections
         configuration.options.keepAliveBehavior = nil
-        if fixedPool { configuration.options.minimumConnections = maximumConnections }
+        configuration.options.connectionIdleTimeout = idleTimeout
         return configuration
     }
 

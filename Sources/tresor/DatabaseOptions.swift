@@ -46,17 +46,15 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// Opens and migrates the database.
-    func open(serving: Bool = false) async throws -> any SQLDatabase {
-        try await Self.open(location: try location, serving: serving)
+    func open() async throws -> any SQLDatabase {
+        try await Self.open(location: try location)
     }
 
     /// Opens and migrates the database at `location` (an SQLite path or a `postgres://` URL).
-    /// `serving`: for a server (and the benchmark that stands for one), PostgreSQL's pool keeps
-    /// its connections open (`PostgresDatabase.configuration`); a one-shot command opens what it uses.
-    static func open(location: String, serving: Bool = false) async throws -> any SQLDatabase {
+    static func open(location: String) async throws -> any SQLDatabase {
         let database: any SQLDatabase
         if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
-            database = try PostgresDatabase(url: location, fixedPool: serving)
+            database = try PostgresDatabase(url: location)
         } else {
             database = try SQLiteDatabase(path: location)
         }

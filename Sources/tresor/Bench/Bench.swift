@@ -91,7 +91,7 @@ struct Bench: AsyncParsableCommand {
         @Flag(help: "One database transaction per booking instead of the default group commit.") var unbatched = false
 
         func run() async throws {
-            let db = try await database.open(serving: true)
+            let db = try await database.open()
             let ledger = Ledger(database: db, batching: unbatched ? Ledger.Batching.none : nil)
             let today = BankCalendar().date(of: Date())
             let result = try await Measurement.run(clients: options.clients, seconds: options.seconds) { client, sequence in
