@@ -59,20 +59,6 @@ public final class PostgresDatabase: SQLDatabase {
         return min(value, maximumConnections)
     }
 
-    /// How long a connection stays open unused. why short, and no keep-alive query: PostgresNIO's
-    /// pool starts a timer task each time a connection goes idle (a keep-alive query after 30 s,
-    /// a close after this timeout) and cancels it when the connection is leased again, but a
-    /// cancelled `Task.sleep` keeps its task and dispatch timer (about 1.5 KB) until its
-    /// deadline. Under steady writes that is a timer or two per transaction: with the defaults
-    /// (30 s, 60 s), 60 s of transfers at 64 connections grew the server from 140 to 243 MB; with
-    /// no keep-alive and 10 s it levels off within 10 s (at about 95 MB at 3,500 transfers/s).
-    /// What keep-alive found, a connection the network dropped silently, is found when it is next
-    /// used (a 503 the client retries). A pool of fixed size (`minimumConnections`) would need no
-    /// timer at all, but PostgresNIO 1.33's pool traps (`PoolStateMachine+ConnectionGroup.swift`
-    /// line 163, `minimumConcurrentConnections <= stats.active`) when a request comes while its
-    /// connections are down: the chaos test's PostgreSQL restart crashed an instance.
-    static let idleTimeout = Duration.seconds(10)
-
     static func configuration(url: String, maximumConnections: Int) throws -> PostgresClient.Configuration {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, let user = components.user
@@ -83,8 +69,6 @@ public final class PostgresDatabase: SQLDatabase {
         var configuration = PostgresClient.Configuration(
             host: host, port: components.port ?? 5432, username: user, password: components.password, database: database, tls: .disable)
         configuration.options.maximumConnections = maximumConnections
-        configuration.options.keepAliveBehavior = nil
-        configuration.options.connectionIdleTimeout = idleTimeout
         return configuration
     }
 
