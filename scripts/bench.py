@@ -75,9 +75,8 @@ def rss_mb(pid):
 def soak(port, env, pid):
     """Transfers at 64 connections for SOAK_SECONDS, the server's resident memory sampled every
     SOAK_EVERY seconds: the issue asks for no growth over a 60 s run. Growth is counted from the
-    sample at SOAK_WARM seconds (allocator arenas, caches and the connection pool's timers fill in the
-    first seconds) to the last, and over the second half of the run, where a server that levelled off
-    stays within SOAK_GROWTH_LIMIT_MB."""
+    sample at SOAK_WARM seconds (allocator arenas and caches fill in the first seconds) to the last, and
+    over the second half of the run, where a server that levelled off stays within SOAK_GROWTH_LIMIT_MB."""
     wrk = subprocess.Popen(["wrk", "-t", "2", "-c", "64", "-d", f"{int(SOAK_SECONDS)}s", "--latency", "-s", "bench/wrk-transfer.lua",
                             f"http://127.0.0.1:{port}"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     started = time.monotonic()
