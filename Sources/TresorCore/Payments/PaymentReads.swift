@@ -15,9 +15,7 @@ struct PaymentReads: Sendable {
 
     /// The bank's clearing account in `currency`, where money leaving the bank is booked.
     func clearing(_ currency: Currency) async throws -> Account? {
-        if let ahead, ahead.clearingCurrency == currency {
-            return ahead.accounts.values.filter { $0.kind == .clearing && $0.customerID == nil && $0.currency == currency }.min { $0.id < $1.id }
-        }
+        if let ahead, ahead.clearingCurrency == currency { return ahead.clearing }
         return try await Ledger.bankAccount(.clearing, currency: currency, in: session)
     }
 
@@ -55,8 +53,9 @@ public struct PaymentReadAhead: Sendable {
     /// The accounts asked for: one of them missing from `accounts` does not exist.
     let accountIDs: Set<AccountID>
     let accounts: [AccountID: Account]
-    /// The currency whose clearing account was asked for, if one was.
+    /// The currency whose clearing account was asked for, if one was, and that account.
     let clearingCurrency: Currency?
+    let clearing: Account?
     let keyTaken: Bool
     let settings: (provider: String, limitMinor: Int64)?
     let deviceCreatedAtMillis: Int64?
@@ -121,6 +120,11 @@ public struct PaymentReadAhead: Sendable {
             accounts[account.id] = account
         }
         self.accounts = accounts
+        // why the lowest id: the subquery's `ORDER BY id LIMIT 1`; the rows hold the named accounts too.
+        clearing =
+            shape.clearingCurrency.flatMap { currency in
+                accounts.values.filter { $0.kind == .clearing && $0.customerID == nil && $0.currency == currency }.min { $0.id < $1.id }
+            }
         keyTaken = first.optionalInt(extra) != nil
         settings = first.optionalText(extra + 1).map { ($0, first.int(extra + 2)) }
         deviceCreatedAtMillis = first.optionalInt(extra + 3)

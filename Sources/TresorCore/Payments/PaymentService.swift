@@ -64,7 +64,9 @@ public struct PaymentService: Sendable {
         _ request: PaymentRequest, by principal: Principal, idempotencyKey: String, requestHash: String, readAhead: [SQLRow] = [],
         in session: any SQLSession
     ) async throws -> Prepared {
-        let ahead = readAhead.isEmpty ? nil : (try? request.validated()).flatMap { PaymentReadAhead(rows: readAhead, for: $0) }
+        // why kept as a result: an invalid request is refused after the replay check, as before.
+        let instruction = Result { try request.validated() }
+        let ahead = readAhead.isEmpty ? nil : (try? instruction.get()).flatMap { PaymentReadAhead(rows: readAhead, for: $0) }
         // why a query when the key is taken: the first payment is read (and its request compared) only then.
         if ahead?.keyTaken ?? true,
             let existing = try await Self.replay(scope: principal.idempotencyScope, key: idempotencyKey, requestHash: requestHash, in: session)
@@ -73,7 +75,7 @@ public struct PaymentService: Sendable {
         }
         let reads = PaymentReads(session: session, ahead: ahead)
         do {
-            let plan = try await planner.plan(try request.validated(), for: principal.customerID, reading: reads)
+            let plan = try await planner.plan(try instruction.get(), for: principal.customerID, reading: reads)
             let decision = try await signingDecision(
                 for: plan.instruction, customer: principal.customerID, device: principal.deviceID, reading: reads)
             return Prepared(state: .fresh(plan, decision), request: request)
