@@ -65,8 +65,6 @@ let package = Package(
             dependencies: [
                 "TresorLedger", "TresorCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                // why: its ConnectionPoolError (the pool circuit breaker) is answered as 503.
-                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -125,6 +123,7 @@ let package = Package(
             dependencies: [
                 "TresorLedger", "TresorCore", "TresorSQLite", "TresorPostgres", "TresorDomain", "TresorTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             exclude: ["Resources"]
         ),

@@ -3,15 +3,14 @@ import Logging
 import PostgresNIO
 import TresorCore
 import TresorLedger
-import _ConnectionPoolModule
 
-/// The production store: a PostgreSQL database reached through a PostgresNIO connection pool.
+/// The production store: a PostgreSQL database reached through PostgresNIO connections
+/// (`PostgresConnections`).
 /// Several stateless Tresor instances can share it; the ledger's conditional UPDATEs take the
 /// row locks that keep concurrent bookings correct.
 public final class PostgresDatabase: SQLDatabase {
     public let dialect = SQLDialect.postgres
-    let client: PostgresClient
-    private let runner: Task<Void, Never>
+    let connections: PostgresConnections
     let logger: Logger
     /// Where this pool connects; another instance (a test's second server) can open the same.
     public let url: String
@@ -29,18 +28,13 @@ public final class PostgresDatabase: SQLDatabase {
     /// 1.21), and `?transactions=N` for the write transactions open at once (`transactionLimit`).
     /// `preparing`: statements are prepared on the pool's connections (`PreparedStatements`).
     public init(url: String, maximumConnections: Int = 20, preparing: Bool = true, logger: Logger = Logger(label: "tresor.postgres")) throws {
-        let configuration = try Self.configuration(url: url, maximumConnections: maximumConnections)
+        let configuration = try Self.configuration(url: url)
         self.logger = logger
         self.url = url
         let refused = URLComponents(string: url)?.queryItems?.contains { $0.name == "prepare" && $0.value == "off" } ?? false
         statements = preparing && !refused ? PreparedStatements() : nil
         transactionSlots = AsyncSemaphore(slots: try Self.transactionLimit(url: url, maximumConnections: maximumConnections))
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        self.client = client
-        // why immediate: `run()` marks the client running before its first suspension; started
-        // as a plain Task it often ran after the first query, and PostgresNIO warned "run()
-        // hasn't been called yet" on every `tresor` command against PostgreSQL.
-        runner = Task.immediate { await client.run() }
+        connections = PostgresConnections(configuration: configuration, maximum: maximumConnections, logger: logger)
     }
 
     /// Write transactions one instance keeps open at the same time: `?transactions=N` in the URL,
@@ -59,17 +53,15 @@ public final class PostgresDatabase: SQLDatabase {
         return min(value, maximumConnections)
     }
 
-    static func configuration(url: String, maximumConnections: Int) throws -> PostgresClient.Configuration {
+    static func configuration(url: String) throws -> PostgresConnection.Configuration {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, let user = components.user
         else {
             throw PostgresURLError(url: url)
         }
         let database = components.path.split(separator: "/").first.map(String.init)
-        var configuration = PostgresClient.Configuration(
+        return PostgresConnection.Configuration(
             host: host, port: components.port ?? 5432, username: user, password: components.password, database: database, tls: .disable)
-        configuration.options.maximumConnections = maximumConnections
-        return configuration
     }
 
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
@@ -78,7 +70,7 @@ public final class PostgresDatabase: SQLDatabase {
 
     private func openTransaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
         try await Self.reachable {
-            try await client.withConnection { connection in
+            try await connections.withConnection { connection in
                 let pending = PendingStatements()
                 let session = PostgresSession(connection: connection, logger: logger, statements: statements, pending: pending)
                 // why sent, not run: BEGIN goes out with the body's first statement, and what the
@@ -99,7 +91,7 @@ public final class PostgresDatabase: SQLDatabase {
 
     public func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
         try await Self.reachable {
-            try await client.withConnection { connection in
+            try await connections.withConnection { connection in
                 try await body(PostgresSession(connection: connection, logger: logger, statements: statements, pending: nil))
             }
         }
@@ -118,21 +110,6 @@ public final class PostgresDatabase: SQLDatabase {
             throw DatabaseUnavailable(String(describing: error.code))
         } catch let error as PSQLError where isConflict(error) {
             throw TransactionConflict(error.serverInfo?[.sqlState] ?? "")
-        } catch let error as ConnectionPoolError {
-            throw unavailable(error)
-        }
-    }
-
-    /// The pool's own refusals: a request waits while the pool retries connecting (a restart
-    /// is ridden out), but after a minute without a connection (the server down or unreachable)
-    /// PostgresNIO's circuit breaker fails it and every later one; a request is also refused
-    /// while the pool shuts down. why: these reached clients as 500 "unexpected error"; the
-    /// database is away, so 503, which a client retries.
-    static func unavailable(_ error: ConnectionPoolError) -> DatabaseUnavailable {
-        switch error {
-        case .connectionCreationCircuitBreakerTripped: DatabaseUnavailable("no connection to PostgreSQL for a minute")
-        case .poolShutdown: DatabaseUnavailable("connection pool shut down")
-        default: DatabaseUnavailable(String(describing: error))
         }
     }
 
@@ -157,13 +134,13 @@ public final class PostgresDatabase: SQLDatabase {
     /// connection is replaced after a second.
     public func listen(_ channel: String) async throws -> AsyncStream<String> {
         let stream = hub.subscribe(channel)
-        try await listening.start(channel) { [client, hub, logger] ready in
+        try await listening.start(channel) { [connections, hub, logger] ready in
             var attempts = 0
             while !Task.isCancelled {
                 let reconnected = attempts > 0
                 attempts += 1
                 do {
-                    try await client.withConnection { connection in
+                    try await connections.withConnection { connection in
                         try await connection.listen(on: channel) { notifications in
                             ready()
                             // why: what was notified while the connection was down is lost;
@@ -188,7 +165,7 @@ public final class PostgresDatabase: SQLDatabase {
 
     public func close() async throws {
         listening.stopAll()
-        runner.cancel()
+        connections.close()
     }
 }
 

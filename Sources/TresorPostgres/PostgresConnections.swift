@@ -1,0 +1,214 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+import TresorLedger
+
+/// The connections of one database handle to PostgreSQL: opened when a caller finds none free,
+/// up to a maximum (callers past it wait their turn, first come first served), handed to one
+/// caller at a time, kept while in use and closed after `idleTimeout` unused. A connection found
+/// closed (PostgreSQL restarted, a backend terminated) is dropped, not handed out again; a
+/// connection that cannot be opened fails its caller at once with the connection's error
+/// (`PostgresDatabase.reachable` answers it 503, which the client retries).
+///
+/// why not PostgresNIO's `PostgresClient`: its pool (1.33) starts two sleeping tasks (keep-alive
+/// 30 s, idle timeout 60 s) each time a connection is handed back, and a cancelled `Task.sleep`
+/// keeps its memory until its deadline: under PostgreSQL writes the server grew in proportion to
+/// the transactions a second, 140 → 243 MB over issue 14's 60 s soak. Turning both timers off
+/// with a fixed pool levelled it off, but that pool trapped in PostgresNIO's state machine
+/// (`minimumConcurrentConnections <= stats.active`) when PostgreSQL restarted under load (the
+/// chaos test). Here one task looks for idle connections every quarter of `idleTimeout`.
+final class PostgresConnections: Sendable {
+    /// Why a caller woke up: a connection handed to it, a place to open one, or the pool closed.
+    private enum Turn {
+        case connection(PostgresConnection)
+        case open
+    }
+
+    private struct Idle {
+        let connection: PostgresConnection
+        let since: ContinuousClock.Instant
+    }
+
+    private struct Waiter {
+        let id: UInt64
+        let continuation: CheckedContinuation<Turn, any Error>
+    }
+
+    private struct State {
+        /// Free connections, the most recently used last (taken first, so the others age out).
+        var idle: [Idle] = []
+        /// Connections open or being opened, in use or idle.
+        var open = 0
+        var waiting: [Waiter] = []
+        var nextWaiter: UInt64 = 0
+        var closed = false
+    }
+
+    /// Connection ids, unique in the process (`PreparedStatements` keys its statements by them).
+    private static let ids = Atomic<Int>(0)
+
+    let maximum: Int
+    let idleTimeout: Duration
+    private let configuration: PostgresConnection.Configuration
+    private let logger: Logger
+    private let state = Mutex(State())
+    private let reaper = Mutex<Task<Void, Never>?>(nil)
+
+    init(configuration: PostgresConnection.Configuration, maximum: Int, idleTimeout: Duration = .seconds(60), logger: Logger) {
+        precondition(maximum >= 1, "a pool needs a connection")
+        self.configuration = configuration
+        self.maximum = maximum
+        self.idleTimeout = idleTimeout
+        self.logger = logger
+        let period = idleTimeout / 4
+        // why weak: a handle nobody closes (a test's) must not be kept alive by its own timer.
+        reaper.withLock {
+            $0 = Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: period)
+                    guard let self else { return }
+                    self.closeIdle(before: .now - self.idleTimeout)
+                }
+            }
+        }
+    }
+
+    /// why: PostgresNIO asserts that a connection was closed before it goes, and an open one
+    /// nobody holds would keep its server backend to the end of the process; a handle nobody
+    /// closed (a test's, a command's) closes its idle connections as it goes.
+    deinit {
+        for entry in state.withLock({ $0.idle }) { Self.discard(entry.connection) }
+    }
+
+    /// Connections open or being opened (in use or idle).
+    var openCount: Int { state.withLock { $0.open } }
+
+    /// Callers waiting for a connection.
+    var waitingCount: Int { state.withLock { $0.waiting.count } }
+
+    /// Runs `body` with a connection of its own, handed back (or dropped, if it closed) after.
+    func withConnection<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let connection = try await lease()
+        do {
+            let result = try await body(connection)
+            release(connection)
+            return result
+        } catch {
+            release(connection)
+            throw error
+        }
+    }
+
+    /// Closes the idle connections and refuses every later (and waiting) caller; a connection in
+    /// use is closed when handed back.
+    func close() {
+        let (idle, waiting) = state.withLock { state in
+            state.closed = true
+            let taken = (state.idle, state.waiting)
+            state.open -= state.idle.count
+            state.idle = []
+            state.waiting = []
+            return taken
+        }
+        reaper.withLock { $0?.cancel() }
+        for waiter in waiting { waiter.continuation.resume(throwing: Self.shutDown) }
+        for entry in idle { Self.discard(entry.connection) }
+    }
+
+    private static var shutDown: DatabaseUnavailable { DatabaseUnavailable("connection pool shut down") }
+
+    private func lease() async throws -> PostgresConnection {
+        let id = state.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        let turn = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Turn, any Error>) in
+                state.withLock { state in
+                    if state.closed { return continuation.resume(throwing: Self.shutDown) }
+                    while let idle = state.idle.popLast() {
+                        if !idle.connection.isClosed { return continuation.resume(returning: .connection(idle.connection)) }
+                        state.open -= 1
+                    }
+                    if state.open < maximum {
+                        state.open += 1
+                        return continuation.resume(returning: .open)
+                    }
+                    // why checked here: a cancellation before this point found no waiter to
+                    // remove (the handler below runs under the same lock).
+                    if Task.isCancelled { return continuation.resume(throwing: CancellationError()) }
+                    state.waiting.append(Waiter(id: id, continuation: continuation))
+                }
+            }
+        } onCancel: {
+            let waiter: Waiter? = state.withLock { state in
+                guard let index = state.waiting.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiting.remove(at: index)
+            }
+            waiter?.continuation.resume(throwing: CancellationError())
+        }
+        switch turn {
+        case .connection(let connection): return connection
+        case .open: return try await open()
+        }
+    }
+
+    /// Opens a connection in the place `lease` reserved; on failure the place goes to the next
+    /// waiting caller, which tries for itself.
+    private func open() async throws -> PostgresConnection {
+        do {
+            return try await PostgresConnection.connect(
+                configuration: configuration, id: Self.ids.add(1, ordering: .relaxed).newValue, logger: logger)
+        } catch {
+            freePlace()
+            if error is PSQLError { throw error }
+            throw DatabaseUnavailable("cannot connect: \(error)")
+        }
+    }
+
+    private func release(_ connection: PostgresConnection) {
+        let keep: Bool = state.withLock { state in
+            if state.closed || connection.isClosed { return false }
+            if !state.waiting.isEmpty {
+                state.waiting.removeFirst().continuation.resume(returning: .connection(connection))
+                return true
+            }
+            state.idle.append(Idle(connection: connection, since: .now))
+            return true
+        }
+        if !keep {
+            Self.discard(connection)
+            freePlace()
+        }
+    }
+
+    /// One connection fewer: the first waiting caller may open one.
+    private func freePlace() {
+        state.withLock { state in
+            state.open -= 1
+            guard !state.closed, !state.waiting.isEmpty else { return }
+            state.open += 1
+            state.waiting.removeFirst().continuation.resume(returning: .open)
+        }
+    }
+
+    /// Closes `connection` without waiting: nothing is left to do if closing fails. why held to
+    /// the end: closing completes on the connection's event loop, and PostgresNIO asserts that a
+    /// connection is closed by the time it goes.
+    private static func discard(_ connection: PostgresConnection) {
+        let closing: EventLoopFuture<Void> = connection.close()
+        closing.whenComplete { _ in withExtendedLifetime(connection) {} }
+    }
+
+    private func closeIdle(before cutoff: ContinuousClock.Instant) {
+        let stale: [Idle] = state.withLock { state in
+            let count = state.idle.prefix { $0.since < cutoff }.count
+            let stale = Array(state.idle.prefix(count))
+            state.idle.removeFirst(count)
+            state.open -= count
+            return stale
+        }
+        for entry in stale { Self.discard(entry.connection) }
+    }
+}
