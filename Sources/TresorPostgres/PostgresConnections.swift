@@ -19,7 +19,7 @@ import TresorLedger
 /// (`minimumConcurrentConnections <= stats.active`) when PostgreSQL restarted under load (the
 /// chaos test). Here one task looks for idle connections every quarter of `idleTimeout`.
 final class PostgresConnections: Sendable {
-    /// Why a caller woke up: a connection handed to it, a place to open one, or the pool closed.
+    /// Why a waiting caller woke up: a connection handed to it, or a place to open one.
     private enum Turn {
         case connection(PostgresConnection)
         case open
@@ -162,7 +162,7 @@ final class PostgresConnections: Sendable {
                 configuration: configuration, id: Self.ids.add(1, ordering: .relaxed).newValue, logger: logger)
         } catch {
             freePlace()
-            if error is PSQLError { throw error }
+            if error is PSQLError || error is CancellationError { throw error }
             throw DatabaseUnavailable("cannot connect: \(error)")
         }
     }
