@@ -155,16 +155,27 @@ final class PostgresConnections: Sendable {
     }
 
     /// Opens a connection in the place `lease` reserved; on failure the place goes to the next
-    /// waiting caller, which tries for itself.
+    /// waiting caller, which tries for itself. why every failure is `DatabaseUnavailable`: the
+    /// server refusing the connection (too many connections, 53300; a role's connection limit;
+    /// starting up) leaves this request without a database as much as a refused socket does, and
+    /// would otherwise reach the client as a 500 for a statement it never sent.
     private func open() async throws -> PostgresConnection {
         do {
             return try await PostgresConnection.connect(
                 configuration: configuration, id: Self.ids.add(1, ordering: .relaxed).newValue, logger: logger)
         } catch {
             freePlace()
-            if error is PSQLError || error is CancellationError { throw error }
-            throw DatabaseUnavailable("cannot connect: \(error)")
+            if error is CancellationError { throw error }
+            throw DatabaseUnavailable("cannot connect: \(Self.reason(error))")
         }
+    }
+
+    /// A connection error as the log should say it: PostgreSQL's SQLSTATE and message when the
+    /// server refused, else the error (PSQLError hides its details from `description`).
+    private static func reason(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return String(describing: error) }
+        if let state = error.serverInfo?[.sqlState] { return "\(state) \(error.serverInfo?[.message] ?? "")" }
+        return String(describing: error.code)
     }
 
     private func release(_ connection: PostgresConnection) {

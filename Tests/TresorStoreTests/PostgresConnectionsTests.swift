@@ -99,16 +99,7 @@ struct PostgresConnectionsTests {
     @Test("a waiting caller that is cancelled leaves the queue; closing the handle refuses the one still waiting")
     func waitingCallers() async throws {
         let pool = try connections(try await databaseURL(), maximum: 1)
-        let (held, release) = AsyncStream<Void>.makeStream()
-        let holding = Gauge()
-        let holder = Task {
-            try await pool.withConnection { connection in
-                holding.enter()
-                for await _ in held { break }
-                return try await backend(connection)
-            }
-        }
-        try await waitUntil { holding.most == 1 }
+        let (holder, release) = try await hold(pool)
         let cancelled = Task { try await pool.withConnection { try await backend($0) } }
         try await waitUntil { pool.waitingCount == 1 }
         cancelled.cancel()
@@ -124,6 +115,28 @@ struct PostgresConnectionsTests {
         #expect(pool.openCount == 0, "the connection in use is closed when handed back to a closed handle")
     }
 
+    @Test("the server refusing a connection (a role's connection limit) is DatabaseUnavailable; the one in use goes on")
+    func refused() async throws {
+        let url = try await databaseURL()
+        let role = "limited_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(12)
+        let admin = try TresorPostgres.PostgresDatabase(url: url, maximumConnections: 1)
+        try await admin.read { try await $0.execute(SQL("CREATE ROLE \(role) LOGIN CONNECTION LIMIT 1")) }
+        var components = URLComponents(string: url)!
+        components.user = String(role)
+        let pool = try connections(components.string!, maximum: 3)
+        let (holder, release) = try await hold(pool)
+        await #expect(throws: DatabaseUnavailable.self) { try await pool.withConnection { try await backend($0) } }
+        #expect(pool.openCount == 1, "the refused connection's place is given back")
+        release.yield()
+        let first = try await holder.value
+        #expect(try await pool.withConnection { try await backend($0) } == first, "the connection kept serves the next caller")
+        pool.close()
+        // Best effort: the role goes once its connection has closed (the cluster is the tests' own).
+        try? await Task.sleep(for: .milliseconds(200))
+        try? await admin.read { try await $0.execute(SQL("DROP ROLE IF EXISTS \(role)")) }
+        try await admin.close()
+    }
+
     @Test("connections unused for the idle timeout are closed; the next caller opens one again")
     func idleClosed() async throws {
         let pool = try connections(try await databaseURL(), maximum: 2, idleTimeout: .milliseconds(200))
@@ -133,6 +146,22 @@ struct PostgresConnectionsTests {
         let second = try await pool.withConnection { try await backend($0) }
         #expect(second != first)
         pool.close()
+    }
+
+    /// A task holding one of `pool`'s connections until `release` yields; returns once it holds
+    /// it. The task answers the connection's server backend.
+    func hold(_ pool: PostgresConnections) async throws -> (Task<Int, any Error>, AsyncStream<Void>.Continuation) {
+        let (held, release) = AsyncStream<Void>.makeStream()
+        let holding = Gauge()
+        let holder = Task {
+            try await pool.withConnection { connection in
+                holding.enter()
+                for await _ in held { break }
+                return try await backend(connection)
+            }
+        }
+        try await waitUntil { holding.most == 1 }
+        return (holder, release)
     }
 
     /// Waits (up to ten seconds) until `condition` holds.
