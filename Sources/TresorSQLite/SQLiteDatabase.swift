@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import Synchronization
 import TresorCore
 import TresorLedger
 
@@ -24,9 +25,15 @@ public final class SQLiteDatabase: SQLDatabase {
     static let busyMilliseconds: Int32 = 10_000
     /// One process uses the file, so notifications need not leave it.
     let hub = NotificationHub()
+    /// Copies the WAL into the file off the writer (`SQLiteCheckpointer`).
+    let checkpointer: SQLiteCheckpointer
+    /// The writer's WAL hook context, freed by `close` (nil once closed).
+    private let walHook: Mutex<UnsafeMutableRawPointer?>
 
-    /// Opens (creating if needed) the database file at `path`.
-    public init(path: String) throws {
+    /// Opens (creating if needed) the database file at `path`. `checkpointAtWalPages`: the WAL
+    /// size in pages from which it is copied back into the file (1,000 is SQLite's own default;
+    /// the tests lower it).
+    public init(path: String, checkpointAtWalPages: Int32 = 1000) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(Double(Self.busyMilliseconds) / 1000)
         // why: the ledger keeps a transaction open across several async statements.
@@ -50,6 +57,15 @@ public final class SQLiteDatabase: SQLDatabase {
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         readers = SQLiteReaders(path: path)
+        let checkpointer = SQLiteCheckpointer(path: path, walPagesMin: checkpointAtWalPages)
+        self.checkpointer = checkpointer
+        walHook = Mutex(try pool.writeWithoutTransaction { db in SQLiteCheckpointer.hook(checkpointer, on: db) })
+    }
+
+    /// Checkpoints run so far on the checkpointer's queue and by the writer in its COMMIT
+    /// (`SQLiteCheckpointer`), for the tests.
+    public var checkpointsRun: (background: Int, writer: Int) {
+        (checkpointer.runs.load(ordering: .relaxed), checkpointer.writerRuns.load(ordering: .relaxed))
     }
 
     /// The writer connection's value of a pragma (`synchronous`: 2 is FULL; `temp_store`: 2 is
@@ -82,6 +98,13 @@ public final class SQLiteDatabase: SQLDatabase {
 
     public func close() async throws {
         readers.close()
+        if let hook = walHook.withLock({ hook in
+            defer { hook = nil }
+            return hook
+        }) {
+            try SQLiteRows.onCaller(pool) { db in SQLiteCheckpointer.unhook(hook, on: db) }
+        }
+        checkpointer.close()
         try pool.close()
     }
 
