@@ -29,7 +29,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     /// The WAL size in pages from which the writer checkpoints in its COMMIT (4 × `walPagesMin`).
     let walPagesMax: Int32
     /// Checkpoints run one at a time, off Swift's request threads (they wait for fsync).
-    private let queue = DispatchQueue(label: "tresor.sqlite.checkpoint", qos: .utility)
+    let queue = DispatchQueue(label: "tresor.sqlite.checkpoint", qos: .utility)
     /// Whether a checkpoint is queued or running: commits meanwhile do not queue another.
     private let scheduled = Atomic<Bool>(false)
     /// Checkpoints that ran (whole or partial) on the checkpointer's queue, for the tests.

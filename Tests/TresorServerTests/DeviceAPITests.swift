@@ -90,6 +90,18 @@ struct DeviceAPITests {
                 let reply = try await client.call(.init(method)!, path, token: token, json: method == "POST" ? "{}" : nil)
                 #expect(reply.status == .forbidden && reply.errorCode == "step_up_required", "\(method) \(path)")
             }
+            // A transfer between accounts named before reads only the session: still level 2 only.
+            let all = try await client.accounts(try await client.login("10000001"))
+            func chf(_ kind: String) throws -> String {
+                try #require(all.first { $0["kind"] as? String == kind && $0["currency"] as? String == "CHF" }?["id"] as? String)
+            }
+            let transfer =
+                #"{"from_account": "\#(try chf("current"))", "to_account": "\#(try chf("savings"))", "amount": {"amount": "1.00", "currency": "CHF"}}"#
+            let known = try await client.call(
+                .post, "/v1/transfers", token: try await client.login("10000001"), json: transfer, headers: ["Idempotency-Key": "levels-1"])
+            #expect(known.status == .created)
+            let atLevel1 = try await client.call(.post, "/v1/transfers", token: token, json: transfer, headers: ["Idempotency-Key": "levels-2"])
+            #expect(atLevel1.status == .forbidden && atLevel1.errorCode == "step_up_required")
             let card = try #require((accounts.json["accounts"] as? [[String: Any]])?.first { $0["kind"] as? String == "card" }?["id"] as? String)
             let block = try await client.call(.post, "/v1/cards/\(card)/block", token: token, json: #"{"reason": "lost"}"#)
             #expect(block.status == .ok, "a lost card cannot wait for a password: level 1 may block it")
@@ -98,6 +110,8 @@ struct DeviceAPITests {
             let step = try await client.call(.post, "/v1/sessions/current/step-up", token: token, json: #"{"password": "tresor-demo"}"#)
             #expect(step.status == .ok && step.json["level"] as? Int == 2)
             #expect(try await client.call(.get, "/v1/devices", token: token).status == .ok, "the same token, now level 2")
+            let atLevel2 = try await client.call(.post, "/v1/transfers", token: token, json: transfer, headers: ["Idempotency-Key": "levels-3"])
+            #expect(atLevel2.status == .created, "the same token, now level 2, between the accounts still known")
 
             // With a PIN the device logs in at level 2 directly; a wrong PIN is refused.
             #expect(try await client.call(.put, "/v1/devices/\(device)/pin", token: token, json: #"{"pin": "4711"}"#).status == .noContent)

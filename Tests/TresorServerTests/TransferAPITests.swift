@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TresorTestSupport
 
 @Suite("Transfers API")
 struct TransferAPITests {
@@ -98,6 +99,42 @@ struct TransferAPITests {
                 try await $0.query("SELECT COUNT(*) FROM transactions WHERE kind = 'transfer' AND booking_date = '2026-11-22'")
             }
             #expect(transfers.first?.int(0) == 0)
+        }
+    }
+
+    /// why: the second transfer between the same accounts does not read them again
+    /// (`KnownAccounts`) and reads its session with other requests' (`SessionLookups`); what it
+    /// must still see at once is a session ended or someone else's accounts.
+    @Test("a transfer between accounts named before reads only its session, as it is now: 401 right after logout, another customer 404")
+    func knownAccounts() async throws {
+        let counting = CountingDatabase.Box()
+        let harness = try await APIHarness.make(wrap: { base in counting.wrap(base) })
+        let database = try #require(counting.database)
+        try await harness.run { client in
+            let setup = try await setUp(client)
+            let before = try await client.accounts(setup.token)
+            func transfer(_ token: String, key: String) async throws -> APIHarness.Reply {
+                try await client.call(
+                    .post, "/v1/transfers", token: token, json: body(setup.current, setup.savings, "2.50"), headers: ["Idempotency-Key": key])
+            }
+            #expect(try await transfer(setup.token, key: "known-1").status == .created)
+            database.reset()
+            #expect(try await transfer(setup.token, key: "known-2").status == .created)
+            #expect(database.reads == 1 && database.transactions == 1, "\(database.reads) reads, \(database.transactions) transactions")
+
+            let other = try await transfer(try await client.login("10000002"), key: "known-3")
+            #expect(other.status == .notFound && other.errorCode == "account_not_found" && other.errorField == "from_account")
+            #expect(try await client.call(.delete, "/v1/sessions/current", token: setup.token).status == .noContent)
+            let loggedOut = try await transfer(setup.token, key: "known-4")
+            #expect(loggedOut.status == .unauthorized && loggedOut.errorCode == "unauthorized")
+
+            let after = try await client.accounts(try await client.login("10000001"))
+            func booked(_ accounts: [[String: Any]], _ id: String) -> Decimal {
+                Decimal(string: accounts.first { $0["id"] as? String == id }?.money("booked") ?? "") ?? -1
+            }
+            #expect(booked(after, setup.current) == booked(before, setup.current) - 5, "two transfers of 2.50, not more")
+            #expect(booked(after, setup.savings) == booked(before, setup.savings) + 5)
+            #expect(try await harness.services.ledger.invariantViolations() == [])
         }
     }
 

@@ -12,6 +12,8 @@ public struct AuthService: Sendable {
     public let config: AuthConfig
     /// The limits of `config.rateLimits`, counted in this bank's database.
     public let limiter: RateLimiter
+    /// Session lookups of concurrent requests, one statement for many (`caller`).
+    let lookups: SessionLookups
 
     public init(database: any SQLDatabase, clock: any Clock, random: any RandomSource = SystemRandom(), config: AuthConfig = AuthConfig()) {
         self.database = database
@@ -19,6 +21,7 @@ public struct AuthService: Sendable {
         self.random = random
         self.config = config
         limiter = RateLimiter(database: database, clock: clock, limits: config.rateLimits)
+        lookups = SessionLookups(database: database, clock: clock, idleTimeoutSeconds: config.idleTimeoutSeconds)
     }
 
     /// why: comparing against a real hash when the contract does not exist keeps the response
@@ -189,7 +192,7 @@ public struct AuthService: Sendable {
     /// The principal behind a bearer token, or `unauthorized` when it is unknown, revoked,
     /// idle too long or past its lifetime.
     public func authenticate(token: String) async throws -> Principal {
-        try await read(token: token, minimumLevel: 0) { _, _ in }.principal
+        try await caller(token: token, minimumLevel: 0)
     }
 
     /// A level-1 session (a remembered device) asked for what needs the password or PIN.

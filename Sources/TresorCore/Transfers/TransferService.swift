@@ -29,6 +29,8 @@ public struct TransferService: Sendable {
     let accounts: AccountService
     let calendar: BankCalendar
     let clock: any Clock
+    /// Accounts transfers named before, so a transfer between them reads only its session.
+    public let known = KnownAccounts()
 
     public init(accounts: AccountService, calendar: BankCalendar, clock: any Clock) {
         self.accounts = accounts

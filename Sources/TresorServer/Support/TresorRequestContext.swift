@@ -48,6 +48,15 @@ public struct TresorRequestContext: RequestContext {
         try await readAsCaller(joining: nil) { principal, _, session in try await body(principal, session) }
     }
 
+    /// The caller alone, on the routes `BearerAuthMiddleware` hands the session lookup to,
+    /// when they need no read of their own (`AuthService.caller`).
+    func caller() async throws -> Principal {
+        guard let pendingLogin else { throw DomainError(.unauthorized, "Log in first.") }
+        var principal = try await pendingLogin.auth.caller(token: pendingLogin.token, minimumLevel: pendingLogin.minimumLevel)
+        principal.address = address
+        return principal
+    }
+
     /// `readAsCaller(_:)` with `data` read in the statement that looks the session up
     /// (`CallerQuery`); `body` gets its rows.
     func readAsCaller<T: Sendable>(

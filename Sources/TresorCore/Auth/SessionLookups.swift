@@ -1,0 +1,86 @@
+import TresorDomain
+import TresorLedger
+
+/// Session lookups of concurrent requests answered by one statement (`Batches`): the first
+/// caller that finds none running reads the sessions of every caller waiting (up to
+/// `batchMax`), the callers that come meanwhile wait for the next statement.
+///
+/// why: a request whose data needs no read of its own (a transfer between accounts already
+/// known, `KnownAccounts`) would otherwise pay a whole read for its session alone: on
+/// PostgreSQL a connection checkout, a round trip and the server's per-statement work, which
+/// was most of what a transfer cost beside its booking. Every caller is still checked against
+/// the sessions as they are after it arrived (a revoked token is refused at once), not against
+/// a copy kept in memory.
+final class SessionLookups: Sendable {
+    /// Tokens per statement at most.
+    static let batchMax = 64
+
+    /// A live session's row: customer, contract, level, last seen, device.
+    struct Row: Sendable {
+        let customerID: CustomerID
+        let contract: String
+        let level: Int
+        let lastSeenMillis: Int64
+        let deviceID: Int64?
+    }
+
+    private struct Waiter: Sendable {
+        let hash: String
+        let continuation: CheckedContinuation<Row?, any Error>
+    }
+
+    private let waiting = Batches<Waiter>(batchMax: batchMax)
+    private let database: any SQLDatabase
+    private let clock: any Clock
+    private let idleMillis: Int64
+
+    init(database: any SQLDatabase, clock: any Clock, idleTimeoutSeconds: Int64) {
+        self.database = database
+        self.clock = clock
+        idleMillis = idleTimeoutSeconds * 1000
+    }
+
+    /// Callers waiting for the next statement (for the tests).
+    var waitingCount: Int { waiting.pendingCount }
+
+    /// The live session with this token hash (not revoked, not expired, not idle too long), as
+    /// read after this call, or nil. A lone caller reads at once, on its own thread.
+    func row(hash: String) async throws -> Row? {
+        try await withCheckedThrowingContinuation { continuation in
+            waiting.submit(Waiter(hash: hash, continuation: continuation)) { [self] batch in await read(batch) }
+        }
+    }
+
+    /// Reads one batch's sessions at the time it is read (after its callers came) and answers them.
+    private func read(_ batch: [Waiter]) async {
+        let now = clock.unixMillis
+        let query = Self.query(Array(Set(batch.map(\.hash))), now: now, idleCutoff: now - idleMillis)
+        do {
+            let rows = try await database.read { session in try await session.query(query) }
+            var found: [String: Row] = [:]
+            for row in rows {
+                found[row.text(0)] = Row(
+                    customerID: CustomerID(row.int(1)), contract: row.text(2), level: Int(row.int(3)), lastSeenMillis: row.int(4),
+                    deviceID: row.optionalInt(5))
+            }
+            for waiter in batch { waiter.continuation.resume(returning: found[waiter.hash]) }
+        } catch {
+            for waiter in batch { waiter.continuation.resume(throwing: error) }
+        }
+    }
+
+    /// The sessions of `hashes`, with the list padded to a power of two by a hash no token has
+    /// (the empty text). why: one statement text per size, seven in all, so both stores keep
+    /// them prepared; a text per count would crowd their caches.
+    static func query(_ hashes: [String], now: Int64, idleCutoff: Int64) -> SQL {
+        var size = 1
+        while size < hashes.count { size *= 2 }
+        let marks = Array(repeating: "?", count: size).joined(separator: ", ")
+        let padded = hashes.map(SQLValue.text) + Array(repeating: .text(""), count: size - hashes.count)
+        return SQL(
+            """
+            SELECT token_hash, customer_id, contract, level, last_seen_ms, device_id FROM sessions \
+            WHERE token_hash IN (\(marks)) AND revoked = 0 AND expires_at_ms > ? AND last_seen_ms > ?
+            """, padded + [.int(now), .int(idleCutoff)])
+    }
+}

@@ -1,0 +1,52 @@
+import Synchronization
+
+/// Work that concurrent callers hand in, done in batches by one of them at a time: the caller
+/// that finds no batch under way starts working through them on its own thread, taking up to
+/// `batchMax` waiting items at once, until none is left; callers that come meanwhile join the
+/// next batch. (SQLite's groups of write transactions, `SQLiteWriteGroups`; the session lookups
+/// of many requests in one statement, `SessionLookups`.)
+public final class Batches<Item: Sendable>: Sendable {
+    /// Items per batch at most.
+    public let batchMax: Int
+    private let state = Mutex((pending: [Item](), draining: false))
+
+    public init(batchMax: Int) {
+        precondition(batchMax >= 1)
+        self.batchMax = batchMax
+    }
+
+    /// Items waiting for the next batch.
+    public var pendingCount: Int { state.withLock { $0.pending.count } }
+
+    /// Queues `item`; the caller that finds no batch under way runs `work` on the batches.
+    /// why `Task.immediate`: the first batch starts on the caller's thread, not after a hop to
+    /// another (with `Task`, transfers through HTTP measured ~8 % slower than before SQLite's
+    /// write groups).
+    public func submit(_ item: Item, work: @escaping @Sendable ([Item]) async -> Void) {
+        let lead = state.withLock { state in
+            state.pending.append(item)
+            if state.draining { return false }
+            state.draining = true
+            return true
+        }
+        if lead { Task.immediate { await self.drain(work) } }
+    }
+
+    private func drain(_ work: @Sendable ([Item]) async -> Void) async {
+        while true {
+            let batch = state.withLock { state in
+                let batch = Array(state.pending.prefix(batchMax))
+                state.pending.removeFirst(batch.count)
+                if batch.isEmpty { state.draining = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            await work(batch)
+            // why: when `work` runs on this thread without suspending (an SQLite COMMIT in place,
+            // `CommitPlacement`; an SQLite read), under steady load the loop would keep one of the
+            // request threads to itself while the callers it answered wait for the other
+            // (payments at 16 connections: p99 11 → 300+ ms).
+            if state.withLock({ !$0.pending.isEmpty }) { await Task.yield() }
+        }
+    }
+}

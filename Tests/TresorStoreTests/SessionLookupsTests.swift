@@ -1,0 +1,96 @@
+import Foundation
+import Synchronization
+import Testing
+import TresorDomain
+import TresorLedger
+import TresorTestSupport
+
+@testable import TresorCore
+
+@Suite("Session lookups, many callers in one statement")
+struct SessionLookupsTests {
+    /// A database whose first read waits until `open()`, so the callers after it queue up.
+    final class HeldFirstRead: SQLDatabase {
+        let base: any SQLDatabase
+        private let state = Mutex((reads: 0, open: false, held: [CheckedContinuation<Void, Never>]()))
+
+        init(_ base: any SQLDatabase) { self.base = base }
+
+        var reads: Int { state.withLock { $0.reads } }
+        var dialect: SQLDialect { base.dialect }
+
+        func open() {
+            let held = state.withLock { state in
+                state.open = true
+                defer { state.held = [] }
+                return state.held
+            }
+            for continuation in held { continuation.resume() }
+        }
+
+        func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+            await withCheckedContinuation { continuation in
+                let wait = state.withLock { state in
+                    state.reads += 1
+                    if state.open { return false }
+                    state.held.append(continuation)
+                    return true
+                }
+                if !wait { continuation.resume() }
+            }
+            return try await base.read(body)
+        }
+
+        func transaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+            try await base.transaction(body)
+        }
+        func autocommit<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+            try await base.autocommit(body)
+        }
+        func listen(_ channel: String) async throws -> AsyncStream<String> { try await base.listen(channel) }
+        func migrate() async throws { try await base.migrate() }
+        func close() async throws { try await base.close() }
+    }
+
+    /// why each kind of token: the batch must answer every caller its own session (a hash
+    /// matched to the wrong caller would let one customer act as another), refuse the revoked,
+    /// idle and unknown ones among live neighbours, and a token twice in a batch twice.
+    @Test("40 callers while one read is held: two statements, each caller its own session or none", arguments: StoreKind.available)
+    func batches(_ kind: StoreKind) async throws {
+        let fixture = try await PaymentFixture.make(kind)
+        let services = fixture.services
+        let customers = [fixture.principal.customerID, try await services.bank.createCustomer(name: "Hans Andere")]
+        var tokens: [(token: String, customer: CustomerID?)] = []
+        for index in 0..<8 {
+            let grant = try await services.auth.openSession(customer: customers[index % 2], contract: "idle-\(index)", level: 2)
+            tokens.append((grant.token, nil))
+        }
+        fixture.clock.advance(seconds: Double(LedgerFixture.fastAuth.idleTimeoutSeconds + 1))
+        for index in 0..<8 {
+            let grant = try await services.auth.openSession(customer: customers[index % 2], contract: "fresh-\(index)", level: 2)
+            tokens.append((grant.token, customers[index % 2]))
+        }
+        try await services.auth.logout(token: tokens[11].token)
+        tokens[11].customer = nil
+        tokens.append(("never-issued", nil))
+        let callers = (0..<40).map { tokens[$0 % tokens.count] }
+
+        let held = HeldFirstRead(services.ledger.database)
+        let lookups = SessionLookups(database: held, clock: fixture.clock, idleTimeoutSeconds: LedgerFixture.fastAuth.idleTimeoutSeconds)
+        let answers = try await withThrowingTaskGroup(of: (Int, CustomerID?).self) { group in
+            for (index, caller) in callers.enumerated() {
+                let hash = Hashing.sha256Hex(Array(caller.token.utf8))
+                group.addTask { (index, try await lookups.row(hash: hash)?.customerID) }
+            }
+            // All but the leader queue behind its held read.
+            while lookups.waitingCount < callers.count - 1 { try await Task.sleep(for: .milliseconds(5)) }
+            held.open()
+            var answers = [CustomerID?](repeating: nil, count: callers.count)
+            for try await (index, customer) in group { answers[index] = customer }
+            return answers
+        }
+        #expect(answers == callers.map(\.customer))
+        #expect(held.reads == 2, "the leader's statement, then one for the 39 that waited: \(held.reads)")
+        #expect(Set(answers.compactMap { $0 }) == Set(customers), "both customers among the answers")
+    }
+}
