@@ -79,6 +79,10 @@ public protocol SQLDatabase: Sendable {
     func autocommit<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T
     /// Runs read-only `body` on a connection that may run concurrently with writers.
     func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T
+    /// The rows of one read-only statement that needs no other's snapshot. why apart from
+    /// `read`: SQLite runs it without the BEGIN and COMMIT a read's snapshot takes (the
+    /// statement is its own); elsewhere it is `read` with the one statement.
+    func readStatement(_ sql: SQL) async throws -> [SQLRow]
     /// The payloads notified on `channel` from now on, by this instance or any other on the same
     /// database. Returns once listening, so nothing committed afterwards is missed.
     func listen(_ channel: String) async throws -> AsyncStream<String>
@@ -96,6 +100,10 @@ public enum SQLDialect: String, Sendable {
 extension SQLDatabase {
     public func autocommit<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
         try await transaction(body)
+    }
+
+    public func readStatement(_ sql: SQL) async throws -> [SQLRow] {
+        try await read { session in try await session.query(sql) }
     }
 }
 

@@ -88,6 +88,10 @@ public final class SQLiteDatabase: SQLDatabase {
         try await readers.read { try await body(SQLiteReadSession(reader: $0)) }
     }
 
+    public func readStatement(_ sql: TresorLedger.SQL) async throws -> [SQLRow] {
+        try readers.statement(sql)
+    }
+
     public func listen(_ channel: String) async throws -> AsyncStream<String> {
         hub.subscribe(channel)
     }

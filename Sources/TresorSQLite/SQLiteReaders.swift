@@ -41,6 +41,14 @@ final class SQLiteReaders: Sendable {
         }
     }
 
+    /// The rows of one statement on a connection of its own, without BEGIN and COMMIT: SQLite
+    /// reads a lone statement in one snapshot, taken and let go with it.
+    func statement(_ sql: TresorLedger.SQL) throws -> [SQLRow] {
+        let reader = try idle.withLock { $0.popLast() } ?? SQLiteReader(path: path)
+        defer { giveBack(reader) }
+        return try reader.query(sql)
+    }
+
     private func giveBack(_ reader: SQLiteReader) {
         let kept = idle.withLock { readers -> Bool in
             guard readers.count < Self.keptMax else { return false }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 import TresorDomain
@@ -31,6 +32,24 @@ struct ETagAPITests {
             let newer = try await client.call(
                 .get, "/v1/accounts/\(anna.current)/transactions", token: anna.token, headers: ["If-None-Match": transactionsTag])
             #expect(newer.status == .ok, "the new booking changes the list")
+        }
+    }
+
+    /// why: a route that builds its body in one buffer tags it itself (`JSON.response(writing:)`,
+    /// `ETagMiddleware.tagsBodies`), a kept page carries the tag computed when it was kept, other
+    /// routes are tagged by the middleware; all three must be the same digest of the body sent.
+    @Test("each read's ETag is the first 16 bytes of the SHA-256 of its body, whoever computed it")
+    func tagIsTheBodysDigest() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let anna = try await PayingCustomer.annaMeier(client)
+            for path in ["/v1/accounts", "/v1/accounts/\(anna.current)", "/v1/accounts/\(anna.current)/transactions"] {
+                for _ in 0..<2 {
+                    let reply = try await client.call(.get, path, token: anna.token)
+                    let digest = SHA256.hash(data: Array(reply.text.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+                    #expect(reply.status == .ok && reply.headers[.eTag] == "\"\(digest)\"", "\(path)")
+                }
+            }
         }
     }
 }

@@ -109,4 +109,18 @@ struct SQLiteReadSnapshotTests {
             }
         }
     }
+
+    /// why: `readStatement` runs without BEGIN and COMMIT; a connection it leaves in a read
+    /// transaction would pin that snapshot, and the next read on it would not see later commits.
+    @Test("a lone statement (readStatement) reads the latest commit, and leaves its connection without a snapshot, also when refused")
+    func loneStatements() async throws {
+        try await Self.withDatabase { database in
+            for round in 1...12 {
+                try await Self.insert("note \(round)", into: database)
+                #expect(try await database.readStatement(SQL("SELECT COUNT(*) FROM notes")).first?.int(0) == Int64(round))
+                await #expect(throws: (any Error).self) { try await database.readStatement(SQL("SELECT nothing FROM nowhere")) }
+                #expect(try await database.read { try await Self.count($0) } == Int64(round), "a read after it sees the commit too")
+            }
+        }
+    }
 }

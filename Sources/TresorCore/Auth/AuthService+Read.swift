@@ -21,28 +21,52 @@ extension AuthService {
         token: String, minimumLevel: Int, joining data: CallerQuery?,
         _ body: @Sendable (Principal, [SQLRow], any SQLSession) async throws -> T
     ) async throws -> (principal: Principal, value: T) {
-        guard token.count <= 128 else { throw Self.unauthorized }
-        let hash = Hashing.sha256Hex(Array(token.utf8))
+        let hash = try Self.tokenHash(token)
         let now = clock.unixMillis
         let lookup = Self.sessionLookup(hash: hash, now: now, idleCutoff: now - config.idleTimeoutSeconds * 1000, joining: data)
         let (principal, lastSeen, value) = try await database.read { session in
             let rows = try await session.query(lookup)
-            guard let row = rows.first else { throw Self.unauthorized }
-            let principal = Principal(customerID: CustomerID(row.int(0)), contract: row.text(1), level: Int(row.int(2)), deviceID: row.optionalInt(4))
-            guard principal.level >= minimumLevel else { throw Self.stepUpRequired }
+            let (principal, lastSeen) = try Self.caller(in: rows, minimumLevel: minimumLevel)
             let found = data == nil ? [] : Self.joinedRows(rows)
-            return (principal, row.int(3), try await body(principal, found, session))
+            return (principal, lastSeen, try await body(principal, found, session))
         }
         try await refreshIdleTimer(hash: hash, lastSeen: lastSeen, now: now)
         return (principal, value)
+    }
+
+    /// The caller behind `token` and `data`'s rows, read in one statement and nothing else
+    /// (`SQLDatabase.readStatement`: on SQLite without a transaction around it). For routes
+    /// whose whole read is `data`. Refuses as `read` does.
+    public func readJoined(token: String, minimumLevel: Int, joining data: CallerQuery) async throws -> (principal: Principal, rows: [SQLRow]) {
+        let hash = try Self.tokenHash(token)
+        let now = clock.unixMillis
+        let rows = try await database.readStatement(
+            Self.sessionLookup(hash: hash, now: now, idleCutoff: now - config.idleTimeoutSeconds * 1000, joining: data))
+        let (principal, lastSeen) = try Self.caller(in: rows, minimumLevel: minimumLevel)
+        try await refreshIdleTimer(hash: hash, lastSeen: lastSeen, now: now)
+        return (principal, Self.joinedRows(rows))
+    }
+
+    /// The stored form of a bearer token; 401 for one longer than any this server issues.
+    static func tokenHash(_ token: String) throws -> String {
+        guard token.utf8.count <= 128 else { throw unauthorized }
+        return Hashing.sha256Hex(Array(token.utf8))
+    }
+
+    /// The caller of a session lookup's rows (`sessionLookup`) and when it was last seen: 401
+    /// when there are none, 403 `step_up_required` below `minimumLevel`.
+    static func caller(in rows: [SQLRow], minimumLevel: Int) throws -> (principal: Principal, lastSeen: Int64) {
+        guard let row = rows.first else { throw unauthorized }
+        let principal = Principal(customerID: CustomerID(row.int(0)), contract: row.text(1), level: Int(row.int(2)), deviceID: row.optionalInt(4))
+        guard principal.level >= minimumLevel else { throw stepUpRequired }
+        return (principal, row.int(3))
     }
 
     /// The caller behind `token`, its session read together with those of the requests that
     /// come at the same time (`SessionLookups`): one statement for many. Refuses as `read`
     /// does: 401, or 403 `step_up_required` below `minimumLevel`.
     public func caller(token: String, minimumLevel: Int) async throws -> Principal {
-        guard token.count <= 128 else { throw Self.unauthorized }
-        let hash = Hashing.sha256Hex(Array(token.utf8))
+        let hash = try Self.tokenHash(token)
         guard let row = try await lookups.row(hash: hash) else { throw Self.unauthorized }
         let principal = Principal(customerID: row.customerID, contract: row.contract, level: row.level, deviceID: row.deviceID)
         guard principal.level >= minimumLevel else { throw Self.stepUpRequired }
@@ -72,9 +96,13 @@ extension AuthService {
         let binds: [SQLValue] = [.text(hash), .int(now), .int(idleCutoff)]
         guard let data else { return SQL(session, binds) }
         // why LEFT JOIN: a caller with no such rows is still the caller (one row, data nulls).
+        // why NOT MATERIALIZED: named twice (the join, the data's `CallerQuery.customer`), SQLite
+        // and PostgreSQL would copy the session row into a temporary table first; inlined, each
+        // is one index lookup, and SQLite sees at most one caller row, so the data's order comes
+        // from its index without a sort (the accounts overview in SQLite: 11.0 → 8.5 µs).
         return SQL(
             """
-            WITH caller AS (\(session)) \
+            WITH caller AS NOT MATERIALIZED (\(session)) \
             SELECT caller.customer_id, caller.contract, caller.level, caller.last_seen_ms, caller.device_id, d.* \
             FROM caller LEFT JOIN (\(data.sql.text)) AS d ON 1 = 1\(data.order.map { " ORDER BY \($0)" } ?? "")
             """, binds + data.sql.binds)

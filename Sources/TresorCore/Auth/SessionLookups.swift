@@ -12,8 +12,9 @@ import TresorLedger
 /// the sessions as they are after it arrived (a revoked token is refused at once), not against
 /// a copy kept in memory.
 final class SessionLookups: Sendable {
-    /// Tokens per statement at most.
-    static let batchMax = 64
+    /// Tokens per statement at most. why 32: with the two times, 34 values, under the 64 up to
+    /// which PostgreSQL statements are kept prepared (`PostgresSession.preparedBindsMax`).
+    static let batchMax = 32
 
     /// A live session's row: customer, contract, level, last seen, device.
     struct Row: Sendable {

@@ -14,7 +14,7 @@ struct AccountRoutes {
     /// up in the same read as its data (see `BearerAuthMiddleware.looksUpInRoute`), the list
     /// and a page's revision in the same statement.
     func list(_ request: Request, context: TresorRequestContext) async throws -> Response {
-        let accounts = try await context.readAsCaller(joining: Ledger.callerAccounts) { _, rows, _ in Ledger.accounts(from: rows) }.value
+        let accounts = Ledger.accounts(from: try await context.readJoined(Ledger.callerAccounts).rows)
         return JSON.response(writing: AccountListDTO(accounts: accounts.map(AccountDTO.init)))
     }
 

@@ -136,10 +136,14 @@ extension JSONWritable {
 }
 
 extension JSON {
+    /// `value` as a JSON response; a 200 to a GET carries its ETag, computed here while the body
+    /// is in hand (`ETagMiddleware.tagsBodies`).
     static func response(writing value: some JSONWritable, status: HTTPResponse.Status = .ok) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: bytes(writing: value)))
+        let body = bytes(writing: value)
+        if status == .ok && ETagMiddleware.tagsBodies { headers[.eTag] = ETagMiddleware.tag(of: body) }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
 
     /// The JSON text of `value`.

@@ -13,27 +13,30 @@ struct TransferRoutes {
     /// are not read again (`KnownAccounts`): then only the session is, with other requests'.
     func create(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let body = try await JSON.body(request)
-        // why parsed first, thrown inside the read: a caller without a valid session hears 401
-        // before anything about its request.
+        // why parsed first, thrown after the session is looked up: a caller without a valid
+        // session hears 401 before anything about its request.
         let parsed = Result { () throws -> (key: String, transfer: TransferRequest, hash: String) in
             let key = try IdempotencyKey.validate(request.headers[.idempotencyKey])
             let transfer = try JSON.decode(TransferRequest.self, from: body)
             return (key, transfer, IdempotencyKey.requestHash(method: "POST", path: "/v1/transfers", body: body.readableBytesView))
         }
+        let (key, transfer, hash): (String, TransferRequest, String)
+        switch parsed {
+        case .failure(let error):
+            _ = try await context.caller()
+            throw error
+        case .success(let request): (key, transfer, hash) = request
+        }
         let principal: Principal
         let found: [Account]
-        if let transfer = try? parsed.get().transfer, let known = transfers.known.pair(transfer.fromAccount, transfer.toAccount) {
+        if let known = transfers.known.pair(transfer.fromAccount, transfer.toAccount) {
             principal = try await context.caller()
             found = known
         } else {
-            let accountsQuery = (try? parsed.get()).map { Ledger.accountsQuery([$0.transfer.fromAccount, $0.transfer.toAccount]) }
-            (principal, found) = try await context.readAsCaller(joining: accountsQuery) { _, rows, _ in
-                _ = try parsed.get()
-                return Ledger.accounts(from: rows)
-            }
+            let read = try await context.readJoined(Ledger.accountsQuery([transfer.fromAccount, transfer.toAccount]))
+            (principal, found) = (read.principal, Ledger.accounts(from: read.rows))
             transfers.known.keep(found)
         }
-        let (key, transfer, hash) = try parsed.get()
         let outcome = try await transfers.transfer(transfer, by: principal, between: found, idempotencyKey: key, requestHash: hash)
         var response = JSON.response(writing: TransactionEnvelopeDTO(transaction: TransactionDTO(outcome.transaction)), status: .created)
         if case .replayed = outcome { response.headers[.idempotentReplayed] = "true" }

@@ -57,6 +57,16 @@ public struct TresorRequestContext: RequestContext {
         return principal
     }
 
+    /// The caller and `data`'s rows in one statement alone (`AuthService.readJoined`), for
+    /// the routes whose whole read that is.
+    func readJoined(_ data: CallerQuery) async throws -> (principal: Principal, rows: [SQLRow]) {
+        guard let pendingLogin else { throw DomainError(.unauthorized, "Log in first.") }
+        var (principal, rows) = try await pendingLogin.auth.readJoined(
+            token: pendingLogin.token, minimumLevel: pendingLogin.minimumLevel, joining: data)
+        principal.address = address
+        return (principal, rows)
+    }
+
     /// `readAsCaller(_:)` with `data` read in the statement that looks the session up
     /// (`CallerQuery`); `body` gets its rows.
     func readAsCaller<T: Sendable>(
