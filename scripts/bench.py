@@ -16,6 +16,7 @@ import json
 import os
 import platform
 import re
+import socket
 import subprocess
 import tempfile
 import time
@@ -116,7 +117,11 @@ def soak(port, env, pid):
 def http(db, clients, first, last, scripts, soaked=False):
     """Starts `tresor serve` on db and runs wrk once per (name, script, extra env, connections) in
     scripts; samples the server's resident memory after each run; with `soaked`, then `soak`."""
-    port = 41000 + clients
+    # why a port the system hands out: a fixed one (41016) lies in the range outgoing connections
+    # take theirs from, and once a PostgreSQL client connection held it, the server could not start.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
     log = open(f"{work}/serve-{clients}.log", "w")
     server = subprocess.Popen([TRESOR, "serve", "--db", db, "--port", str(port)], stdout=log, stderr=subprocess.STDOUT,
                               env={**os.environ, "LOG_LEVEL": "warning"})

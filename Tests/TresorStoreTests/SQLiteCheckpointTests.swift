@@ -78,4 +78,24 @@ struct SQLiteCheckpointTests {
             try await database.close()
         }
     }
+
+    /// why: the WAL starts again only at the writer's cap, so it stays past the size between;
+    /// asking after every commit there ran a checkpoint (and its fsyncs) per commit.
+    @Test("a checkpoint is asked for each time the WAL grew by the size since the last ask, and again from the start after a restart")
+    func asksPerGrowth() async throws {
+        try await withTemporarySQLitePath("asks") { path in
+            let database = try SQLiteDatabase(path: path, checkpointAtWalPages: .max)
+            try await database.transaction { try await $0.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)") }
+            let checkpointer = SQLiteCheckpointer(path: path, walPagesMin: 100)
+            var runs: [Int] = []
+            for pages: Int32 in [50, 100, 150, 199, 200, 260, 30, 99, 100] {
+                checkpointer.walGrew(to: pages)
+                checkpointer.queue.sync {}
+                runs.append(checkpointer.runs.load(ordering: .relaxed))
+            }
+            #expect(runs == [0, 1, 1, 1, 2, 2, 2, 2, 3])
+            checkpointer.close()
+            try await database.close()
+        }
+    }
 }
