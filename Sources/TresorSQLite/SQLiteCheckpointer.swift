@@ -20,8 +20,9 @@ import Synchronization
 /// The writer starts the WAL again only if, when it begins a transaction, every frame was copied;
 /// under steady writes it usually begins before the checkpoint behind the last commit is done,
 /// and the WAL grew by ~1 MB a second at 64 connections. So past `walPagesMax` the writer's
-/// hook checkpoints itself, in its COMMIT as SQLite would: what is left to copy is the few
-/// commits since the last checkpoint, and its next transaction starts the WAL again.
+/// hook checkpoints itself, in its COMMIT as SQLite would: what is left to copy is what came
+/// since the last checkpoint asked for (at most about `walPagesMin` pages, where SQLite's own
+/// copied all of them each time), and its next transaction starts the WAL again.
 final class SQLiteCheckpointer: @unchecked Sendable {
     let path: String
     /// The WAL size in pages from which a commit asks for a checkpoint.
