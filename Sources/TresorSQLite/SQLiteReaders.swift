@@ -23,7 +23,7 @@ final class SQLiteReaders: Sendable {
 
     /// Runs `body` in one read transaction on a connection of its own.
     func read<T>(_ body: (SQLiteReader) async throws -> T) async throws -> T {
-        let reader = try idle.withLock { $0.popLast() } ?? SQLiteReader(path: path)
+        let reader = try take()
         do {
             try reader.run("BEGIN")
             let result = try await body(reader)
@@ -44,9 +44,14 @@ final class SQLiteReaders: Sendable {
     /// The rows of one statement on a connection of its own, without BEGIN and COMMIT: SQLite
     /// reads a lone statement in one snapshot, taken and let go with it.
     func statement(_ sql: TresorLedger.SQL) throws -> [SQLRow] {
-        let reader = try idle.withLock { $0.popLast() } ?? SQLiteReader(path: path)
+        let reader = try take()
         defer { giveBack(reader) }
         return try reader.query(sql)
+    }
+
+    /// An idle connection, or a new one.
+    private func take() throws -> SQLiteReader {
+        try idle.withLock { $0.popLast() } ?? SQLiteReader(path: path)
     }
 
     private func giveBack(_ reader: SQLiteReader) {

@@ -67,10 +67,8 @@ extension AuthService {
     /// does: 401, or 403 `step_up_required` below `minimumLevel`.
     public func caller(token: String, minimumLevel: Int) async throws -> Principal {
         let hash = try Self.tokenHash(token)
-        guard let row = try await lookups.row(hash: hash) else { throw Self.unauthorized }
-        let principal = Principal(customerID: row.customerID, contract: row.contract, level: row.level, deviceID: row.deviceID)
-        guard principal.level >= minimumLevel else { throw Self.stepUpRequired }
-        try await refreshIdleTimer(hash: hash, lastSeen: row.lastSeenMillis, now: clock.unixMillis)
+        let (principal, lastSeen) = try Self.caller(in: try await lookups.row(hash: hash).map { [$0] } ?? [], minimumLevel: minimumLevel)
+        try await refreshIdleTimer(hash: hash, lastSeen: lastSeen, now: clock.unixMillis)
         return principal
     }
 

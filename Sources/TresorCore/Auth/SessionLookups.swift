@@ -1,4 +1,3 @@
-import TresorDomain
 import TresorLedger
 
 /// Session lookups of concurrent requests answered by one statement (`Batches`): the first
@@ -16,18 +15,9 @@ final class SessionLookups: Sendable {
     /// which PostgreSQL statements are kept prepared (`PostgresSession.preparedBindsMax`).
     static let batchMax = 32
 
-    /// A live session's row: customer, contract, level, last seen, device.
-    struct Row: Sendable {
-        let customerID: CustomerID
-        let contract: String
-        let level: Int
-        let lastSeenMillis: Int64
-        let deviceID: Int64?
-    }
-
     private struct Waiter: Sendable {
         let hash: String
-        let continuation: CheckedContinuation<Row?, any Error>
+        let continuation: CheckedContinuation<SQLRow?, any Error>
     }
 
     private let waiting = Batches<Waiter>(batchMax: batchMax)
@@ -45,8 +35,10 @@ final class SessionLookups: Sendable {
     var waitingCount: Int { waiting.pendingCount }
 
     /// The live session with this token hash (not revoked, not expired, not idle too long), as
-    /// read after this call, or nil. A lone caller reads at once, on its own thread.
-    func row(hash: String) async throws -> Row? {
+    /// read after this call, or nil; its columns are those of `AuthService.sessionLookup`
+    /// (decoded by `AuthService.caller(in:minimumLevel:)`). A lone caller reads at once, on its
+    /// own thread.
+    func row(hash: String) async throws -> SQLRow? {
         try await withCheckedThrowingContinuation { continuation in
             waiting.submit(Waiter(hash: hash, continuation: continuation)) { [self] batch in await read(batch) }
         }
@@ -58,19 +50,15 @@ final class SessionLookups: Sendable {
         let query = Self.query(Array(Set(batch.map(\.hash))), now: now, idleCutoff: now - idleMillis)
         do {
             let rows = try await database.read { session in try await session.query(query) }
-            var found: [String: Row] = [:]
-            for row in rows {
-                found[row.text(0)] = Row(
-                    customerID: CustomerID(row.int(1)), contract: row.text(2), level: Int(row.int(3)), lastSeenMillis: row.int(4),
-                    deviceID: row.optionalInt(5))
-            }
+            var found: [String: SQLRow] = [:]
+            for row in rows { found[row.text(AuthService.sessionColumns)] = row }
             for waiter in batch { waiter.continuation.resume(returning: found[waiter.hash]) }
         } catch {
             for waiter in batch { waiter.continuation.resume(throwing: error) }
         }
     }
 
-    /// The sessions of `hashes`, with the list padded to a power of two by a hash no token has
+    /// The sessions of `hashes`, in the columns of `AuthService.sessionLookup` and the hash after them, with the list padded to a power of two by a hash no token has
     /// (the empty text). why: one statement text per size, six in all (1 to 32), so both stores
     /// keep them prepared; a text per count would crowd their caches.
     static func query(_ hashes: [String], now: Int64, idleCutoff: Int64) -> SQL {
@@ -80,7 +68,7 @@ final class SessionLookups: Sendable {
         let padded = hashes.map(SQLValue.text) + Array(repeating: .text(""), count: size - hashes.count)
         return SQL(
             """
-            SELECT token_hash, customer_id, contract, level, last_seen_ms, device_id FROM sessions \
+            SELECT customer_id, contract, level, last_seen_ms, device_id, token_hash FROM sessions \
             WHERE token_hash IN (\(marks)) AND revoked = 0 AND expires_at_ms > ? AND last_seen_ms > ?
             """, padded + [.int(now), .int(idleCutoff)])
     }
