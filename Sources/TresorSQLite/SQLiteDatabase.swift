@@ -29,6 +29,11 @@ public final class SQLiteDatabase: SQLDatabase {
     let checkpointer: SQLiteCheckpointer
     /// The writer's WAL hook context, freed by `close` (nil once closed).
     private let walHook: Mutex<UnsafeMutableRawPointer?>
+    /// The writer connection's prepared statements, run without GRDB (`SQLiteWriteSession`).
+    let writerStatements: SQLiteStatements
+    /// Bound on `writerStatements`. why larger than a reader's: multi-row INSERTs of a batch
+    /// have a text per row count.
+    static let writerStatementsMax = 256
 
     /// Opens (creating if needed) the database file at `path`. `checkpointAtWalPages`: the WAL
     /// size in pages from which it is copied back into the file (1,000 is SQLite's own default;
@@ -60,6 +65,9 @@ public final class SQLiteDatabase: SQLDatabase {
         let checkpointer = SQLiteCheckpointer(path: path, walPagesMin: checkpointAtWalPages)
         self.checkpointer = checkpointer
         walHook = Mutex(try pool.writeWithoutTransaction { db in SQLiteCheckpointer.hook(checkpointer, on: db) })
+        let writerHandle = try pool.writeWithoutTransaction { db in db.sqliteConnection }
+        guard let writerHandle else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the writer connection is closed") }
+        writerStatements = SQLiteStatements(handle: writerHandle, statementsMax: Self.writerStatementsMax)
     }
 
     /// Checkpoints run so far on the checkpointer's queue and by the writer in its COMMIT
@@ -71,7 +79,7 @@ public final class SQLiteDatabase: SQLDatabase {
     /// The writer connection's value of a pragma (`synchronous`: 2 is FULL; `temp_store`: 2 is
     /// MEMORY), for the tests of the settings above.
     public func writerPragma(_ name: StaticString) async throws -> Int {
-        try await pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA \(name)") ?? -1 }
+        try await writer.withSlot { try SQLiteRows.onCaller(pool) { db in try Int.fetchOne(db, sql: "PRAGMA \(name)") ?? -1 } }
     }
 
     /// Runs `body` in the next group of write transactions (`SQLiteWriteGroups`): in a savepoint
@@ -102,6 +110,8 @@ public final class SQLiteDatabase: SQLDatabase {
 
     public func close() async throws {
         readers.close()
+        // why first: the writer connection closes only once its statements are finalized.
+        try await writer.withSlot { writerStatements.finalizeAll() }
         if let hook = walHook.withLock({ hook in
             defer { hook = nil }
             return hook
@@ -122,8 +132,14 @@ public final class SQLiteDatabase: SQLDatabase {
 
 /// Statements of one body of a group of write transactions (`SQLiteWriteGroups`); the async
 /// lock guarantees nothing else runs on the writer connection meanwhile.
+///
+/// A statement runs on the writer connection directly (`SQLiteStatements`), not through GRDB.
+/// why: GRDB hands each statement to the writer's serial queue (`sync`: on the caller, yet a
+/// queue-specific lookup, its checks and its own statement cache per statement); a lone booking
+/// is seven statements. Savepoints still go through GRDB, which keeps track of them.
 struct SQLiteWriteSession: SQLSession {
     let pool: DatabasePool
+    let statements: SQLiteStatements
     let notifications: PendingNotifications
 
     func notify(_ channel: String, _ payload: String) async throws {
@@ -131,12 +147,20 @@ struct SQLiteWriteSession: SQLSession {
     }
 
     func query(_ sql: TresorLedger.SQL) async throws -> [SQLRow] {
-        try SQLiteRows.onCaller(pool) { db in try SQLiteRows.fetch(db, sql) }
+        if Self.controlsTransaction(sql.text) { return try SQLiteRows.onCaller(pool) { db in try SQLiteRows.fetch(db, sql) } }
+        return try statements.query(sql)
     }
     func execute(_ sql: TresorLedger.SQL) async throws {
-        // why cached: preparing a statement costs more than running it; the texts repeat. Run as
-        // `fetch` runs a query (bound and stepped by hand), its rows, if any, dropped.
-        try SQLiteRows.onCaller(pool) { db in _ = try SQLiteRows.fetch(db, sql) }
+        _ = try await query(sql)
+    }
+
+    /// Whether `text` begins, ends or marks a transaction or savepoint, which GRDB must see.
+    static func controlsTransaction(_ text: String) -> Bool {
+        guard let first = text.utf8.first,
+            first == UInt8(ascii: "S") || first == UInt8(ascii: "R") || first == UInt8(ascii: "B")
+                || first == UInt8(ascii: "C") || first == UInt8(ascii: "E")
+        else { return false }
+        return ["SAVEPOINT", "RELEASE", "ROLLBACK", "BEGIN", "COMMIT", "END"].contains { text.hasPrefix($0) }
     }
 }
 

@@ -73,18 +73,16 @@ final class SQLiteReaders: Sendable {
     }
 }
 
-/// One read-only connection and its prepared statements.
+/// One read-only connection and its prepared statements (`SQLiteStatements`).
 ///
 /// `@unchecked Sendable`: `SQLiteReaders` hands it to one read at a time, so no two threads use
 /// it at once (SQLite's multi-thread mode asks exactly that); a read may move between threads
 /// at its suspension points, which SQLite allows.
 final class SQLiteReader: @unchecked Sendable {
     private var handle: OpaquePointer?
-    /// Prepared statements by SQL text. why: preparing costs more than running; the texts repeat.
-    private var statements: [String: OpaquePointer] = [:]
+    private let statements: SQLiteStatements
     /// A bound on the cache: texts with a variable number of `?` (IN lists) differ per page size.
     static let statementsMax = 64
-    private let busy = Atomic<Bool>(false)
 
     init(path: String) throws {
         var handle: OpaquePointer?
@@ -95,6 +93,7 @@ final class SQLiteReader: @unchecked Sendable {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message ?? "cannot open \(path)")
         }
         self.handle = handle
+        statements = SQLiteStatements(handle: handle, statementsMax: Self.statementsMax)
         sqlite3_extended_result_codes(handle, 1)
         // why: a reader waits for a writer only while the WAL index is rebuilt after a crash.
         sqlite3_busy_timeout(handle, SQLiteDatabase.busyMilliseconds)
@@ -108,42 +107,12 @@ final class SQLiteReader: @unchecked Sendable {
     }
 
     func query(_ sql: TresorLedger.SQL) throws -> [SQLRow] {
-        guard let handle else { preconditionFailure("read on a closed connection") }
-        // why: two statements of one read run at once (`async let` in a read body) would share
-        // this connection and its cached statements; that is a bug to find, not to race.
-        guard busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
-            preconditionFailure("one read's statements ran concurrently: \(sql.text)")
-        }
-        defer { busy.store(false, ordering: .releasing) }
-        let statement = try prepared(sql.text, on: handle)
-        defer {
-            sqlite3_reset(statement)
-            sqlite3_clear_bindings(statement)
-        }
-        try SQLiteRows.bind(sql, to: statement, connection: handle)
-        return try SQLiteRows.step(statement, sql: sql.text, connection: handle)
-    }
-
-    private func prepared(_ text: String, on handle: OpaquePointer) throws -> OpaquePointer {
-        if let statement = statements[text] { return statement }
-        var statement: OpaquePointer?
-        let code = sqlite3_prepare_v3(handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
-        guard code == SQLITE_OK, let statement else { throw error(code, text) }
-        if statements.count >= Self.statementsMax {
-            for (_, old) in statements { sqlite3_finalize(old) }
-            statements = [:]
-        }
-        statements[text] = statement
-        return statement
-    }
-
-    private func error(_ code: Int32, _ text: String) -> DatabaseError {
-        DatabaseError(resultCode: ResultCode(rawValue: code), message: handle.map { String(cString: sqlite3_errmsg($0)) }, sql: text)
+        guard handle != nil else { preconditionFailure("read on a closed connection") }
+        return try statements.query(sql)
     }
 
     func close() {
-        for (_, statement) in statements { sqlite3_finalize(statement) }
-        statements = [:]
+        statements.finalizeAll()
         sqlite3_close_v2(handle)
         handle = nil
     }

@@ -122,7 +122,7 @@ extension SQLiteDatabase {
                     let alone = group.count == 1
                     for job in group {
                         if !alone { try SQLiteRows.onCaller(pool) { db in try db.execute(sql: "SAVEPOINT tresor_group") } }
-                        if await job.run(SQLiteWriteSession(pool: pool, notifications: job.notifications)) {
+                        if await job.run(SQLiteWriteSession(pool: pool, statements: writerStatements, notifications: job.notifications)) {
                             if !alone { try SQLiteRows.onCaller(pool) { db in try db.execute(sql: "RELEASE tresor_group") } }
                             kept.append(job)
                         } else if alone {
