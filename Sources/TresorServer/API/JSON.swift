@@ -10,7 +10,17 @@ enum JSON {
         return try await request.collectBody(upTo: TresorRequestContext.bodyBytesMax)
     }
 
+    /// A body type read from `JSONFields` when it can be, else decoded as any other.
+    static func decode<T: FieldsDecodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
+        if let fields = JSONFields.read(buffer), let value = T(fields: fields) { return value }
+        return try decodeWithFoundation(type, from: buffer)
+    }
+
     static func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
+        try decodeWithFoundation(type, from: buffer)
+    }
+
+    static func decodeWithFoundation<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
         guard buffer.readableBytes > 0 else { throw DomainError(.invalidJSON, "The body is empty; send a JSON object.") }
         let data = Data(buffer: buffer)
         try refuseControlCharacters(data)
