@@ -17,3 +17,20 @@ extension Sequence where Element == UInt8 {
         return String(decoding: text, as: UTF8.self)
     }
 }
+
+extension UnsafeRawBufferPointer {
+    /// `hexadecimal` for bytes in memory (a digest's `withUnsafeBytes`), written straight into
+    /// the string's storage: one allocation where the sequence's form makes two (its buffer,
+    /// then the string copied from it), for every session token and ETag hashed.
+    public var hexadecimalDigits: String {
+        String(unsafeUninitializedCapacity: count * 2) { text in
+            for (index, byte) in enumerated() {
+                let high = byte >> 4
+                let low = byte & 0x0F
+                text[2 * index] = high < 10 ? 0x30 + high : 0x57 + high
+                text[2 * index + 1] = low < 10 ? 0x30 + low : 0x57 + low
+            }
+            return count * 2
+        }
+    }
+}

@@ -50,7 +50,7 @@ extension AuthService {
     /// The stored form of a bearer token; 401 for one longer than any this server issues.
     static func tokenHash(_ token: String) throws -> String {
         guard token.utf8.count <= 128 else { throw unauthorized }
-        return Hashing.sha256Hex(Array(token.utf8))
+        return Hashing.sha256Hex(utf8: token)
     }
 
     /// The caller of a session lookup's rows (`sessionLookup`) and when it was last seen: 401

@@ -48,7 +48,8 @@ public struct BankDispatcher: HTTPResponder {
     public func respond(to request: Request, context: Context) async throws -> Response {
         let path = request.head.path ?? "/"
         if path.hasPrefix("/banks/") { return try await respondPrefixed(request, path: path, context: context) }
-        guard let entry = Self.hostName(of: request).flatMap({ byHost[$0] }) ?? fallback else {
+        // why the check: a server of one bank lists no host; its requests need no host name.
+        guard let entry = (byHost.isEmpty ? nil : Self.hostName(of: request).flatMap({ byHost[$0] })) ?? fallback else {
             return ErrorMiddleware.response(for: DomainError(.unknownBank, field: "host", "No bank is served at this address."))
         }
         return try await entry.responder.respond(to: request, context: context)

@@ -14,15 +14,17 @@ struct BearerAuthMiddleware: RouterMiddleware {
         }
         var context = context
         let token = String(header.dropFirst(7))
-        let path = request.uri.path
-        if Self.looksUpInRoute(method: request.method, path: path) {
-            let minimumLevel = Self.allowedAtLevel1(method: request.method, path: path) ? 1 : 2
-            context.pendingLogin = PendingLogin(token: token, minimumLevel: minimumLevel, auth: auth)
+        // why split once: both questions below read the same segments (two splits were 2 % of
+        // the accounts overview's CPU).
+        let parts = request.uri.path.split(separator: "/")
+        let level1 = Self.allowedAtLevel1(method: request.method, parts: parts)
+        if Self.looksUpInRoute(method: request.method, parts: parts) {
+            context.pendingLogin = PendingLogin(token: token, minimumLevel: level1 ? 1 : 2, auth: auth)
             return try await next(request, context)
         }
         var principal = try await auth.authenticate(token: token)
         principal.address = context.address
-        guard principal.level >= 2 || Self.allowedAtLevel1(method: request.method, path: path) else {
+        guard principal.level >= 2 || level1 else {
             throw AuthService.stepUpRequired
         }
         context.principal = principal
@@ -33,8 +35,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
     /// transactions), a transfer (its two accounts) and a new payment (its replay check, plan
     /// and signing settings) look the session up in the same read as their data
     /// (`TresorRequestContext.readAsCaller`): one read a request instead of two or more.
-    static func looksUpInRoute(method: HTTPRequest.Method, path: String) -> Bool {
-        let parts = path.split(separator: "/")
+    static func looksUpInRoute(method: HTTPRequest.Method, parts: [Substring]) -> Bool {
         guard parts.count >= 2, parts[0] == "v1" else { return false }
         switch method {
         case .get:
@@ -48,8 +49,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
     /// Level 1 (a remembered device, no password this time) sees the overview of accounts and
     /// balances, may block a card (a lost card cannot wait for a password), and may step up or
     /// log out; everything else needs level 2.
-    static func allowedAtLevel1(method: HTTPRequest.Method, path: String) -> Bool {
-        let parts = path.split(separator: "/")
+    static func allowedAtLevel1(method: HTTPRequest.Method, parts: [Substring]) -> Bool {
         switch (method, parts.count) {
         case (.get, 2): return parts == ["v1", "accounts"]
         case (.get, 3): return parts[1] == "accounts"

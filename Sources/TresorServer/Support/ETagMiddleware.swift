@@ -1,6 +1,7 @@
 import Crypto
 import HTTPTypes
 import Hummingbird
+import TresorDomain
 
 /// Conditional reads of the JSON API: a `GET` answered with JSON carries a strong `ETag` (a
 /// digest of the body), and a request with that tag in `If-None-Match` is answered `304` with
@@ -47,7 +48,7 @@ struct ETagMiddleware: RouterMiddleware {
 
     /// The strong tag of a JSON body: the first 16 bytes of its SHA-256, quoted.
     static func tag(of body: ByteBuffer) -> String {
-        "\"" + SHA256.hash(data: body.readableBytesView).prefix(16).hexadecimal + "\""
+        "\"" + SHA256.hash(data: body.readableBytesView).withUnsafeBytes { UnsafeRawBufferPointer(rebasing: $0.prefix(16)).hexadecimalDigits } + "\""
     }
 
     /// `If-None-Match` holds one tag, a list, or `*` (RFC 9110 §13.1.2; weak tags compare by value).
