@@ -33,6 +33,16 @@ struct AccountRoutes {
         let parsed = Result { try PageRequest(request, context: context) }
         let pages = self.pages
         let revisionQuery = (try? parsed.get()).map { Ledger.callerRevision(of: $0.account) }
+        // why first alone when a page is kept: the session and the revision are one statement,
+        // on SQLite without the BEGIN and COMMIT of a read around it; a page still current is
+        // answered from that. Otherwise the read below looks them up again with the page.
+        if let query = try? parsed.get(), let revisionQuery, pages.keeps(query.key) {
+            let rows = try await context.readJoined(revisionQuery).rows
+            if let kept = pages.page(query.key, at: try AccountService.revision(from: rows)) {
+                metrics.pageCacheUsed(hit: true)
+                return Self.response(kept)
+            }
+        }
         let read = try await context.readAsCaller(joining: revisionQuery) { principal, rows, session -> PageRead in
             let query = try parsed.get()
             let revision = try AccountService.revision(from: rows)
@@ -58,6 +68,10 @@ struct AccountRoutes {
             page = TransactionPageCache.Page(revision: revision, body: body, tag: ETagMiddleware.tag(of: body))
             pages.keep(page, for: try parsed.get().key)
         }
+        return Self.response(page)
+    }
+
+    static func response(_ page: TransactionPageCache.Page) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.eTag] = page.tag

@@ -52,6 +52,11 @@ final class TransactionPageCache: Sendable {
         }
     }
 
+    /// Whether a page is kept for `query`, whatever its revision.
+    func keeps(_ query: EntryQuery) -> Bool {
+        state.withLock { $0.pages[query] != nil }
+    }
+
     /// Keeps `page` for `query` unless a page of a later revision is kept already (two requests
     /// may finish out of order).
     func keep(_ page: Page, for query: EntryQuery) {
