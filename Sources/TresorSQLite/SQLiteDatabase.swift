@@ -136,9 +136,9 @@ public final class SQLiteDatabase: SQLDatabase {
 /// A statement runs on the writer connection directly (`SQLiteStatements`), not through GRDB.
 /// why: GRDB hands each statement to the writer's serial queue (`sync`: on the caller, yet a
 /// queue-specific lookup, its checks and its own statement cache per statement); a lone booking
-/// is seven statements. Savepoints still go through GRDB, which keeps track of them.
+/// is seven statements. The group's BEGIN, savepoints and COMMIT run the same way, so GRDB never
+/// sees a transaction statement of the writer's and keeps no savepoints of its own to agree with.
 struct SQLiteWriteSession: SQLSession {
-    let pool: DatabasePool
     let statements: SQLiteStatements
     let notifications: PendingNotifications
 
@@ -147,20 +147,10 @@ struct SQLiteWriteSession: SQLSession {
     }
 
     func query(_ sql: TresorLedger.SQL) async throws -> [SQLRow] {
-        if Self.controlsTransaction(sql.text) { return try SQLiteRows.onCaller(pool) { db in try SQLiteRows.fetch(db, sql) } }
-        return try statements.query(sql)
+        try statements.query(sql)
     }
     func execute(_ sql: TresorLedger.SQL) async throws {
-        _ = try await query(sql)
-    }
-
-    /// Whether `text` begins, ends or marks a transaction or savepoint, which GRDB must see.
-    static func controlsTransaction(_ text: String) -> Bool {
-        guard let first = text.utf8.first,
-            first == UInt8(ascii: "S") || first == UInt8(ascii: "R") || first == UInt8(ascii: "B")
-                || first == UInt8(ascii: "C") || first == UInt8(ascii: "E")
-        else { return false }
-        return ["SAVEPOINT", "RELEASE", "ROLLBACK", "BEGIN", "COMMIT", "END"].contains { text.hasPrefix($0) }
+        _ = try statements.query(sql)
     }
 }
 
@@ -180,12 +170,11 @@ struct SQLiteReadSession: SQLSession {
 }
 
 enum SQLiteRows {
-    /// Runs `body` on the writer connection on the calling thread. why: the async form hands
-    /// every statement to the writer's queue and back, two thread switches each; with a batch
-    /// of eight statements that was most of a booking's time beside the fsync (`perf`: futex
-    /// wake-ups and task switches). The queue is idle here (the async lock admits one
-    /// transaction), and a serial queue's `sync` runs the block on the caller. Statements
-    /// inside a transaction touch pages in memory; only COMMIT writes to disk.
+    /// Runs `body` on the writer connection through GRDB, on the calling thread (for the tools,
+    /// the hooks and the raw-SQL benchmark; write groups run their statements without GRDB,
+    /// `SQLiteWriteSession`). why not the async form: it hands the work to the writer's queue
+    /// and back, two thread switches; the queue is idle here (the async lock admits one
+    /// transaction), and a serial queue's `sync` runs the block on the caller.
     static func onCaller<T>(_ pool: DatabasePool, _ body: (Database) throws -> T) throws -> T {
         try pool.writeWithoutTransaction(body)
     }
@@ -216,17 +205,10 @@ enum SQLiteRows {
     /// SQLite copies the text it is given (`SQLITE_TRANSIENT`).
     static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    static func fetch(_ db: Database, _ sql: TresorLedger.SQL) throws -> [SQLRow] {
-        let statement = try db.cachedStatement(sql: sql.text)
-        // why the C calls: GRDB's `Row` decoding looked up generic metadata and boxed every
-        // value (`perf` on a page of 50 transactions: 14 % of the server's CPU in this loop,
-        // a third of it `_swift_getGenericMetadata`); the column types SQLite reports are all
-        // the ledger stores.
-        try bind(sql, to: statement.sqliteStatement, connection: db.sqliteConnection)
-        return try step(statement.sqliteStatement, sql: sql.text, connection: db.sqliteConnection)
-    }
-
     /// The rows of a prepared and bound statement, run to its end; the statement is reset after.
+    /// why the C calls: GRDB's `Row` decoding looked up generic metadata and boxed every value
+    /// (`perf` on a page of 50 transactions: 14 % of the server's CPU in this loop, a third of it
+    /// `_swift_getGenericMetadata`); the column types SQLite reports are all the ledger stores.
     static func step(_ handle: OpaquePointer, sql text: String, connection: OpaquePointer?) throws -> [SQLRow] {
         defer { sqlite3_reset(handle) }
         let columns = sqlite3_column_count(handle)

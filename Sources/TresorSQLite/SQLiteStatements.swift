@@ -10,7 +10,7 @@ import TresorLedger
 /// belongs to one read; the writer's async lock admits one group), which is what SQLite's
 /// multi-thread mode asks; a caller may move between threads at its suspension points.
 final class SQLiteStatements: @unchecked Sendable {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     /// why cached: preparing costs more than running; the texts repeat.
     private var statements: [String: OpaquePointer] = [:]
     /// A bound on the cache: texts with a variable number of `?` (IN lists, multi-row INSERTs)
@@ -47,6 +47,11 @@ final class SQLiteStatements: @unchecked Sendable {
         if statements.count >= statementsMax { finalizeAll() }
         statements[text] = statement
         return statement
+    }
+
+    /// Runs a statement without rows (BEGIN, COMMIT, SAVEPOINT …).
+    func run(_ text: String) throws {
+        _ = try query(TresorLedger.SQL(text))
     }
 
     /// Finalizes every statement; a connection closes only once none is left.

@@ -22,11 +22,13 @@ extension Bench {
                     let (from, to) = Bench.pair(options, client: client, sequence: sequence)
                     return (from, to, "r-\(client)-\(sequence)-\(index)-\(Bench.randomKey())")
                 }
+                // why BEGIN and COMMIT prepared once: the ledger's are (`SQLiteStatements`), and
+                // the limit must not pay for parsing them every time either.
                 try await db.withWriterConnection { db in
-                    try db.execute(sql: "BEGIN IMMEDIATE")
+                    try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
                     do {
                         for (from, to, key) in transfers { try Self.transfer(db, from: from, to: to, key: key, today: today) }
-                        try db.execute(sql: "COMMIT")
+                        try db.cachedStatement(sql: "COMMIT").execute()
                     } catch {
                         try? db.execute(sql: "ROLLBACK")
                         throw error
