@@ -24,10 +24,11 @@ enum PaymentStore {
     }
 
     /// Inserts the payment unless its idempotency key was used before; returns its id, or nil
-    /// on a repeated key.
-    static func insert(_ payment: Payment, scope: String, key: String, requestHash: String, in session: any SQLSession) async throws
-        -> PaymentID?
-    {
+    /// on a repeated key. `instruction`: the payment's instruction as `InstructionCoding` writes
+    /// it, when the caller has it already.
+    static func insert(
+        _ payment: Payment, scope: String, key: String, requestHash: String, instruction: String? = nil, in session: any SQLSession
+    ) async throws -> PaymentID? {
         try await session.queryOne(
             SQL(
                 """
@@ -39,7 +40,7 @@ enum PaymentStore {
                     .int(payment.customerID.rawValue), .text(payment.instruction.type.rawValue), .text(payment.status.rawValue),
                     .int(payment.instruction.debtorAccount.rawValue), .int(payment.instruction.amount.minorUnits),
                     .text(payment.instruction.amount.currency.code), SQLValue(payment.requestedDate), SQLValue(payment.executionDate),
-                    .text(InstructionCoding.encode(payment.instruction)), .int(payment.outgoing ? 1 : 0), .text(scope), .text(key),
+                    .text(instruction ?? InstructionCoding.encode(payment.instruction)), .int(payment.outgoing ? 1 : 0), .text(scope), .text(key),
                     .text(requestHash), .int(payment.createdAtMillis), .int(payment.updatedAtMillis),
                 ])
         ).map { PaymentID($0.int(0)) }
@@ -47,7 +48,8 @@ enum PaymentStore {
 
     /// Writes the mutable state of `payment` back. Sent (`SQLSession.send`): nothing reads its
     /// answer, and on PostgreSQL it goes out with the next statement or the COMMIT.
-    static func update(_ payment: Payment, in session: any SQLSession) async throws {
+    /// `instruction` as for `insert`.
+    static func update(_ payment: Payment, instruction: String? = nil, in session: any SQLSession) async throws {
         try await session.send(
             SQL(
                 """
@@ -56,7 +58,8 @@ enum PaymentStore {
                 """,
                 [
                     .text(payment.status.rawValue), .int(payment.instruction.amount.minorUnits), .text(payment.instruction.amount.currency.code),
-                    SQLValue(payment.requestedDate), SQLValue(payment.executionDate), .text(InstructionCoding.encode(payment.instruction)),
+                    SQLValue(payment.requestedDate), SQLValue(payment.executionDate),
+                    .text(instruction ?? InstructionCoding.encode(payment.instruction)),
                     payment.holdID.map { .int($0.rawValue) } ?? .null, payment.transactionID.map { .int($0.rawValue) } ?? .null,
                     SQLValue(payment.reason), .int(payment.updatedAtMillis), payment.executedAtMillis.map { .int($0) } ?? .null,
                     SQLValue(InstructionCoding.encode(payment.signing)), .int(payment.id.rawValue),
