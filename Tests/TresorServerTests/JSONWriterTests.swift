@@ -4,6 +4,7 @@ import TresorDomain
 import TresorLedger
 import TresorTestSupport
 
+@testable import TresorCore
 @testable import TresorServer
 
 /// The hand-written JSON of the hottest responses must say exactly what `JSONEncoder` said
@@ -91,5 +92,49 @@ struct JSONWriterTests {
                 #expect(String(decoding: writer.bytes, as: UTF8.self) == "\"\(money.decimalString)\"", "\(code) \(value)")
             }
         }
+    }
+
+    @Test("a payment of every kind and state: the writer and JSONEncoder give the same document", arguments: 1...30 as ClosedRange<UInt64>)
+    func payments(seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        func text() -> String? { Bool.random(using: &random) ? nil : Self.awkward.randomElement(using: &random)! }
+        let type = PaymentType.allCases.randomElement(using: &random)!
+        var instruction = PaymentInstruction(
+            type: type, debtorAccount: AccountID(Int64.random(in: 1...999_999, using: &random)),
+            amount: Money(minorUnits: Int64.random(in: 1...99_999_999, using: &random), currency: [.chf, .eur].randomElement(using: &random)!))
+        if Bool.random(using: &random) { instruction.creditorAccount = AccountID(42) }
+        if Bool.random(using: &random) { instruction.creditorIBAN = try IBAN("CH93 0076 2011 6238 5295 7") }
+        if Bool.random(using: &random) { instruction.creditorBIC = try BIC("UBSWCHZH80A") }
+        if Bool.random(using: &random) {
+            instruction.creditor = PostalAddress(
+                name: Self.awkward.randomElement(using: &random)!, street: text(), buildingNumber: text(), postalCode: "3011", town: "Bern",
+                country: "CH")
+        }
+        instruction.participant = text()
+        instruction.reference = try [nil, PaymentReference.qrReference("210000000003139471430009017"), .creditorReference("RF18539007547034")]
+            .randomElement(using: &random)!
+        instruction.message = text()
+        instruction.billingInformation = text()
+        if Bool.random(using: &random) {
+            instruction.topup = try JSONDecoder().decode(
+                PaymentInstruction.TopUp.self, from: Data(#"{"operator": "swisscom", "phone": "+41791234567"}"#.utf8))
+        }
+        let executed = Bool.random(using: &random)
+        let payment = Payment(
+            id: PaymentID(Int64.random(in: 1...999_999, using: &random)), customerID: CustomerID(7),
+            status: Payment.Status.allCases.randomElement(using: &random)!, instruction: instruction,
+            requestedDate: Bool.random(using: &random) ? LocalDate(year: 2026, month: 11, day: 28)! : nil,
+            executionDate: LocalDate(year: 2026, month: 11, day: 30)!, outgoing: Bool.random(using: &random), holdID: nil,
+            transactionID: executed ? TransactionID(99) : nil, reason: text(), createdAtMillis: 1_764_000_000_000,
+            updatedAtMillis: 1_764_000_100_000, executedAtMillis: executed ? 1_764_000_100_000 : nil,
+            signing: Bool.random(using: &random) ? SigningDecision(required: Bool.random(using: &random), reason: "payee_not_whitelisted") : nil)
+        let challenge =
+            Bool.random(using: &random)
+            ? ChallengePrompt(
+                provider: SigningProviderKind.allCases.randomElement(using: &random)!, position: Bool.random(using: &random) ? 17 : nil,
+                question: text(), message: text())
+            : nil
+        let body = PaymentRoutes.PaymentBody(payment: PaymentDTO(payment, challenge: challenge))
+        #expect((try Self.written(body) as! NSDictionary).isEqual(try Self.encoded(body)))
     }
 }

@@ -241,6 +241,12 @@ extension JSONWriter {
         appendDecimal(value, digits: 0)
     }
 
+    /// An integer as a JSON number (a position, a count).
+    mutating func integer(_ value: Int64) {
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
     private mutating func digits(_ value: Int, _ count: Int) {
         var divisor = 1
         for _ in 1..<count { divisor *= 10 }

@@ -31,7 +31,7 @@ struct PaymentRoutes {
         }
         let (key, _, hash) = try parsed.get()
         let created = try await payments.create(prepared, by: principal, idempotencyKey: key, requestHash: hash)
-        var response = try JSON.response(PaymentBody(payment: PaymentDTO(created.payment, challenge: created.challenge)), status: .created)
+        var response = JSON.response(writing: PaymentBody(payment: PaymentDTO(created.payment, challenge: created.challenge)), status: .created)
         if created.replayed { response.headers[.idempotentReplayed] = "true" }
         return response
     }
@@ -75,7 +75,7 @@ struct PaymentRoutes {
     func show(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
         let payment = try await payments.payment(try context.parameters.paymentID(), of: principal.customerID)
-        return try JSON.response(PaymentBody(payment: PaymentDTO(payment, challenge: try await payments.openChallenge(of: payment))))
+        return JSON.response(writing: PaymentBody(payment: PaymentDTO(payment, challenge: try await payments.openChallenge(of: payment))))
     }
 
     /// `{"code": "…", "trust_payee": false}`: signs a payment awaiting signature.
@@ -93,7 +93,7 @@ struct PaymentRoutes {
         let input = try JSON.decode(Input.self, from: try await JSON.body(request))
         let payment = try await payments.sign(
             try context.parameters.paymentID(), response: input.code, trustPayee: input.trustPayee ?? false, by: principal)
-        return try JSON.response(PaymentBody(payment: PaymentDTO(payment)))
+        return JSON.response(writing: PaymentBody(payment: PaymentDTO(payment)))
     }
 
     func update(_ request: Request, context: TresorRequestContext) async throws -> Response {
@@ -101,13 +101,13 @@ struct PaymentRoutes {
         let id = try context.parameters.paymentID()
         let change = try JSON.decode(PaymentChange.self, from: try await JSON.body(request))
         let payment = try await payments.update(id, with: change, by: principal)
-        return try JSON.response(PaymentBody(payment: PaymentDTO(payment, challenge: try await payments.openChallenge(of: payment))))
+        return JSON.response(writing: PaymentBody(payment: PaymentDTO(payment, challenge: try await payments.openChallenge(of: payment))))
     }
 
     func delete(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
         let payment = try await payments.cancel(try context.parameters.paymentID(), by: principal)
-        return try JSON.response(PaymentBody(payment: PaymentDTO(payment)))
+        return JSON.response(writing: PaymentBody(payment: PaymentDTO(payment)))
     }
 
     func repeatPayment(_ request: Request, context: TresorRequestContext) async throws -> Response {

@@ -174,7 +174,7 @@ struct TemplateRoutes {
         if let account = overrides?.debtorAccount { paymentRequest.debtorAccount = account }
         let hash = IdempotencyKey.requestHash(method: "POST", path: "/v1/templates/\(id)/payments", body: body.readableBytesView)
         let created = try await payments.create(paymentRequest, by: principal, idempotencyKey: key, requestHash: hash, templateID: id)
-        var response = try JSON.response(PaymentRoutes.PaymentBody(payment: PaymentDTO(created.payment)), status: .created)
+        var response = JSON.response(writing: PaymentRoutes.PaymentBody(payment: PaymentDTO(created.payment)), status: .created)
         if created.replayed { response.headers[.idempotentReplayed] = "true" }
         return response
     }
