@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import Testing
 import TresorCore
+import TresorDomain
 import TresorTestSupport
 
 @testable import TresorServer
@@ -101,6 +102,67 @@ struct JSONFieldsTests {
             #expect(fast == Self.foundation(body), "\(String(decoding: body, as: UTF8.self))")
         }
         // why: a reading that gave up on everything would pass the comparison trivially.
+        #expect(read > 500)
+    }
+
+    static let payments = [
+        #"{"type": "internal", "debtor_account": "5", "amount": {"amount": "1.00", "currency": "CHF"}, "creditor": {"account": "7"}}"#,
+        #"{"type": "iban", "debtor_account": "5", "amount": {"amount": "1.00", "currency": "CHF"}, "creditor": {"name": "Stadtwerke Bern", "iban": "CH5604835012345678009", "street": "Monbijoustrasse", "building_number": "11", "postal_code": "3011", "town": "Bern", "country": "CH"}, "message": "bench"}"#,
+        #"{"type": "qrbill", "debtor_account": "5", "qrbill_payload": "SPC\u000a0200", "execution_date": "2026-12-01"}"#,
+        #"{"type": "qrbill", "debtor_account": "5", "amount": {"amount": "12.30", "currency": "EUR"}, "reference": "210000000003139471430009017", "creditor": {"name": "Müller AG", "iban": "CH4431999123000889012", "postal_code": "8000", "town": "Zürich", "country": "CH", "street": null}, "execution_date": "2026-11-30"}"#,
+        #"{"type": "topup", "debtor_account": "5", "amount": {"amount": "20.00", "currency": "CHF"}, "topup": {"operator": "swisscom", "phone": "+41791234567"}}"#,
+        #"{"type": "esr", "debtor_account": "5", "code_line": "0100003949753>120000000000234478943216899+ 010001628>", "creditor": {}, "topup": null}"#,
+    ]
+
+    static func fastPayment(_ body: [UInt8]) -> PaymentRequest? {
+        JSONFields.read(ByteBuffer(bytes: body)).flatMap(PaymentRequest.init(fields:))
+    }
+
+    static func foundationPayment(_ body: [UInt8]) -> PaymentRequest? {
+        try? JSONDecoder().decode(PaymentRequest.self, from: Data(body))
+    }
+
+    @Test("payment bodies: read as JSONDecoder decodes them, written or mangled at random")
+    func paymentBodies() throws {
+        var readAtOnce = 0
+        for body in Self.payments {
+            let bytes = Array(body.utf8)
+            guard let fast = Self.fastPayment(bytes) else { continue }
+            readAtOnce += 1
+            #expect(fast == Self.foundationPayment(bytes), "\(body)")
+        }
+        // The QR-bill payload holds an escape: that one is JSONDecoder's.
+        #expect(readAtOnce == Self.payments.count - 1)
+        for body in [
+            #"{"type": "internal", "debtor_account": "5", "message": {"text": "x"}}"#,
+            #"{"type": "internal", "debtor_account": "5", "creditor": "7"}"#,
+            #"{"type": "internal", "debtor_account": "5", "execution_date": "2026-02-30"}"#,
+            #"{"type": "transfer", "debtor_account": "5"}"#,
+            #"{"type": "topup", "debtor_account": "5", "topup": {"operator": "swisscom"}}"#,
+            #"{"type": "internal", "debtor_account": "5", "creditor": {"account": "x"}}"#,
+        ] {
+            #expect(Self.fastPayment(Array(body.utf8)) == nil, "\(body)")
+        }
+        var random = SplitMix(seed: 26_112_026)
+        let pieces: [[UInt8]] = [
+            Array(#"""#.utf8), Array("{".utf8), Array("}".utf8), Array(":".utf8), Array(",".utf8), Array(" ".utf8), Array("null".utf8),
+            Array(#""creditor": {}"#.utf8), Array(#""amount": null"#.utf8), Array(#""execution_date": "2026-01-31""#.utf8), Array("0".utf8),
+        ]
+        var read = 0
+        for _ in 0..<20_000 {
+            var body = Array(Self.payments.randomElement(using: &random)!.utf8)
+            for _ in 0..<Int.random(in: 1...2, using: &random) {
+                let at = Int.random(in: 0...body.count, using: &random)
+                if Bool.random(using: &random), at < body.count {
+                    body.remove(at: at)
+                } else {
+                    body.insert(contentsOf: pieces.randomElement(using: &random)!, at: at)
+                }
+            }
+            guard let fast = Self.fastPayment(body) else { continue }
+            read += 1
+            #expect(fast == Self.foundationPayment(body), "\(String(decoding: body, as: UTF8.self))")
+        }
         #expect(read > 500)
     }
 }

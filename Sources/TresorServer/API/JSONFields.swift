@@ -24,6 +24,19 @@ struct JSONFields {
     /// Whether the member `name` is an object.
     func hasObject(_ name: String) -> Bool { objects.contains(name) }
 
+    /// An optional text member as `JSONDecoder` reads it: `.some(nil)` when missing or null,
+    /// `.some(text)`, or nil when it is an object (which `JSONDecoder` refuses).
+    func optionalText(_ name: String) -> String?? {
+        objects.contains(name) ? nil : .some(texts[name])
+    }
+
+    /// Whether an optional object member is missing or null (true), present as an object (false),
+    /// or nil when it is a text (which `JSONDecoder` refuses).
+    func lacksObject(_ name: String) -> Bool? {
+        if texts[name] != nil { return nil }
+        return !objects.contains(name)
+    }
+
     /// The members of the object in `buffer`, or nil for anything this does not read.
     static func read(_ buffer: ByteBuffer) -> JSONFields? {
         buffer.withUnsafeReadableBytes { bytes in
@@ -127,5 +140,49 @@ extension TransferRequest: FieldsDecodable {
             let text = fields["amount.amount"], let amount = try? Money(parsing: text, currency: currency)
         else { return nil }
         self.init(fromAccount: from, toAccount: to, amount: amount, message: fields["message"])
+    }
+}
+
+extension PaymentRequest: FieldsDecodable {
+    init?(fields: JSONFields) {
+        guard let type = fields["type"].flatMap(PaymentType.init(rawValue:)), let debtor = fields["debtor_account"].flatMap(AccountID.init(text:)),
+            let reference = fields.optionalText("reference"), let message = fields.optionalText("message"),
+            let qrbillPayload = fields.optionalText("qrbill_payload"), let codeLine = fields.optionalText("code_line"),
+            let executionText = fields.optionalText("execution_date"), let noAmount = fields.lacksObject("amount"),
+            let noCreditor = fields.lacksObject("creditor"), let noTopUp = fields.lacksObject("topup")
+        else { return nil }
+        var request = PaymentRequest(
+            type: type, debtorAccount: debtor, reference: reference, message: message, qrbillPayload: qrbillPayload, codeLine: codeLine)
+        if let executionText {
+            guard let date = try? LocalDate(parsing: executionText) else { return nil }
+            request.executionDate = date
+        }
+        if !noAmount {
+            guard let currency = fields["amount.currency"].flatMap(Currency.init(code:)), let text = fields["amount.amount"],
+                let amount = try? Money(parsing: text, currency: currency)
+            else { return nil }
+            request.amount = amount
+        }
+        if !noCreditor {
+            var creditor = CreditorInput()
+            guard let account = fields.optionalText("creditor.account"), let name = fields.optionalText("creditor.name"),
+                let iban = fields.optionalText("creditor.iban"), let bic = fields.optionalText("creditor.bic"),
+                let street = fields.optionalText("creditor.street"), let building = fields.optionalText("creditor.building_number"),
+                let postalCode = fields.optionalText("creditor.postal_code"), let town = fields.optionalText("creditor.town"),
+                let country = fields.optionalText("creditor.country")
+            else { return nil }
+            if let account {
+                guard let id = AccountID(text: account) else { return nil }
+                creditor.account = id
+            }
+            (creditor.name, creditor.iban, creditor.bic, creditor.street) = (name, iban, bic, street)
+            (creditor.buildingNumber, creditor.postalCode, creditor.town, creditor.country) = (building, postalCode, town, country)
+            request.creditor = creditor
+        }
+        if !noTopUp {
+            guard let `operator` = fields["topup.operator"], let phone = fields["topup.phone"] else { return nil }
+            request.topup = TopUpInput(operator: `operator`, phone: phone)
+        }
+        self = request
     }
 }
