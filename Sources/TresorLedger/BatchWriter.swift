@@ -69,8 +69,11 @@ enum BatchWriter {
             precondition(dialect == .postgres && isOneSet(items), "records are written by the function for one set only")
             return try await bookSetByFunction(items, recordArrays: recordArrays, in: session)
         }
-        if items.count == 1 && items[0].draft.releasingHold != nil {
-            // why: alone in its transaction, a refusal may roll back the whole of it.
+        if items.count == 1 && (items[0].draft.releasingHold != nil || dialect == .sqlite) {
+            // why: alone in its transaction, a refusal may roll back the whole of it. On SQLite
+            // every lone booking goes this way: its conditional UPDATEs decide it without the
+            // SELECT of its accounts and the bookkeeping of a set, a statement and ~12 µs of CPU
+            // fewer for one client (`bench ledger --clients 1`, `perf`).
             let item = items[0]
             return [.success(try await Ledger.commit(item.draft, claim: item.claim, now: item.now, in: session))]
         }

@@ -136,8 +136,9 @@ public final class SQLiteDatabase: SQLDatabase {
 /// A statement runs on the writer connection directly (`SQLiteStatements`), not through GRDB.
 /// why: GRDB hands each statement to the writer's serial queue (`sync`: on the caller, yet a
 /// queue-specific lookup, its checks and its own statement cache per statement); a lone booking
-/// is seven statements. The group's BEGIN, savepoints and COMMIT run the same way, so GRDB never
-/// sees a transaction statement of the writer's and keeps no savepoints of its own to agree with.
+/// is seven statements. The group's BEGIN, savepoints and COMMIT are such statements too (COMMIT
+/// inside GRDB's writer block, for its commit hook), so GRDB keeps no savepoints of its own that
+/// could disagree with the connection's.
 struct SQLiteWriteSession: SQLSession {
     let statements: SQLiteStatements
     let notifications: PendingNotifications
