@@ -7,7 +7,10 @@ cd "$(dirname "$0")/.."
 kind="${1:-sqlite}"
 tresor="${TRESOR_BIN:-.build/debug/tresor}"
 work="$(mktemp -d /tmp/tresor-crash.XXXXXX)"
-port=$(( 30000 + RANDOM % 20000 ))
+# why a port the system hands out: one drawn at random from 30000–50000 lies in the range
+# outgoing connections take theirs from, and a clean-clone CI run failed on it ("Address already
+# in use") while the test suite's PostgreSQL connections held it.
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 server=""
 trap '[ -n "$server" ] && kill -9 "$server" 2>/dev/null; rm -rf "$work"' EXIT
 

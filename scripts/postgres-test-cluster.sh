@@ -8,7 +8,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 
 bindir="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)"
 dir="$(mktemp -d /tmp/tresor-pg.XXXXXX)"
-port="${TRESOR_PG_PORT:-$(( 20000 + RANDOM % 20000 ))}"
+# why a port the system hands out: a random one could fall in the range outgoing connections use.
+port="${TRESOR_PG_PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
 run_as=()
 # why: initdb refuses to run as root; the cluster belongs to the postgres system user then.
 if [ "$(id -u)" = 0 ]; then
