@@ -144,7 +144,7 @@ enum BatchWriter {
             }
         }
 
-        var accounts = try await lockAccounts(Set(deciding.flatMap { items[$0].draft.lines.map(\.accountID) }), dialect: dialect, in: session)
+        var accounts = try await readAccounts(Set(deciding.flatMap { items[$0].draft.lines.map(\.accountID) }), in: session)
         var accepted: [(index: Int, balances: [Int64])] = []
         var refusedClaims: [IdempotencyClaim] = []
         for index in deciding {
@@ -162,7 +162,7 @@ enum BatchWriter {
         if !accepted.isEmpty {
             let bookings = accepted.map { (items[$0.index], $0.balances) }
             let changed = accounts.values.filter(\.changed).sorted { $0.id < $1.id }
-            let ids = try await write(bookings, balances: changed, dialect: dialect, in: session)
+            let ids = try await write(bookings, balances: changed, in: session)
             for ((index, balances), id) in zip(accepted, ids) {
                 outcomes[index] = .success(.created(Ledger.posted(items[index].draft, id: id, balances: balances)))
             }
@@ -209,12 +209,9 @@ enum BatchWriter {
         let id: AccountID
     }
 
-    /// Reads the accounts, locking them in id order on PostgreSQL so batches of several instances
-    /// cannot deadlock; SQLite's writer holds the whole file. why `NO KEY UPDATE`: it is the lock
-    /// an UPDATE of the balance takes anyway, and unlike `FOR UPDATE` it does not wait for (nor
-    /// block) the key-share locks that inserting a row naming the account takes (postings,
-    /// payments, holds of other transactions).
-    static func lockAccounts(_ ids: Set<AccountID>, dialect: SQLDialect, in session: any SQLSession) async throws -> [AccountID: AccountState] {
+    /// Reads the accounts of a set (SQLite: its writer holds the whole file, so reading them is
+    /// locking them; PostgreSQL locks them in `tresor_book_set`).
+    static func readAccounts(_ ids: Set<AccountID>, in session: any SQLSession) async throws -> [AccountID: AccountState] {
         var accounts: [AccountID: AccountState] = [:]
         let sorted = ids.sorted()
         for chunk in sorted.chunked(rowsPerStatement * 4) {
@@ -222,7 +219,7 @@ enum BatchWriter {
                 SQL(
                     """
                     SELECT id, currency, enforce_limit, overdraft_limit_minor, booked_minor, held_minor, debits_blocked \
-                    FROM accounts WHERE id IN (\(marks(chunk.count, "?"))) ORDER BY id\(dialect == .postgres ? " FOR NO KEY UPDATE" : "")
+                    FROM accounts WHERE id IN (\(marks(chunk.count, "?"))) ORDER BY id
                     """, chunk.map { .int($0.rawValue) }))
             for row in rows {
                 let id = AccountID(row.int(0))
@@ -268,10 +265,10 @@ enum BatchWriter {
 
     /// The rows of the accepted bookings, one statement per table (SQLite; one per row for
     /// balances and keys). Returns the new transactions' ids in booking order.
-    static func write(_ bookings: [(BatchBooking, [Int64])], balances: [AccountState], dialect: SQLDialect, in session: any SQLSession)
-        async throws -> [TransactionID]
+    static func write(_ bookings: [(BatchBooking, [Int64])], balances: [AccountState], in session: any SQLSession) async throws
+        -> [TransactionID]
     {
-        try await writeBalances(balances, dialect: dialect, in: session)
+        try await writeBalances(balances, in: session)
         let ids = try await insertTransactions(bookings.map(\.0), in: session)
         var postings: [[SQLValue]] = []
         var keys: [[SQLValue]] = []
@@ -280,7 +277,7 @@ enum BatchWriter {
             if let claim = booking.claim { keys.append([.text(claim.scope), .text(claim.key), .int(id.rawValue)]) }
         }
         try await insertPostings(postings, in: session)
-        try await linkKeys(keys, dialect: dialect, in: session)
+        try await linkKeys(keys, in: session)
         return ids
     }
 
@@ -294,35 +291,14 @@ enum BatchWriter {
         }
     }
 
-    static func writeBalances(_ changed: [AccountState], dialect: SQLDialect, in session: any SQLSession) async throws {
-        // why a statement per account on SQLite: no round trip to save in-process, and SQLite
-        // runs `UPDATE … FROM (VALUES …)` as a join through a temporary table; a lone booking's
-        // two plain UPDATEs (and its key's, `linkKeys`) took 9–16 µs less CPU, with 16 clients
-        // the same (`perf stat`, interleaved runs).
-        if dialect == .sqlite {
-            for account in changed.sorted(by: { $0.id < $1.id }) {
-                try await session.execute(
-                    SQL(
-                        "UPDATE accounts SET booked_minor = ?, revision = revision + 1 WHERE id = ?",
-                        [.int(account.booked), .int(account.id.rawValue)]))
-            }
-            return
-        }
-        for chunk in changed.sorted(by: { $0.id < $1.id }).chunked(rowsPerStatement) {
-            let text =
-                switch dialect {
-                case .postgres:
-                    """
-                    UPDATE accounts AS a SET booked_minor = v.booked, revision = a.revision + 1 FROM (VALUES \(marks(chunk.count, "(?::bigint, ?::bigint)"))) \
-                    AS v(id, booked) WHERE a.id = v.id
-                    """
-                case .sqlite:
-                    """
-                    UPDATE accounts SET booked_minor = v.column2, revision = revision + 1 FROM (VALUES \(marks(chunk.count, "(?, ?)"))) AS v \
-                    WHERE accounts.id = v.column1
-                    """
-                }
-            try await session.execute(SQL(text, chunk.flatMap { [.int($0.id.rawValue), .int($0.booked)] }))
+    /// why a statement per account: no round trip to save in-process, and SQLite runs
+    /// `UPDATE … FROM (VALUES …)` as a join through a temporary table; a lone booking's two plain
+    /// UPDATEs (and its key's, `linkKeys`) took 9–16 µs less CPU, with 16 clients the same
+    /// (`perf stat`, interleaved runs).
+    static func writeBalances(_ changed: [AccountState], in session: any SQLSession) async throws {
+        for account in changed.sorted(by: { $0.id < $1.id }) {
+            try await session.execute(
+                SQL("UPDATE accounts SET booked_minor = ?, revision = revision + 1 WHERE id = ?", [.int(account.booked), .int(account.id.rawValue)]))
         }
     }
 
@@ -354,30 +330,11 @@ enum BatchWriter {
         }
     }
 
-    /// Points each claimed key at its booking.
-    static func linkKeys(_ rows: [[SQLValue]], dialect: SQLDialect, in session: any SQLSession) async throws {
-        if dialect == .sqlite {
-            for row in rows {
-                try await session.execute(
-                    SQL("UPDATE idempotency_keys SET transaction_id = ? WHERE scope = ? AND idem_key = ?", [row[2], row[0], row[1]]))
-            }
-            return
-        }
-        for chunk in rows.chunked(rowsPerStatement) {
-            let text =
-                switch dialect {
-                case .postgres:
-                    """
-                    UPDATE idempotency_keys AS k SET transaction_id = v.tx FROM (VALUES \(marks(chunk.count, "(?::text, ?::text, ?::bigint)"))) \
-                    AS v(scope, idem_key, tx) WHERE k.scope = v.scope AND k.idem_key = v.idem_key
-                    """
-                case .sqlite:
-                    """
-                    UPDATE idempotency_keys SET transaction_id = v.column3 FROM (VALUES \(marks(chunk.count, "(?, ?, ?)"))) AS v \
-                    WHERE idempotency_keys.scope = v.column1 AND idempotency_keys.idem_key = v.column2
-                    """
-                }
-            try await session.execute(SQL(text, chunk.flatMap { $0 }))
+    /// Points each claimed key at its booking, a statement per key (as `writeBalances`).
+    static func linkKeys(_ rows: [[SQLValue]], in session: any SQLSession) async throws {
+        for row in rows {
+            try await session.execute(
+                SQL("UPDATE idempotency_keys SET transaction_id = ? WHERE scope = ? AND idem_key = ?", [row[2], row[0], row[1]]))
         }
     }
 

@@ -58,9 +58,10 @@ final class SessionLookups: Sendable {
         }
     }
 
-    /// The sessions of `hashes`, in the columns of `AuthService.sessionLookup` and the hash after them, with the list padded to a power of two by a hash no token has
-    /// (the empty text). why: one statement text per size, six in all (1 to 32), so both stores
-    /// keep them prepared; a text per count would crowd their caches.
+    /// The sessions of `hashes`, in the columns of `AuthService.sessionLookup` and the hash after
+    /// them, with the list padded to a power of two by a hash no token has (the empty text).
+    /// why: one statement text per size, six in all (1 to 32), so both stores keep them
+    /// prepared; a text per count would crowd their caches.
     static func query(_ hashes: [String], now: Int64, idleCutoff: Int64) -> SQL {
         var size = 1
         while size < hashes.count { size *= 2 }

@@ -86,6 +86,14 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// `"key": text` when there is a text; nothing when it is nil, as a synthesized `Encodable`
+    /// leaves an absent optional out.
+    mutating func member(_ key: StaticString, _ text: String?) {
+        guard let text else { return }
+        self.key(key)
+        string(text)
+    }
+
     mutating func string(_ text: String?) {
         if let text { string(text) } else { null() }
     }

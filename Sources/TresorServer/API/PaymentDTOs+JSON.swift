@@ -12,43 +12,28 @@ extension PaymentDTO: JSONWritable {
         json.object { json in
             json.key("amount")
             json.money(amount)
-            if let billingInformation {
-                json.key("billing_information")
-                json.string(billingInformation)
-            }
-            json.key("created_at")
-            json.string(createdAt)
+            json.member("billing_information", billingInformation)
+            json.member("created_at", createdAt)
             json.key("creditor")
             creditor.write(to: &json)
             json.key("debtor_account")
             json.integerString(debtorAccount.rawValue)
-            if let executedAt {
-                json.key("executed_at")
-                json.string(executedAt)
-            }
+            json.member("executed_at", executedAt)
             json.key("execution_date")
             json.date(executionDate)
             json.key("execution_date_adjusted")
             json.bool(executionDateAdjusted)
             json.key("id")
             json.integerString(id.rawValue)
-            if let message {
-                json.key("message")
-                json.string(message)
-            }
+            json.member("message", message)
             json.key("outgoing")
             json.bool(outgoing)
-            if let reason {
-                json.key("reason")
-                json.string(reason)
-            }
+            json.member("reason", reason)
             if let reference {
                 json.key("reference")
                 json.object { json in
-                    json.key("type")
-                    json.string(reference.kind)
-                    json.key("value")
-                    json.string(reference.value)
+                    json.member("type", reference.kind)
+                    json.member("value", reference.value)
                 }
             }
             if let requestedExecutionDate {
@@ -62,31 +47,25 @@ extension PaymentDTO: JSONWritable {
             if let signing {
                 json.key("signing")
                 json.object { json in
-                    json.key("reason")
-                    json.string(signing.reason)
+                    json.member("reason", signing.reason)
                     json.key("required")
                     json.bool(signing.required)
                 }
             }
-            json.key("status")
-            json.string(status.rawValue)
+            json.member("status", status.rawValue)
             if let topup {
                 json.key("topup")
                 json.object { json in
-                    json.key("operator")
-                    json.string(topup.operator)
-                    json.key("phone")
-                    json.string(topup.phone)
+                    json.member("operator", topup.operator)
+                    json.member("phone", topup.phone)
                 }
             }
             if let transactionID {
                 json.key("transaction_id")
                 json.integerString(transactionID.rawValue)
             }
-            json.key("type")
-            json.string(type.rawValue)
-            json.key("updated_at")
-            json.string(updatedAt)
+            json.member("type", type.rawValue)
+            json.member("updated_at", updatedAt)
         }
     }
 }
@@ -101,42 +80,23 @@ extension PaymentDTO.CreditorDTO {
             if let address {
                 json.key("address")
                 json.object { json in
-                    if let buildingNumber = address.buildingNumber {
-                        json.key("building_number")
-                        json.string(buildingNumber)
-                    }
-                    json.key("country")
-                    json.string(address.country)
-                    json.key("name")
-                    json.string(address.name)
-                    json.key("postal_code")
-                    json.string(address.postalCode)
-                    if let street = address.street {
-                        json.key("street")
-                        json.string(street)
-                    }
-                    json.key("town")
-                    json.string(address.town)
+                    json.member("building_number", address.buildingNumber)
+                    json.member("country", address.country)
+                    json.member("name", address.name)
+                    json.member("postal_code", address.postalCode)
+                    json.member("street", address.street)
+                    json.member("town", address.town)
                 }
             }
             if let bic {
-                json.key("bic")
-                json.string(bic.code)
+                json.member("bic", bic.code)
             }
-            json.key("display")
-            json.string(display)
+            json.member("display", display)
             if let iban {
-                json.key("iban")
-                json.string(iban.electronic)
+                json.member("iban", iban.electronic)
             }
-            if let name {
-                json.key("name")
-                json.string(name)
-            }
-            if let participant {
-                json.key("participant")
-                json.string(participant)
-            }
+            json.member("name", name)
+            json.member("participant", participant)
         }
     }
 }
@@ -144,22 +104,14 @@ extension PaymentDTO.CreditorDTO {
 extension PaymentDTO.ChallengeDTO {
     func write(to json: inout JSONWriter) {
         json.object { json in
-            if let message {
-                json.key("message")
-                json.string(message)
-            }
+            json.member("message", message)
             if let position {
                 json.key("position")
                 json.integer(Int64(position))
             }
-            json.key("provider")
-            json.string(provider)
-            if let question {
-                json.key("question")
-                json.string(question)
-            }
-            json.key("summary")
-            json.string(summary)
+            json.member("provider", provider)
+            json.member("question", question)
+            json.member("summary", summary)
         }
     }
 }
