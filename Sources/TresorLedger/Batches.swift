@@ -32,6 +32,30 @@ public final class Batches<Item: Sendable>: Sendable {
         if lead { Task.immediate { await self.drain(work) } }
     }
 
+    /// Takes the lead for one item of the caller's own when no batch is under way and none
+    /// waits: the caller then does its item itself, in its own task, and calls `endAlone`.
+    /// why: `submit` hands the item to a new task and answers the caller through a
+    /// continuation; for a caller alone that is a task, a resumption and a reschedule it need
+    /// not pay. With the group committer's own (`SQLDatabase.writesOnCaller`), a lone SQLite
+    /// booking took 12 µs less user CPU (`perf stat`, 4 interleaved runs of 4 s).
+    public func leadAlone() -> Bool {
+        state.withLock { state in
+            guard !state.draining && state.pending.isEmpty else { return false }
+            state.draining = true
+            return true
+        }
+    }
+
+    /// Ends the lead `leadAlone` gave: items queued meanwhile are worked through by a new task
+    /// (so the caller goes on at once), else the next caller leads.
+    public func endAlone(work: @escaping @Sendable ([Item]) async -> Void) {
+        let more = state.withLock { state in
+            if state.pending.isEmpty { state.draining = false }
+            return !state.pending.isEmpty
+        }
+        if more { Task { await self.drain(work) } }
+    }
+
     private func drain(_ work: @Sendable ([Item]) async -> Void) async {
         while true {
             let batch = state.withLock { state in

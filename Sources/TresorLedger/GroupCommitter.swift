@@ -64,7 +64,22 @@ actor GroupCommitter {
     }
 
     func commit(_ booking: BatchBooking) async throws -> CommitOutcome {
-        if let (number, answer) = takeSlotAlone() {
+        if let number = takeSlotAlone() {
+            if database.writesOnCaller {
+                // why no task and no answer to wait for (`SQLDatabase.writesOnCaller`): the write
+                // runs on this thread to its end, so the watchdog could not answer before it.
+                let outcome: Result<CommitOutcome, any Error>
+                do {
+                    outcome = try await Self.write([booking], to: database, recorder: recorder)[0]
+                } catch {
+                    endAlone(number, written: false)
+                    throw error
+                }
+                endAlone(number, written: true)
+                return try outcome.get()
+            }
+            let answer = LoneAnswer()
+            inFlight[number]?.lone = answer
             let answered = await Self.writeAlone(booking, answer: answer, to: database, recorder: recorder)
             endAlone(number, written: answered.written)
             return try answered.outcome.get()
@@ -75,11 +90,10 @@ actor GroupCommitter {
         }
     }
 
-    /// Writes a lone caller's booking (`takeSlotAlone`) and waits for `answer`: the write's or
-    /// the watchdog's. why a task, started on the caller's thread (off the actor, or it would be
-    /// queued for another thread like any task): the watchdog must be able to answer the caller
-    /// while a stuck write keeps the task; on SQLite the write never suspends, so the task runs
-    /// to its end at once and answers before the caller waits at all.
+    /// Writes a lone caller's booking (`takeSlotAlone`) on a database whose write may wait on a
+    /// server, and waits for `answer`: the write's or the watchdog's. why a task, started on the
+    /// caller's thread (off the actor, or it would be queued for another thread like any task):
+    /// the watchdog must be able to answer the caller while a stuck write keeps the task.
     private static func writeAlone(
         _ booking: BatchBooking, answer: LoneAnswer, to database: any SQLDatabase, recorder: (any BookingRecorder)?
     ) async -> LoneAnswer.Answered {
@@ -102,11 +116,10 @@ actor GroupCommitter {
     /// (`perf`: 3.5 context switches per booking against the raw loop's 2.2). Not while other
     /// batches are written: the caller frees its slot only once it is back on the actor, later
     /// than a writer task would, and under load the batches behind would wait for that.
-    private func takeSlotAlone() -> (number: Int, answer: LoneAnswer)? {
+    private func takeSlotAlone() -> Int? {
         guard queue.isEmpty && expected == 1 && writing == 0 && !gathering else { return nil }
         writing += 1
-        let answer = LoneAnswer()
-        return (started([], lone: answer), answer)
+        return started([])
     }
 
     /// Frees a lone caller's slot, unless the watchdog did.

@@ -83,6 +83,11 @@ public protocol SQLDatabase: Sendable {
     /// `read`: SQLite runs it without the BEGIN and COMMIT a read's snapshot takes (the
     /// statement is its own); elsewhere it is `read` with the one statement.
     func readStatement(_ sql: SQL) async throws -> [SQLRow]
+    /// Whether a transaction runs on the calling thread to its end (SQLite: statements are C
+    /// calls on the writer connection; at most a slow disk's COMMIT is handed to the writer's
+    /// queue), so no deadline can answer its caller sooner than the write itself. False where a
+    /// write waits on a server that may never answer (PostgreSQL).
+    var writesOnCaller: Bool { get }
     /// The payloads notified on `channel` from now on, by this instance or any other on the same
     /// database. Returns once listening, so nothing committed afterwards is missed.
     func listen(_ channel: String) async throws -> AsyncStream<String>
@@ -98,6 +103,8 @@ public enum SQLDialect: String, Sendable {
 }
 
 extension SQLDatabase {
+    public var writesOnCaller: Bool { false }
+
     public func autocommit<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
         try await transaction(body)
     }

@@ -12,6 +12,7 @@ import TresorLedger
 /// (SQLite has one writer); reads run on connections of their own beside them (`SQLiteReaders`).
 public final class SQLiteDatabase: SQLDatabase {
     public let dialect = SQLDialect.sqlite
+    public var writesOnCaller: Bool { true }
     let pool: DatabasePool
     /// Connections for reads (`read`), beside GRDB's pool that the writer and the tools use.
     let readers: SQLiteReaders
@@ -86,7 +87,15 @@ public final class SQLiteDatabase: SQLDatabase {
     /// of its own, committed with the group before this returns.
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
         try await withoutActuallyEscaping(body) { body in
-            try await withCheckedThrowingContinuation { continuation in
+            // why the caller writes a group of one itself when nothing else is written or waits:
+            // queued, it is handed to a new task and answered through a continuation.
+            if groups.leadAlone() {
+                let job = TransactionJob(body, continuation: nil)
+                await write([job])
+                groups.endAlone { [self] group in await write(group) }
+                return try job.answer.get()
+            }
+            return try await withCheckedThrowingContinuation { continuation in
                 groups.submit(TransactionJob(body, continuation: continuation)) { [self] group in await write(group) }
             }
         }

@@ -26,6 +26,12 @@ final class SQLiteWriteGroups: Sendable {
     func submit(_ job: any WriteJob, write: @escaping @Sendable ([any WriteJob]) async -> Void) {
         groups.submit(job, work: write)
     }
+
+    /// Whether the caller writes its transaction as a group of its own, now (`Batches.leadAlone`);
+    /// then it calls `endAlone`.
+    func leadAlone() -> Bool { groups.leadAlone() }
+
+    func endAlone(write: @escaping @Sendable ([any WriteJob]) async -> Void) { groups.endAlone(work: write) }
 }
 
 /// One caller's transaction inside a group.
@@ -42,14 +48,18 @@ protocol WriteJob: Sendable {
 /// step after the other (run, then finish), and the caller reads nothing until it is resumed.
 final class TransactionJob<T: Sendable>: WriteJob, @unchecked Sendable {
     private var body: (@Sendable (any SQLSession) async throws -> T)?
-    private let continuation: CheckedContinuation<T, any Error>
+    /// The caller waiting, or none when the caller writes its group itself (`answer`).
+    private let continuation: CheckedContinuation<T, any Error>?
     private var outcome: Result<T, any Error>?
     let notifications = PendingNotifications()
 
-    init(_ body: @escaping @Sendable (any SQLSession) async throws -> T, continuation: CheckedContinuation<T, any Error>) {
+    init(_ body: @escaping @Sendable (any SQLSession) async throws -> T, continuation: CheckedContinuation<T, any Error>?) {
         self.body = body
         self.continuation = continuation
     }
+
+    /// The answer `finish` gave, for a caller that wrote the group itself.
+    var answer: Result<T, any Error> { outcome ?? .failure(CancellationError()) }
 
     func run(_ session: any SQLSession) async -> Bool {
         guard let body else { return false }
@@ -67,11 +77,8 @@ final class TransactionJob<T: Sendable>: WriteJob, @unchecked Sendable {
 
     func finish(failing error: (any Error)?) {
         body = nil
-        if let error {
-            continuation.resume(throwing: error)
-        } else {
-            continuation.resume(with: outcome ?? .failure(CancellationError()))
-        }
+        if let error { outcome = .failure(error) }
+        continuation?.resume(with: answer)
     }
 }
 
