@@ -7,8 +7,23 @@ public struct ID<Tag>: Hashable, Sendable, Comparable, Codable, CustomStringConv
     public var description: String { String(rawValue) }
 
     /// Parses the decimal text form used in URLs and JSON; nil for anything else.
+    /// why the digits by hand: `count` of a string walks its grapheme clusters, and `Int64(_:)`
+    /// over a generic `StringProtocol` was not specialized across modules; the two were 1 % of
+    /// a transfer's server CPU (`perf` at 64 connections). Same answers: 1 to 19 ASCII digits
+    /// (a sign, as `Int64(_:)` took one, was never an id a client was given), within Int64.
+    @inlinable
     public init?(text: some StringProtocol) {
-        guard text.count <= 19, let value = Int64(text), value > 0 else { return nil }
+        var value: Int64 = 0
+        var digits = 0
+        for byte in text.utf8 {
+            guard byte >= 48 && byte <= 57, digits < 19 else { return nil }
+            let (shifted, over1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, over2) = shifted.addingReportingOverflow(Int64(byte - 48))
+            guard !over1 && !over2 else { return nil }
+            value = sum
+            digits += 1
+        }
+        guard value > 0 else { return nil }
         rawValue = value
     }
 

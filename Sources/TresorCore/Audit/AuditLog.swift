@@ -47,15 +47,18 @@ public struct AuditEntry: Sendable, Hashable {
 
     /// SHA-256 over the previous hash and every field, each length-prefixed so no two
     /// different entries serialise alike.
+    /// why one buffer: an array per field and per length prefix were ~1 % of a transfer's server
+    /// CPU on SQLite (`perf` at 64 connections); the bytes hashed are the same.
     func computedHash(previous: String) -> String {
         var bytes: [UInt8] = []
-        for field in [
-            previous, String(atMillis), actor, contract ?? "\u{0}", action, subject ?? "\u{0}", device ?? "\u{0}", address ?? "\u{0}", result,
-            details ?? "\u{0}",
-        ] {
-            let utf8 = Array(field.utf8)
-            bytes += Array(String(utf8.count).utf8) + [58] + utf8
+        bytes.reserveCapacity(160 + previous.utf8.count + (details?.utf8.count ?? 0))
+        func add(_ field: String?) {
+            let utf8 = (field ?? "\u{0}").utf8
+            bytes.append(contentsOf: String(utf8.count).utf8)
+            bytes.append(58)
+            bytes.append(contentsOf: utf8)
         }
+        for field in [previous, String(atMillis), actor, contract, action, subject, device, address, result, details] { add(field) }
         return Hashing.sha256Hex(bytes)
     }
 }

@@ -9,7 +9,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
     let auth: AuthService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
+        guard let header = request.headers.value(.authorization), header.hasPrefix("Bearer ") else {
             throw DomainError(.unauthorized, "Send Authorization: Bearer <token> from POST /v1/sessions.")
         }
         var context = context
@@ -66,7 +66,7 @@ struct StaffAuthMiddleware: RouterMiddleware {
     let staff: StaffService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
+        guard let header = request.headers.value(.authorization), header.hasPrefix("Bearer ") else {
             throw DomainError(.unauthorized, "Send Authorization: Bearer <token> from POST /v1/staff/sessions.")
         }
         var context = context

@@ -15,14 +15,14 @@ struct ETagMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .get else { return try await next(request, context) }
         var response = try await Self.$tagsBodies.withValue(true) { try await next(request, context) }
-        guard response.status == .ok, response.headers[.contentType]?.hasPrefix("application/json") == true else {
+        guard response.status == .ok, response.headers.value(.contentType)?.hasPrefix("application/json") == true else {
             return response
         }
         // why a tag already set is kept: a route that serves a kept body (`TransactionPageCache`)
         // computed its tag once, with this digest; hashing it again per request was 5 % of the CPU.
         // `JSON.response(writing:)` tags its body too, while it has it in hand (`tagsBodies`).
         let tag: String
-        if let given = response.headers[.eTag] {
+        if let given = response.headers.value(.eTag) {
             tag = given
         } else {
             let box = Collected()
@@ -33,7 +33,7 @@ struct ETagMiddleware: RouterMiddleware {
         }
         // why no-cache: a client may keep the body but must ask (with the tag) before showing it as current.
         response.headers[.cacheControl] = "private, no-cache"
-        if let sent = request.headers[.ifNoneMatch], Self.matches(sent, tag) {
+        if let sent = request.headers.value(.ifNoneMatch), Self.matches(sent, tag) {
             response.headers[.contentLength] = nil
             response.headers[.contentType] = nil
             return Response(status: .notModified, headers: response.headers, body: ResponseBody())
