@@ -62,7 +62,7 @@ extension PostgresSession {
     /// Queues `sql` on the connection, prepared as `query` would run it.
     private func start(_ sql: SQL) async throws -> EventLoopFuture<[SQLRow]> {
         if let statements, sql.binds.count <= Self.preparedBindsMax {
-            let text = Self.numbered(sql.text, declaring: sql.binds)
+            let text = statements.numbered(sql)
             let statement: PreparedQuery?
             do {
                 statement = try await statements.statement(text, on: connection)

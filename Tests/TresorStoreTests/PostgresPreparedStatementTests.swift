@@ -153,4 +153,22 @@ struct PostgresPreparedStatementTests {
         let text = PostgresSession.numbered("SELECT ?, '?', ?::text[], ? WHERE a = ?", declaring: [.int(1), .text("{}"), .null, .text("x")])
         #expect(text == "SELECT $1::int8, '?', $2::text::text[], $3 WHERE a = $4::text")
     }
+
+    @Test("a kept numbering is the one for the same text and the same kinds of values")
+    func keptNumberings() {
+        let statements = PreparedStatements()
+        let text = "SELECT ? WHERE a = ?"
+        #expect(statements.numbered(SQL(text, [.int(1), .text("x")])) == "SELECT $1::int8 WHERE a = $2::text")
+        #expect(statements.numbered(SQL(text, [.int(2), .text("y")])) == "SELECT $1::int8 WHERE a = $2::text")
+        #expect(statements.numbered(SQL(text, [.text("1"), .null])) == "SELECT $1::text WHERE a = $2")
+        #expect(statements.numbered(SQL(text, [.int(3), .null])) == "SELECT $1::int8 WHERE a = $2")
+        #expect(statements.numbered(SQL("SELECT ?", [.int(1)])) == "SELECT $1::int8")
+        for size in 0..<(PreparedStatements.numberedMax + 10) {
+            let many = "SELECT " + Array(repeating: "?", count: size % 7 + 1).joined(separator: ", ") + " -- \(size)"
+            let binds = (0..<(size % 7 + 1)).map { SQLValue.int(Int64($0)) }
+            #expect(statements.numbered(SQL(many, binds)) == PostgresSession.numbered(many, declaring: binds))
+        }
+        #expect(
+            statements.numbered(SQL(text, [.int(1), .text("x")])) == "SELECT $1::int8 WHERE a = $2::text", "still right after the bound emptied it")
+    }
 }
