@@ -25,9 +25,9 @@ enum PaymentStore {
 
     /// Inserts the payment unless its idempotency key was used before; returns its id, or nil
     /// on a repeated key. `instruction`: the payment's instruction as `InstructionCoding` writes
-    /// it, when the caller has it already.
+    /// it (the caller encodes it once for this insert and the update after it).
     static func insert(
-        _ payment: Payment, scope: String, key: String, requestHash: String, instruction: String? = nil, in session: any SQLSession
+        _ payment: Payment, scope: String, key: String, requestHash: String, instruction: String, in session: any SQLSession
     ) async throws -> PaymentID? {
         try await session.queryOne(
             SQL(
@@ -40,7 +40,7 @@ enum PaymentStore {
                     .int(payment.customerID.rawValue), .text(payment.instruction.type.rawValue), .text(payment.status.rawValue),
                     .int(payment.instruction.debtorAccount.rawValue), .int(payment.instruction.amount.minorUnits),
                     .text(payment.instruction.amount.currency.code), SQLValue(payment.requestedDate), SQLValue(payment.executionDate),
-                    .text(instruction ?? InstructionCoding.encode(payment.instruction)), .int(payment.outgoing ? 1 : 0), .text(scope), .text(key),
+                    .text(instruction), .int(payment.outgoing ? 1 : 0), .text(scope), .text(key),
                     .text(requestHash), .int(payment.createdAtMillis), .int(payment.updatedAtMillis),
                 ])
         ).map { PaymentID($0.int(0)) }
@@ -48,7 +48,7 @@ enum PaymentStore {
 
     /// Writes the mutable state of `payment` back. Sent (`SQLSession.send`): nothing reads its
     /// answer, and on PostgreSQL it goes out with the next statement or the COMMIT.
-    /// `instruction` as for `insert`.
+    /// `instruction` as for `insert`, encoded here when the caller has not.
     static func update(_ payment: Payment, instruction: String? = nil, in session: any SQLSession) async throws {
         try await session.send(
             SQL(
