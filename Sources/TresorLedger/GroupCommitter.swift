@@ -223,42 +223,63 @@ actor GroupCommitter {
 
     /// One transaction for `bookings` and the records of those created (last, so a lock the
     /// recorder takes is held the shortest), written again when the database chose it as a
-    /// deadlock victim.
+    /// deadlock victim, and without the bookings whose records the recorder refused
+    /// (`RecordsRefused`), which are answered with the recorder's errors.
     static func write(_ bookings: [BatchBooking], to database: any SQLDatabase, recorder: (any BookingRecorder)?) async throws
         -> [Result<CommitOutcome, any Error>]
     {
+        var refused: [Int: any Error] = [:]
         var attempt = 0
         while true {
+            let live = bookings.indices.filter { refused[$0] == nil }
             do {
-                let hasRecords = recorder != nil && bookings.contains { $0.record != nil }
-                if database.dialect == .postgres && BatchWriter.isOneSet(bookings) {
-                    let recordArrays = hasRecords ? recorder?.functionArrays(for: bookings.map(\.record)) : nil
-                    if !hasRecords || recordArrays != nil {
-                        // why: the set and its records are one statement (`tresor_book_set`),
-                        // atomic by itself: BEGIN and COMMIT would be two more round trips. A
-                        // replay's reads after it see the committed key.
-                        return try await database.autocommit { session in
-                            try await BatchWriter.book(bookings, dialect: database.dialect, in: session, recordArrays: recordArrays)
-                        }
-                    }
-                }
-                let outcomes = try await database.transaction { session in
-                    let outcomes = try await BatchWriter.book(bookings, dialect: database.dialect, in: session)
-                    if let recorder {
-                        let created = zip(bookings, outcomes).compactMap {
-                            booking, outcome -> (record: any BookingRecord, posted: PostedTransaction)? in
-                            guard let record = booking.record, case .success(.created(let posted)) = outcome else { return nil }
-                            return (record, posted)
-                        }
-                        if !created.isEmpty { try await recorder.record(created, dialect: database.dialect, in: session) }
-                    }
-                    return outcomes
-                }
-                assert(outcomes.count == bookings.count)
-                return outcomes
+                let written = live.isEmpty ? [] : try await writeOnce(live.map { bookings[$0] }, to: database, recorder: recorder)
+                assert(written.count == live.count)
+                var outcomes = bookings.indices.map { index in refused[index].map { Result<CommitOutcome, any Error>.failure($0) } }
+                for (index, outcome) in zip(live, written) { outcomes[index] = outcome }
+                return outcomes.map { $0! }
+            } catch let refusal as RecordsRefused {
+                // why the loop ends: every round refuses at least one booking more.
+                for (position, error) in refusal.errors { refused[live[position]] = error }
             } catch is TransactionConflict where attempt < conflictRetries {
                 attempt += 1
             }
+        }
+    }
+
+    /// One attempt of `write`; a `RecordsRefused` it throws names positions in `bookings`.
+    private static func writeOnce(_ bookings: [BatchBooking], to database: any SQLDatabase, recorder: (any BookingRecorder)?) async throws
+        -> [Result<CommitOutcome, any Error>]
+    {
+        let hasRecords = recorder != nil && bookings.contains { $0.record != nil }
+        if database.dialect == .postgres && BatchWriter.isOneSet(bookings) {
+            let recordArrays = hasRecords ? recorder?.functionArrays(for: bookings.map(\.record)) : nil
+            if !hasRecords || recordArrays != nil {
+                // why: the set and its records are one statement (`tresor_book_set`),
+                // atomic by itself: BEGIN and COMMIT would be two more round trips. A
+                // replay's reads after it see the committed key.
+                return try await database.autocommit { session in
+                    try await BatchWriter.book(bookings, dialect: database.dialect, in: session, recordArrays: recordArrays)
+                }
+            }
+        }
+        return try await database.transaction { session in
+            let outcomes = try await BatchWriter.book(bookings, dialect: database.dialect, in: session)
+            guard let recorder else { return outcomes }
+            var created: [(record: any BookingRecord, posted: PostedTransaction)] = []
+            var positions: [Int] = []
+            for (position, (booking, outcome)) in zip(bookings, outcomes).enumerated() {
+                guard let record = booking.record, case .success(.created(let posted)) = outcome else { continue }
+                created.append((record, posted))
+                positions.append(position)
+            }
+            guard !created.isEmpty else { return outcomes }
+            do {
+                try await recorder.record(created, dialect: database.dialect, in: session)
+            } catch let refusal as RecordsRefused {
+                throw RecordsRefused(Dictionary(uniqueKeysWithValues: refusal.errors.map { (positions[$0.key], $0.value) }))
+            }
+            return outcomes
         }
     }
 }

@@ -4,7 +4,8 @@ extension Ledger {
     /// Books `draft` atomically. With a `claim`, a retry of the same request returns the first
     /// booking (`.replayed`) and a different request under the same key throws
     /// `LedgerError.idempotencyKeyReused`. A `record` is written by the ledger's recorder in the
-    /// same transaction when the booking is created (not on a replay).
+    /// same transaction when the booking is created (not on a replay); a record the recorder
+    /// refuses (`RecordsRefused`) throws the recorder's error, and nothing is booked.
     public func commit(_ draft: TransactionDraft, claim: IdempotencyClaim? = nil, now unixMillis: Int64, record: (any BookingRecord)? = nil)
         async throws -> CommitOutcome
     {
@@ -14,12 +15,16 @@ extension Ledger {
             outcome = try await committer.commit(BatchBooking(draft, claim: claim, now: unixMillis, record: record))
         } else {
             let (recorder, dialect) = (recorder, database.dialect)
-            outcome = try await database.transaction { session in
-                let outcome = try await Self.commit(draft, claim: claim, now: unixMillis, in: session)
-                if let recorder, let record, case .created(let posted) = outcome {
-                    try await recorder.record([(record, posted)], dialect: dialect, in: session)
+            do {
+                outcome = try await database.transaction { session in
+                    let outcome = try await Self.commit(draft, claim: claim, now: unixMillis, in: session)
+                    if let recorder, let record, case .created(let posted) = outcome {
+                        try await recorder.record([(record, posted)], dialect: dialect, in: session)
+                    }
+                    return outcome
                 }
-                return outcome
+            } catch let refusal as RecordsRefused {
+                throw refusal.errors[0]!
             }
         }
         if case .created = outcome { observer?.transactionsCommitted(1) }
@@ -54,21 +59,6 @@ extension Ledger {
     public static func book(_ draft: TransactionDraft, now unixMillis: Int64, in session: any SQLSession) async throws -> PostedTransaction {
         try draft.validate()
         guard case .created(let posted) = try await commit(draft, claim: nil, now: unixMillis, in: session) else {
-            preconditionFailure("a booking without a claim is never a replay")
-        }
-        return posted
-    }
-
-    /// `book(_:now:in:)` for this ledger's database: on PostgreSQL a booking that releases no
-    /// hold is one call of `tresor_book_set` (the same checks and refusals, `LedgerBatchTests`)
-    /// instead of four statements. why: inside a service's transaction (a payment) the account
-    /// rows stay locked from the first UPDATE to COMMIT, so each round trip after it is time the
-    /// next payment on those accounts waits; on the clearing account, every IBAN payment.
-    public func book(_ draft: TransactionDraft, now unixMillis: Int64, in session: any SQLSession) async throws -> PostedTransaction {
-        guard database.dialect == .postgres, draft.releasingHold == nil else { return try await Self.book(draft, now: unixMillis, in: session) }
-        try draft.validate()
-        let booking = BatchBooking(draft, claim: nil, now: unixMillis, record: nil)
-        guard case .created(let posted) = try await BatchWriter.bookSetByFunction([booking], in: session)[0].get() else {
             preconditionFailure("a booking without a claim is never a replay")
         }
         return posted

@@ -8,25 +8,38 @@ public struct BookingAudit: BookingRecord {
     public init(_ entry: AuditEntry) { self.entry = entry }
 }
 
-/// Appends the `BookingAudit`s of a transaction's created bookings to the audit log, all at
-/// once: with group commit a batch of bookings takes the log's lock once and appends its
-/// entries in one statement.
+/// Writes the records of a transaction's created bookings, all at once: the rows of executed
+/// payments (`PaymentRecord`), then the audit entries of all, appended in one statement. why:
+/// with group commit a batch of bookings takes the log's lock once and appends its entries in
+/// one statement.
 public struct AuditRecorder: BookingRecorder {
     public init() {}
 
     public func record(_ created: [(record: any BookingRecord, posted: PostedTransaction)], dialect: SQLDialect, in session: any SQLSession)
         async throws
     {
-        let entries = created.compactMap { record, posted -> AuditEntry? in
+        var entries = created.map { record, posted -> AuditEntry? in
             guard var entry = (record as? BookingAudit)?.entry else { return nil }
             entry.subject = "transaction:\(posted.id)"
             return entry
         }
-        try await AuditLog.append(entries, dialect: dialect, in: session)
+        let payments = created.indices.compactMap { index in (created[index].record as? PaymentRecord).map { (index, $0) } }
+        if !payments.isEmpty {
+            let written: [AuditEntry]
+            do {
+                written = try await PaymentRecord.write(payments.map { ($0.1, created[$0.0].posted) }, in: session)
+            } catch let refusal as RecordsRefused {
+                throw RecordsRefused(Dictionary(uniqueKeysWithValues: refusal.errors.map { (payments[$0.key].0, $0.value) }))
+            }
+            for ((index, _), entry) in zip(payments, written) { entries[index] = entry }
+        }
+        try await AuditLog.append(entries.compactMap { $0 }, dialect: dialect, in: session)
     }
 
     /// The entries' fields for `tresor_book_set`, which chains them like `AuditLog.append`.
+    /// Nil when a record is a payment, whose rows the function does not write.
     public func functionArrays(for records: [(any BookingRecord)?]) -> [String]? {
+        if records.contains(where: { $0 is PaymentRecord }) { return nil }
         let entries = records.map { ($0 as? BookingAudit)?.entry }
         return [
             PostgresArray.int(entries.map { $0?.atMillis }), PostgresArray.text(entries.map { $0?.actor }),

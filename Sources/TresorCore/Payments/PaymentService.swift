@@ -115,11 +115,20 @@ public struct PaymentService: Sendable {
             id: PaymentID(0), customerID: principal.customerID, status: status, instruction: plan.instruction, requestedDate: requested,
             executionDate: execution, outgoing: plan.outgoing, holdID: nil, transactionID: nil, reason: nil, createdAtMillis: now,
             updatedAtMillis: now, executedAtMillis: nil, signing: decision)
-        let dialect = database.dialect
-        let (signing, ledger) = (signing, ledger)
         // why once: the row is inserted and updated with the same instruction, and JSONEncoder
         // is a few percent of a payment's CPU each time (`perf` under `POST /v1/payments`).
         let instructionText = InstructionCoding.encode(plan.instruction)
+        let audit = AuditEntry.customer(
+            principal, at: now, action: "payment.create",
+            details: "\(status.rawValue) \(plan.instruction.amount) \(plan.instruction.payeeIdentity) \(decision.reason)")
+        if status == .executed {
+            let record = PaymentRecord(
+                payment: draft, plan: plan, scope: scope, key: idempotencyKey, requestHash: requestHash, instruction: instructionText,
+                uses: FavoriteService.useItems(of: request.type, template: templateID), audit: audit)
+            return try await execute(record, on: today)
+        }
+        let dialect = database.dialect
+        let signing = signing
         let outcome: Created
         do {
             outcome = try await database.transaction { session in
@@ -135,43 +144,59 @@ public struct PaymentService: Sendable {
                     return Created(payment: first, replayed: true)
                 }
                 payment.id = id
-                // why before the booking: rows the booking locks (the accounts, for an IBAN
-                // payment the clearing account) stay locked to COMMIT; what needs no lock goes first.
+                // why before the hold: the debtor's account row it locks stays locked to COMMIT;
+                // what needs no lock goes first.
                 try await FavoriteService.recordUse(of: request.type, template: templateID, by: principal.customerID, now: now, in: session)
+                // why a hold also while awaiting a signature: the money the customer sees as
+                // committed is not spent twice before the signature arrives.
+                let hold = try await Ledger.placeHold(
+                    on: plan.debtor.id, amount: plan.instruction.amount, reason: "payment \(id)", now: now, in: session)
+                payment.holdID = hold.id
                 var challenge: ChallengePrompt?
-                if payment.status == .executed {
-                    let posted = try await ledger.book(plan.draft(on: today, releasing: nil), now: now, in: session)
-                    payment.transactionID = posted.id
-                    payment.executedAtMillis = now
-                    try await plan.announceExecution(to: principal.customerID, scheduled: false, now: now, in: session)
-                } else {
-                    // why a hold also while awaiting a signature: the money the customer sees as
-                    // committed is not spent twice before the signature arrives.
-                    let hold = try await Ledger.placeHold(
-                        on: plan.debtor.id, amount: plan.instruction.amount, reason: "payment \(id)", now: now, in: session)
-                    payment.holdID = hold.id
-                    if payment.status == .needsSignature {
-                        challenge = try await signing.openChallenge(for: payment, now: now, in: session)
-                        try await MessageService.post(
-                            to: principal.customerID, category: .payments,
-                            MessageText(.signatureNeeded, ["payee": plan.instruction.payeeDisplay], amounts: ["amount": plan.instruction.amount]),
-                            now: now, in: session)
-                    }
+                if payment.status == .needsSignature {
+                    challenge = try await signing.openChallenge(for: payment, now: now, in: session)
+                    try await MessageService.post(
+                        to: principal.customerID, category: .payments,
+                        MessageText(.signatureNeeded, ["payee": plan.instruction.payeeDisplay], amounts: ["amount": plan.instruction.amount]),
+                        now: now, in: session)
                 }
                 try await PaymentStore.update(payment, instruction: instructionText, in: session)
-                try await AuditLog.append(
-                    AuditEntry.customer(
-                        principal, at: now, action: "payment.create",
-                        subject: "payment:\(id)",
-                        details: "\(payment.status.rawValue) \(plan.instruction.amount) \(plan.instruction.payeeIdentity) \(decision.reason)"),
-                    dialect: dialect, in: session)
+                var entry = audit
+                entry.subject = "payment:\(id)"
+                try await AuditLog.append(entry, dialect: dialect, in: session)
                 return Created(payment: payment, replayed: false, challenge: challenge)
             }
         } catch let error as LedgerError {
             throw error.domainError
         }
-        if !outcome.replayed && outcome.payment.status == .executed { ledger.didCommit(1) }
         return outcome
+    }
+
+    /// Books a payment executed now through the ledger's group commit, its rows written with the
+    /// batch (`PaymentRecord`). A retry whose first request committed while it was booked is
+    /// answered with the first payment, as `create` answers one that committed before.
+    private func execute(_ record: PaymentRecord, on today: LocalDate) async throws -> Created {
+        let outcome: CommitOutcome
+        do {
+            outcome = try await ledger.commit(record.plan.draft(on: today, releasing: nil), now: record.payment.createdAtMillis, record: record)
+        } catch let error as LedgerError {
+            throw error.domainError
+        } catch is PaymentRecord.KeyTaken {
+            guard let first = try await replay(scope: record.scope, key: record.key, requestHash: record.requestHash) else {
+                // why not a crash: the key's holder committed before the refusal; only a hand
+                // deleting it since gets here.
+                throw DomainError(.notFound, field: "Idempotency-Key", "The payment made with this key no longer exists.")
+            }
+            return Created(payment: first, replayed: true)
+        }
+        guard case .created(let posted) = outcome, let id = record.id else {
+            preconditionFailure("a booking without a claim is created, and its record written with it")
+        }
+        var payment = record.payment
+        payment.id = id
+        payment.transactionID = posted.id
+        payment.executedAtMillis = payment.createdAtMillis
+        return Created(payment: payment, replayed: false)
     }
 
     /// The signing policy's decision for `instruction`, with the customer's limit and whitelist.

@@ -26,12 +26,17 @@ public struct FavoriteService: Sendable {
     static let usesConsideredMax = 500
     public static let pinsMax = 6
 
+    /// What one payment counts a use of: its type, and the template it came from.
+    static func useItems(of type: PaymentType, template: TemplateID?) -> [String] {
+        var items = ["type:\(type.rawValue)"]
+        if let template { items.append("template:\(template)") }
+        return items
+    }
+
     static func recordUse(of type: PaymentType, template: TemplateID?, by customer: CustomerID, now: Int64, in session: any SQLSession)
         async throws
     {
-        var items = ["type:\(type.rawValue)"]
-        if let template { items.append("template:\(template)") }
-        for item in items {
+        for item in useItems(of: type, template: template) {
             try await session.send(
                 SQL(
                     "INSERT INTO payment_uses (customer_id, item, used_at_ms) VALUES (?, ?, ?)",
