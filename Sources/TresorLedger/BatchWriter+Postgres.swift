@@ -8,6 +8,29 @@ extension BatchWriter {
         -> [Outcome]
     {
         precondition(recordArrays == nil || recordArrays?.count == recordArrayCount, "tresor_book_set takes \(recordArrayCount) record arrays")
+        let call = functionCall(items, recordArrays: recordArrays)
+        let rows = try await session.query(SQL("SELECT booking, outcome, account, transaction_id, balances::text FROM \(call.sql)", call.binds))
+        return try await outcomes(of: items, from: rows, in: session)
+    }
+
+    /// `bookSetByFunction` with the records of `records` written by the same statement; tells
+    /// `records.written` the id recorded for each booking.
+    static func bookSetByFunction(_ items: [BatchBooking], records: FunctionRecords, in session: any SQLSession) async throws -> [Outcome] {
+        let call = functionCall(items, recordArrays: nil)
+        let rows = try await session.query(
+            SQL(
+                """
+                WITH RECURSIVE booked AS MATERIALIZED (SELECT * FROM \(call.sql))\(records.ctes) \
+                SELECT b.booking, b.outcome, b.account, b.transaction_id, b.balances::text, r.id FROM booked AS b \
+                LEFT JOIN recorded AS r ON r.booking = b.booking ORDER BY b.booking
+                """, call.binds + records.binds))
+        let outcomes = try await outcomes(of: items, from: rows, in: session)
+        records.written(rows.map { $0.optionalInt(5) })
+        return outcomes
+    }
+
+    /// The call of `tresor_book_set` for `items`: its SQL and binds.
+    private static func functionCall(_ items: [BatchBooking], recordArrays: [String]?) -> (sql: String, binds: [SQLValue]) {
         var kinds: [String?] = []
         var bookingDates: [String?] = []
         var valueDates: [String?] = []
@@ -47,14 +70,18 @@ extension BatchWriter {
             PostgresArray.int(counts), PostgresArray.int(accounts), PostgresArray.text(currencies), PostgresArray.int(amounts),
             PostgresArray.text(counterparties), PostgresArray.text(remittances),
         ]
-        let rows = try await session.query(
-            SQL(
-                """
-                SELECT booking, outcome, account, transaction_id, balances::text FROM tresor_book_set(?::text[], ?::text[], ?::text[], \
-                ?::bigint[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::text[], \
-                ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])
-                """,
-                arrays.map { .text($0) } + (recordArrays?.map { .text($0) } ?? Array(repeating: .null, count: recordArrayCount))))
+        return (
+            """
+            tresor_book_set(?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::bigint[], \
+            ?::text[], ?::bigint[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])
+            """,
+            arrays.map { .text($0) } + (recordArrays?.map { .text($0) } ?? Array(repeating: .null, count: recordArrayCount))
+        )
+    }
+
+    /// The outcome of each of `items` from the function's rows (booking, outcome, account,
+    /// transaction id, balances as text), in the order of `items`.
+    private static func outcomes(of items: [BatchBooking], from rows: [SQLRow], in session: any SQLSession) async throws -> [Outcome] {
         precondition(rows.count == items.count, "tresor_book_set answered \(rows.count) rows for \(items.count) bookings")
         var outcomes: [Outcome] = []
         outcomes.reserveCapacity(items.count)

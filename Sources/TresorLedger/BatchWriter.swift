@@ -31,10 +31,36 @@ public protocol BookingRecorder: Sendable {
     /// recorder writes its records in Swift only. why: a batch with its records is then one
     /// round trip, not a transaction of five.
     func functionArrays(for records: [(any BookingRecord)?]) -> [String]?
+    /// PostgreSQL: the records written by the statement that books their set, after
+    /// `tresor_book_set` (`FunctionRecords`), or nil when this recorder writes them in the
+    /// set's transaction (`record`). why: the set and its records are then one round trip,
+    /// not a transaction of three or more, with every other batch of the instance waiting.
+    func functionRecords(for records: [(any BookingRecord)?]) -> FunctionRecords?
 }
 
 extension BookingRecorder {
     public func functionArrays(for records: [(any BookingRecord)?]) -> [String]? { nil }
+    public func functionRecords(for records: [(any BookingRecord)?]) -> FunctionRecords? { nil }
+}
+
+/// Records a `BookingRecorder` writes in the statement that books their set on PostgreSQL:
+/// `WITH RECURSIVE booked AS (the rows of tresor_book_set: booking, its position from 1;
+/// outcome; account; transaction_id; balances), <ctes> SELECT …`. `ctes` (each `, name AS
+/// (…)`, its `?` bound to `binds` in order) read `booked` and name `recorded (booking, id)`:
+/// the id of the row written for each created booking, handed to `written` once the statement
+/// answered. A record that cannot be written makes the statement fail, nothing of it kept: a
+/// key already held by a unique index (`UniqueViolation`) is written again the slow way, in a
+/// transaction where the recorder refuses that one alone (`RecordsRefused`).
+public struct FunctionRecords: Sendable {
+    public let ctes: String
+    public let binds: [SQLValue]
+    public let written: @Sendable ([Int64?]) -> Void
+
+    public init(ctes: String, binds: [SQLValue], written: @escaping @Sendable ([Int64?]) -> Void) {
+        self.ctes = ctes
+        self.binds = binds
+        self.written = written
+    }
 }
 
 /// Writes a batch of bookings inside one open transaction with a fixed number of statements,

@@ -262,6 +262,16 @@ actor GroupCommitter {
                     try await BatchWriter.book(bookings, dialect: database.dialect, in: session, recordArrays: recordArrays)
                 }
             }
+            if let records = recorder?.functionRecords(for: bookings.map(\.record)) {
+                do {
+                    return try await database.autocommit { session in
+                        try await BatchWriter.bookSetByFunction(bookings, records: records, in: session)
+                    }
+                } catch is UniqueViolation {
+                    // why on: a record's key was taken (a retry racing its first request) and
+                    // the statement kept nothing; the transaction below refuses that one alone.
+                }
+            }
         }
         return try await database.transaction { session in
             let outcomes = try await BatchWriter.book(bookings, dialect: database.dialect, in: session)

@@ -143,3 +143,12 @@ public struct TransactionConflict: Error, Sendable, CustomStringConvertible {
     public init(_ reason: String) { self.reason = reason }
     public var description: String { "transaction conflict: \(reason)" }
 }
+
+/// A statement the database refused for a value a unique index already holds (PostgreSQL
+/// 23505), with nothing of it written: a caller that expected the key free (a payment's
+/// idempotency key, taken by a retry racing its first request) writes again another way.
+public struct UniqueViolation: Error, Sendable, CustomStringConvertible {
+    public let constraint: String
+    public init(_ constraint: String) { self.constraint = constraint }
+    public var description: String { "unique violation: \(constraint)" }
+}

@@ -102,7 +102,8 @@ public final class PostgresDatabase: SQLDatabase {
     }
 
     /// Runs `work`, turning a lost connection or a server going down into `DatabaseUnavailable`
-    /// (503 for the client, which retries) instead of an error nobody foresaw (500).
+    /// (503 for the client, which retries) instead of an error nobody foresaw (500), a lock
+    /// conflict into `TransactionConflict` and a unique index's refusal into `UniqueViolation`.
     static func reachable<T>(_ work: () async throws -> T) async throws -> T {
         do {
             return try await work()
@@ -110,6 +111,8 @@ public final class PostgresDatabase: SQLDatabase {
             throw DatabaseUnavailable(String(describing: error.code))
         } catch let error as PSQLError where isConflict(error) {
             throw TransactionConflict(error.serverInfo?[.sqlState] ?? "")
+        } catch let error as PSQLError where error.code == .server && error.serverInfo?[.sqlState] == "23505" {
+            throw UniqueViolation(error.serverInfo?[.constraintName] ?? "")
         }
     }
 

@@ -180,6 +180,7 @@ extension PostgresSession {
             let state = message.fields[.sqlState] ?? ""
             if state.hasPrefix("08") || state.hasPrefix("57") { return DatabaseUnavailable(state) }
             if ["40P01", "40001"].contains(state) { return TransactionConflict(state) }
+            if state == "23505" { return UniqueViolation(message.fields[.constraintName] ?? "") }
             // why a conflict: the statement is gone (26000) or its plan no longer fits the table
             // (0A000, "cached plan must not change result type"); nothing was done, and the
             // retry prepares it again.

@@ -5,7 +5,8 @@ import TresorDomain
 import TresorLedger
 
 /// A payment executed at once books through the ledger's group commit, its row, its uses and its
-/// audit entry written by the recorder in the batch's transaction (`PaymentRecord`): booked with
+/// audit entry written by the recorder with the batch (`PaymentRecord`; on PostgreSQL in the
+/// statement that books it, and in a transaction when a key was taken meanwhile): booked with
 /// them, or not at all.
 @Suite("Payments booked at once")
 struct PaymentBookingTests {

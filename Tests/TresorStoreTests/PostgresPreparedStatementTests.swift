@@ -30,6 +30,24 @@ struct PostgresPreparedStatementTests {
         }
     }
 
+    @Test("a value a unique index holds is refused as UniqueViolation, unprepared at first use and prepared after")
+    func uniqueViolation() async throws {
+        let (prepared, unprepared) = try await handles()
+        try await unprepared.read { try await $0.execute(SQL("CREATE TABLE probe (id bigint PRIMARY KEY, name text UNIQUE)")) }
+        try await prepared.read { try await $0.execute(SQL("INSERT INTO probe (id, name) VALUES (?, ?)", [.int(1), .text("taken")])) }
+        for attempt in 2...4 {
+            let refused = await #expect(throws: UniqueViolation.self, "attempt \(attempt)") {
+                try await prepared.read {
+                    try await $0.execute(SQL("INSERT INTO probe (id, name) VALUES (?, ?)", [.int(Int64(attempt)), .text("taken")]))
+                }
+            }
+            #expect(refused?.constraint == "probe_name_key")
+        }
+        #expect(try await kept(prepared, containing: "INSERT INTO probe") == 1, "the later attempts ran prepared")
+        let count = try await prepared.read { try await $0.query(SQL("SELECT count(*) FROM probe"))[0].int(0) }
+        #expect(count == 1)
+    }
+
     @Test("a statement reads the same prepared and unprepared: nulls, arrays, a quoted ?, limits")
     func sameResults() async throws {
         let (prepared, unprepared) = try await handles()

@@ -147,28 +147,15 @@ public struct AuditLog: Sendable {
     }
 
     /// PostgreSQL: `entries` (at most 500) appended in one statement, sent like `appendChained`
-    /// of one: it locks the head, chains the entries to it and to each other in their order (a
-    /// recursive step per entry, hashed by the server as `AuditEntry.computedHash` does),
-    /// inserts them in that order and moves the head. why: a batch of executed payments
-    /// (`PaymentRecord`) appended its entries with a read of the head and an INSERT, two round
-    /// trips more of the batch's transaction, with every other batch waiting.
+    /// of one (`chainingCTEs`). why: a batch's entries appended with a read of the head and an
+    /// INSERT were two round trips more of its transaction, with every other batch waiting.
     static func appendChained(_ entries: [AuditEntry], in session: any SQLSession) async throws {
-        let fields = ["e.actor", "e.contract", "e.action", "e.subject", "e.device", "e.address", "e.result", "e.details"]
-        let hashed = (["chain.hash", "e.at_ms::text"] + fields).map { "tresor_audit_field(\($0))" }.joined(separator: " || ")
         try await session.send(
             SQL(
                 """
                 WITH RECURSIVE e AS (SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], \
-                ?::text[], ?::text[]) WITH ORDINALITY AS u (at_ms, actor, contract, action, subject, device, address, result, details, n)), \
-                locked AS (SELECT last_hash FROM audit_head WHERE id = 1 FOR UPDATE), \
-                chain (n, prev_hash, hash) AS (SELECT 0::bigint, NULL::text, last_hash FROM locked \
-                UNION ALL SELECT e.n, chain.hash, encode(sha256(\(hashed)), 'hex') FROM chain JOIN e ON e.n = chain.n + 1), \
-                inserted AS (INSERT INTO audit_log (at_ms, actor, contract, action, subject, device, address, result, details, prev_hash, hash) \
-                SELECT e.at_ms, \(fields.joined(separator: ", ")), chain.prev_hash, chain.hash FROM e JOIN chain ON chain.n = e.n \
-                ORDER BY e.n RETURNING id), \
-                missing AS (INSERT INTO audit_head (id, last_id, last_hash) SELECT 2, 0, '' WHERE NOT EXISTS (SELECT 1 FROM locked)) \
-                INSERT INTO audit_head (id, last_id, last_hash) SELECT 1, max(id), (SELECT hash FROM chain ORDER BY n DESC LIMIT 1) \
-                FROM inserted HAVING count(*) > 0 ON CONFLICT (id) DO UPDATE SET last_id = excluded.last_id, last_hash = excluded.last_hash
+                ?::text[], ?::text[]) WITH ORDINALITY AS u (at_ms, actor, contract, action, subject, device, address, result, details, n))\
+                \(chainingCTEs) SELECT count(*) FROM moved
                 """,
                 [
                     .text(PostgresArray.int(entries.map { $0.atMillis })), .text(PostgresArray.text(entries.map { $0.actor })),
@@ -178,6 +165,30 @@ public struct AuditLog: Sendable {
                     .text(PostgresArray.text(entries.map { $0.details })),
                 ]))
     }
+
+    /// PostgreSQL: the common table expressions that append the entries of a CTE `e` (n from 1
+    /// in their order, at_ms, actor, contract, action, subject, device, address, result,
+    /// details), for a `WITH RECURSIVE` that defines `e` first. They lock the head, chain the
+    /// entries to it and to each other (a recursive step per entry, hashed by the server as
+    /// `AuditEntry.computedHash` does, with `tresor_audit_field`), insert them in that order
+    /// (`logged`) and move the head (`moved`). Without a head row they fail on its CHECK, as
+    /// `appendChained` of one does, and the statement with them.
+    static let chainingCTEs: String = {
+        let fields = ["e.actor", "e.contract", "e.action", "e.subject", "e.device", "e.address", "e.result", "e.details"]
+        let hashed = (["chain.hash", "e.at_ms::text"] + fields).map { "tresor_audit_field(\($0))" }.joined(separator: " || ")
+        return """
+            , locked AS (SELECT last_hash FROM audit_head WHERE id = 1 FOR UPDATE), \
+            chain (n, prev_hash, hash) AS (SELECT 0::bigint, NULL::text, last_hash FROM locked \
+            UNION ALL SELECT e.n, chain.hash, encode(sha256(\(hashed)), 'hex') FROM chain JOIN e ON e.n = chain.n + 1), \
+            logged AS (INSERT INTO audit_log (at_ms, actor, contract, action, subject, device, address, result, details, prev_hash, hash) \
+            SELECT e.at_ms, \(fields.joined(separator: ", ")), chain.prev_hash, chain.hash FROM e JOIN chain ON chain.n = e.n \
+            ORDER BY e.n RETURNING id), \
+            missing AS (INSERT INTO audit_head (id, last_id, last_hash) SELECT 2, 0, '' WHERE NOT EXISTS (SELECT 1 FROM locked)), \
+            moved AS (INSERT INTO audit_head (id, last_id, last_hash) SELECT 1, max(id), (SELECT hash FROM chain ORDER BY n DESC LIMIT 1) \
+            FROM logged HAVING count(*) > 0 ON CONFLICT (id) DO UPDATE SET last_id = excluded.last_id, last_hash = excluded.last_hash \
+            RETURNING id)
+            """
+    }()
 
     /// The hash the next entry chains to. On PostgreSQL the head row read `FOR UPDATE`: one
     /// statement both waits for an appender before us and reads what it committed (a locked

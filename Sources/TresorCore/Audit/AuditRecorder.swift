@@ -37,6 +37,11 @@ public struct AuditRecorder: BookingRecorder {
     }
 
     /// The entries' fields for `tresor_book_set`, which chains them like `AuditLog.append`.
+    /// PostgreSQL: the payments' rows and entries written with their set (`PaymentRecord`).
+    public func functionRecords(for records: [(any BookingRecord)?]) -> FunctionRecords? {
+        PaymentRecord.functionRecords(for: records)
+    }
+
     /// Nil when a record is a payment, whose rows the function does not write.
     public func functionArrays(for records: [(any BookingRecord)?]) -> [String]? {
         if records.contains(where: { $0 is PaymentRecord }) { return nil }

@@ -43,6 +43,63 @@ final class PaymentRecord: BookingRecord {
     /// the booking returned `created`).
     var id: PaymentID? { written.withLock { $0 } }
 
+    /// Whether writing the record posts an inbox message (money reaching another customer of
+    /// the bank), which `write` renders in the customer's language.
+    var postsMessage: Bool { plan.creditCustomer.map { $0 != payment.customerID } ?? false }
+
+    /// PostgreSQL: the rows of the payments among `records` written by the statement that books
+    /// them (`FunctionRecords`): the payment rows, their uses and their audit entries, as `write`
+    /// does. Nil when a record is of another kind or posts a message: the batch then goes the
+    /// transaction's way. A key already taken fails the statement (`UniqueViolation`).
+    static func functionRecords(for records: [(any BookingRecord)?]) -> FunctionRecords? {
+        var payments: [(booking: Int, record: PaymentRecord)] = []
+        for (index, record) in records.enumerated() {
+            guard let record else { continue }
+            guard let payment = record as? PaymentRecord, !payment.postsMessage else { return nil }
+            payments.append((index + 1, payment))
+        }
+        guard !payments.isEmpty else { return nil }
+        func text(_ value: (PaymentRecord) -> String?) -> SQLValue { .text(PostgresArray.text(payments.map { value($0.record) })) }
+        func int(_ value: (PaymentRecord) -> Int64?) -> SQLValue { .text(PostgresArray.int(payments.map { value($0.record) })) }
+        let binds: [SQLValue] = [
+            .text(PostgresArray.int(payments.map { Int64($0.booking) })), int { $0.payment.customerID.rawValue },
+            text { $0.payment.instruction.type.rawValue }, text { $0.payment.status.rawValue },
+            int { $0.payment.instruction.debtorAccount.rawValue }, int { $0.payment.instruction.amount.minorUnits },
+            text { $0.payment.instruction.amount.currency.code }, text { $0.payment.requestedDate?.description },
+            text { $0.payment.executionDate.description }, text { $0.instruction }, int { $0.payment.outgoing ? 1 : 0 },
+            text { $0.scope }, text { $0.key }, text { $0.requestHash }, int { $0.payment.createdAtMillis },
+            text { InstructionCoding.encode($0.payment.signing) }, text { $0.uses.first }, text { $0.uses.dropFirst().first },
+            text { $0.audit.actor }, text { $0.audit.contract }, text { $0.audit.action }, text { $0.audit.device },
+            text { $0.audit.address }, text { $0.audit.result }, text { $0.audit.details },
+        ]
+        let arrays =
+            ["int", "bigint", "text", "text", "bigint", "bigint", "text", "text", "text", "text", "int", "text", "text", "text"]
+            + ["bigint"] + Array(repeating: "text", count: 10)
+        assert(arrays.count == binds.count && payments.allSatisfy { $0.record.uses.count <= 2 })
+        let ctes = """
+            , pay AS (SELECT * FROM unnest(\(arrays.map { "?::\($0)[]" }.joined(separator: ", "))) AS u (booking, customer_id, type, \
+            status, debtor_account_id, amount_minor, currency, requested_date, execution_date, instruction, outgoing, idem_scope, idem_key, \
+            request_hash, at_ms, signing, use_type, use_template, actor, contract, action, device, address, result, details)), \
+            inserted AS (INSERT INTO payments (customer_id, type, status, debtor_account_id, amount_minor, currency, requested_date, \
+            execution_date, instruction, outgoing, idem_scope, idem_key, request_hash, created_at_ms, updated_at_ms, transaction_id, \
+            executed_at_ms, signing) SELECT p.customer_id, p.type, p.status, p.debtor_account_id, p.amount_minor, p.currency, \
+            p.requested_date, p.execution_date, p.instruction, p.outgoing, p.idem_scope, p.idem_key, p.request_hash, p.at_ms, p.at_ms, \
+            b.transaction_id, p.at_ms, p.signing FROM pay AS p JOIN booked AS b ON b.booking = p.booking WHERE b.outcome = 'created' \
+            ORDER BY p.booking RETURNING id, transaction_id), \
+            recorded AS (SELECT b.booking, i.id FROM inserted AS i JOIN booked AS b ON b.transaction_id = i.transaction_id), \
+            used AS (INSERT INTO payment_uses (customer_id, item, used_at_ms) SELECT p.customer_id, v.item, p.at_ms FROM pay AS p \
+            JOIN recorded AS r ON r.booking = p.booking CROSS JOIN LATERAL (VALUES (p.use_type), (p.use_template)) AS v (item) \
+            WHERE v.item IS NOT NULL), \
+            e AS (SELECT row_number() OVER (ORDER BY r.booking) AS n, p.at_ms, p.actor, p.contract, p.action, 'payment:' || r.id AS subject, \
+            p.device, p.address, p.result, p.details FROM recorded AS r JOIN pay AS p ON p.booking = r.booking)\(AuditLog.chainingCTEs)
+            """
+        return FunctionRecords(ctes: ctes, binds: binds) { [payments] ids in
+            for (booking, record) in payments {
+                if let id = ids[booking - 1] { record.written.withLock { $0 = PaymentID(id) } }
+            }
+        }
+    }
+
     /// Thrown for a record whose idempotency key a payment already holds: the first request
     /// committed while this one was being booked. The caller answers with that payment.
     struct KeyTaken: Error {}
