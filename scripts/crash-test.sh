@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Crash safety: kill -9 the server in the middle of a load of transfers, restart it, and check
-# that every acknowledged transfer is still booked exactly once and the books balance.
+# Crash safety: kill -9 the server in the middle of a load of transfers and payments, restart it,
+# and check that every acknowledged one is still booked exactly once and the books balance.
 # Usage: scripts/crash-test.sh [sqlite|postgres]   (postgres needs TRESOR_TEST_POSTGRES_URL)
 set -euo pipefail
 cd "$(dirname "$0")/.."

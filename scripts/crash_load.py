@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Load client for the crash test: sends transfers with unique Idempotency-Keys until the server
-dies, and records every acknowledged one (201) as `key<TAB>body<TAB>transaction id`."""
+"""Load client for the crash test: sends transfers and (every third request) internal payments with
+unique Idempotency-Keys until the server dies, and records every acknowledged one (201) as
+`kind<TAB>key<TAB>body<TAB>transaction or payment id`. why payments too: a payment executed at
+once is group-committed with other bookings, its row written with the batch."""
 import http.client
 import json
 import sys
@@ -39,19 +41,25 @@ def worker(index):
     while True:
         n += 1
         source, target = (current, savings) if n % 2 else (savings, current)
-        body = json.dumps({"from_account": source, "to_account": target,
-                           "amount": {"amount": "1.00", "currency": "CHF"}, "message": f"crash {index}/{n}"})
+        if n % 3 == 0:
+            kind, path = "payment", "/v1/payments"
+            body = json.dumps({"type": "internal", "debtor_account": source, "amount": {"amount": "1.00", "currency": "CHF"},
+                               "creditor": {"account": target}, "message": f"crash {index}/{n}"})
+        else:
+            kind, path = "transfer", "/v1/transfers"
+            body = json.dumps({"from_account": source, "to_account": target,
+                               "amount": {"amount": "1.00", "currency": "CHF"}, "message": f"crash {index}/{n}"})
         key = str(uuid.uuid4())
         try:
-            status, data = call(conn, "POST", "/v1/transfers", body,
+            status, data = call(conn, "POST", path, body,
                                 {"Authorization": f"Bearer {token}", "Idempotency-Key": key,
                                  "Content-Type": "application/json"})
         except Exception:
             return  # the server is gone: stop
         if status == 201:
-            transaction_id = json.loads(data)["transaction"]["id"]
+            ident = json.loads(data)["transaction" if kind == "transfer" else "payment"]["id"]
             with lock:
-                acks.write(f"{key}\t{body}\t{transaction_id}\n")
+                acks.write(f"{kind}\t{key}\t{body}\t{ident}\n")
                 acks.flush()
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""After the restart: every acknowledged transfer must still be there, once. A retry with its key
-and body must replay the same transaction id (nothing booked again)."""
+"""After the restart: every acknowledged transfer and payment must still be there, once. A retry
+with its key and body must replay the same transaction or payment (nothing booked again)."""
 import http.client
 import json
 import sys
@@ -14,14 +14,17 @@ conn.request("POST", "/v1/sessions", json.dumps({"contract": "10000001", "passwo
 response = conn.getresponse()
 token = json.loads(response.read())["token"]
 lost = 0
-for key, body, transaction_id in acks:
-    conn.request("POST", "/v1/transfers", body, {"Authorization": f"Bearer {token}", "Idempotency-Key": key,
-                                                  "Content-Type": "application/json"})
+counts = {"transfer": 0, "payment": 0}
+for kind, key, body, ident in acks:
+    path, field = ("/v1/transfers", "transaction") if kind == "transfer" else ("/v1/payments", "payment")
+    conn.request("POST", path, body, {"Authorization": f"Bearer {token}", "Idempotency-Key": key,
+                                      "Content-Type": "application/json"})
     response = conn.getresponse()
     data = json.loads(response.read())
     replayed = response.getheader("Idempotent-Replayed") == "true"
-    if response.status != 201 or data["transaction"]["id"] != transaction_id or not replayed:
+    counts[kind] += 1
+    if response.status != 201 or data.get(field, {}).get("id") != ident or not replayed:
         lost += 1
-        print(f"LOST or duplicated: key {key} acknowledged as {transaction_id}, now {response.status} {data}")
-print(f"crash verify: {len(acks)} acknowledged transfers, {lost} lost or duplicated")
-sys.exit(1 if lost or not acks else 0)
+        print(f"LOST or duplicated: {kind} {key} acknowledged as {ident}, now {response.status} {data}")
+print(f"crash verify: {counts['transfer']} acknowledged transfers and {counts['payment']} payments, {lost} lost or duplicated")
+sys.exit(1 if lost or not counts["transfer"] or not counts["payment"] else 0)

@@ -221,8 +221,8 @@ actor GroupCommitter {
         watching = false
     }
 
-    /// One transaction for `bookings` and the records of those created (last, so a lock the
-    /// recorder takes is held the shortest), written again when the database chose it as a
+    /// One statement or transaction for `bookings` and the records of those created (last, so a
+    /// lock the recorder takes is held the shortest), written again when the database chose it as a
     /// deadlock victim, and without the bookings whose records the recorder refused
     /// (`RecordsRefused`), which are answered with the recorder's errors.
     static func write(_ bookings: [BatchBooking], to database: any SQLDatabase, recorder: (any BookingRecorder)?) async throws
