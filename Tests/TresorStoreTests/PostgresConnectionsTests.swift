@@ -71,6 +71,27 @@ struct PostgresConnectionsTests {
         pool.close()
     }
 
+    @Test("group-committed bookings run on the connection kept for them, one server process, none of the pool's")
+    func bookingConnection() async throws {
+        let fixture = try await LedgerFixture.make(.postgres)
+        let database = fixture.ledger.database as! TresorPostgres.PostgresDatabase
+        let (from, to) = (try await fixture.open(fundedMinor: 100_000).id, try await fixture.open().id)
+        let opened = database.connections.openCount
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<64 {
+                group.addTask { try await fixture.move(100, from: from, to: to) }
+            }
+            try await group.waitForAll()
+        }
+        var backends = Set<Int64>()
+        for _ in 0..<3 {
+            backends.insert(try await database.autocommit { try await $0.query(SQL("SELECT pg_backend_pid()"))[0].int(0) })
+        }
+        #expect(database.connections.openCount == opened, "the bookings took no connection of the pool")
+        #expect(database.bookingConnections.openCount == 1 && backends.count == 1)
+        #expect(try await fixture.ledger.account(from)?.bookedMinor == 100_000 - 64 * 100)
+    }
+
     @Test("a connection the server terminated is dropped: the next caller gets a new backend")
     func terminated() async throws {
         let url = try await databaseURL()
