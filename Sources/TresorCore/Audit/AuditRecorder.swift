@@ -36,13 +36,13 @@ public struct AuditRecorder: BookingRecorder {
         try await AuditLog.append(entries.compactMap { $0 }, dialect: dialect, in: session)
     }
 
-    /// The entries' fields for `tresor_book_set`, which chains them like `AuditLog.append`.
     /// PostgreSQL: the payments' rows and entries written with their set (`PaymentRecord`).
     public func functionRecords(for records: [(any BookingRecord)?]) -> FunctionRecords? {
         PaymentRecord.functionRecords(for: records)
     }
 
-    /// Nil when a record is a payment, whose rows the function does not write.
+    /// The entries' fields for `tresor_book_set`, which chains them like `AuditLog.append`; nil
+    /// when a record is a payment, whose rows the function does not write.
     public func functionArrays(for records: [(any BookingRecord)?]) -> [String]? {
         if records.contains(where: { $0 is PaymentRecord }) { return nil }
         let entries = records.map { ($0 as? BookingAudit)?.entry }
