@@ -17,6 +17,8 @@ import time
 import uuid
 from collections import Counter
 
+from money_requests import answered_id, money_request
+
 port = int(sys.argv[1])
 ack_path = sys.argv[2]
 seconds = float(sys.argv[3])
@@ -86,14 +88,7 @@ def worker(index):
         n += 1
         source, target = (current, savings) if n % 2 else (savings, current)
         key = str(uuid.uuid4())
-        if n % 3 == 0:
-            kind, path = "payment", "/v1/payments"
-            body = json.dumps({"type": "internal", "debtor_account": source, "amount": {"amount": "1.00", "currency": "CHF"},
-                               "creditor": {"account": target}, "message": f"chaos {index}/{n}"})
-        else:
-            kind, path = "transfer", "/v1/transfers"
-            body = json.dumps({"from_account": source, "to_account": target, "amount": {"amount": "1.00", "currency": "CHF"},
-                               "message": f"chaos {index}/{n}"})
+        kind, path, body = money_request(n, source, target, f"chaos {index}/{n}")
         answer = until_answered("POST", path, body, {**auth, "Idempotency-Key": key})
         if answer is None:
             with lock:
@@ -104,7 +99,7 @@ def worker(index):
             auth["Authorization"] = f"Bearer {login()}"
             continue
         if response.status == 201:
-            ident = json.loads(data)["transaction" if kind == "transfer" else "payment"]["id"]
+            ident = answered_id(kind, data)
             with lock:
                 acks.write(f"{kind}\t{key}\t{body}\t{ident}\n")
                 acks.flush()

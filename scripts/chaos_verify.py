@@ -7,6 +7,8 @@ import http.client
 import json
 import sys
 
+from money_requests import ROUTES, answered_id
+
 port = int(sys.argv[1])
 acks = [line.rstrip("\n").split("\t") for line in open(sys.argv[2]) if line.strip()]
 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
@@ -35,11 +37,11 @@ if receipts:
             wrong += 1
             print(f"LOST or damaged: receipt {ident}: image {response.status}, listed: {ident in listed}")
 for kind, key, body, ident in (ack for ack in acks if ack[0] != "receipt"):
-    path = "/v1/transfers" if kind == "transfer" else "/v1/payments"
+    path = ROUTES[kind][0]
     conn.request("POST", path, body, {"Authorization": f"Bearer {token}", "Idempotency-Key": key, "Content-Type": "application/json"})
     response = conn.getresponse()
-    data = json.loads(response.read())
-    again = data.get("transaction" if kind == "transfer" else "payment", {}).get("id")
+    data = response.read()
+    again = answered_id(kind, data)
     counts[kind] += 1
     if response.status != 201 or again != ident:
         wrong += 1

@@ -9,6 +9,8 @@ import sys
 import threading
 import uuid
 
+from money_requests import answered_id, money_request
+
 base_port = int(sys.argv[1])
 ack_path = sys.argv[2]
 workers = int(sys.argv[3]) if len(sys.argv) > 3 else 8
@@ -41,14 +43,7 @@ def worker(index):
     while True:
         n += 1
         source, target = (current, savings) if n % 2 else (savings, current)
-        if n % 3 == 0:
-            kind, path = "payment", "/v1/payments"
-            body = json.dumps({"type": "internal", "debtor_account": source, "amount": {"amount": "1.00", "currency": "CHF"},
-                               "creditor": {"account": target}, "message": f"crash {index}/{n}"})
-        else:
-            kind, path = "transfer", "/v1/transfers"
-            body = json.dumps({"from_account": source, "to_account": target,
-                               "amount": {"amount": "1.00", "currency": "CHF"}, "message": f"crash {index}/{n}"})
+        kind, path, body = money_request(n, source, target, f"crash {index}/{n}")
         key = str(uuid.uuid4())
         try:
             status, data = call(conn, "POST", path, body,
@@ -57,7 +52,7 @@ def worker(index):
         except Exception:
             return  # the server is gone: stop
         if status == 201:
-            ident = json.loads(data)["transaction" if kind == "transfer" else "payment"]["id"]
+            ident = answered_id(kind, data)
             with lock:
                 acks.write(f"{kind}\t{key}\t{body}\t{ident}\n")
                 acks.flush()

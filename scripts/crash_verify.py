@@ -5,6 +5,8 @@ import http.client
 import json
 import sys
 
+from money_requests import ROUTES, answered_id
+
 port = int(sys.argv[1])
 ack_path = sys.argv[2]
 acks = [line.rstrip("\n").split("\t") for line in open(ack_path) if line.strip()]
@@ -16,14 +18,14 @@ token = json.loads(response.read())["token"]
 lost = 0
 counts = {"transfer": 0, "payment": 0}
 for kind, key, body, ident in acks:
-    path, field = ("/v1/transfers", "transaction") if kind == "transfer" else ("/v1/payments", "payment")
+    path = ROUTES[kind][0]
     conn.request("POST", path, body, {"Authorization": f"Bearer {token}", "Idempotency-Key": key,
                                       "Content-Type": "application/json"})
     response = conn.getresponse()
-    data = json.loads(response.read())
+    data = response.read()
     replayed = response.getheader("Idempotent-Replayed") == "true"
     counts[kind] += 1
-    if response.status != 201 or data.get(field, {}).get("id") != ident or not replayed:
+    if response.status != 201 or answered_id(kind, data) != ident or not replayed:
         lost += 1
         print(f"LOST or duplicated: {kind} {key} acknowledged as {ident}, now {response.status} {data}")
 print(f"crash verify: {counts['transfer']} acknowledged transfers and {counts['payment']} payments, {lost} lost or duplicated")

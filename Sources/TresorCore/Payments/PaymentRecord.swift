@@ -83,10 +83,8 @@ final class PaymentRecord: BookingRecord {
             , pay AS (SELECT * FROM unnest(\(arrays.map { "?::\($0)[]" }.joined(separator: ", "))) AS u (booking, customer_id, type, \
             status, debtor_account_id, amount_minor, currency, requested_date, execution_date, instruction, outgoing, idem_scope, idem_key, \
             request_hash, at_ms, signing, use_type, use_template, actor, contract, action, device, address, result, details)), \
-            inserted AS (INSERT INTO payments (customer_id, type, status, debtor_account_id, amount_minor, currency, requested_date, \
-            execution_date, instruction, outgoing, idem_scope, idem_key, request_hash, created_at_ms, updated_at_ms, transaction_id, \
-            executed_at_ms, signing) SELECT p.customer_id, p.type, p.status, p.debtor_account_id, p.amount_minor, p.currency, \
-            p.requested_date, p.execution_date, p.instruction, p.outgoing, p.idem_scope, p.idem_key, p.request_hash, p.at_ms, p.at_ms, \
+            inserted AS (INSERT INTO payments (\(insertedColumns)) \
+            SELECT p.customer_id, p.type, p.status, p.debtor_account_id, p.amount_minor, p.currency, p.requested_date, p.execution_date, p.instruction, p.outgoing, p.idem_scope, p.idem_key, p.request_hash, p.at_ms, p.at_ms, \
             b.transaction_id, p.at_ms, p.signing FROM pay AS p JOIN booked AS b ON b.booking = p.booking WHERE b.outcome = 'created' \
             ORDER BY p.booking RETURNING id, transaction_id), \
             recorded AS (SELECT b.booking, i.id FROM inserted AS i JOIN booked AS b ON b.transaction_id = i.transaction_id), \
@@ -103,6 +101,12 @@ final class PaymentRecord: BookingRecord {
         }
     }
 
+    /// The columns both ways write, in this order.
+    static let insertedColumns = """
+        customer_id, type, status, debtor_account_id, amount_minor, currency, requested_date, execution_date, instruction, \
+        outgoing, idem_scope, idem_key, request_hash, created_at_ms, updated_at_ms, transaction_id, executed_at_ms, signing
+        """
+
     /// Thrown for a record whose idempotency key a payment already holds: the first request
     /// committed while this one was being booked. The caller answers with that payment.
     struct KeyTaken: Error {}
@@ -115,10 +119,6 @@ final class PaymentRecord: BookingRecord {
         -> [AuditEntry]
     {
         precondition(records.count <= 500, "a batch is at most Ledger.Batching's batchMax bookings")
-        let columns = """
-            customer_id, type, status, debtor_account_id, amount_minor, currency, requested_date, execution_date, instruction, \
-            outgoing, idem_scope, idem_key, request_hash, created_at_ms, updated_at_ms, transaction_id, executed_at_ms, signing
-            """
         var binds: [SQLValue] = []
         binds.reserveCapacity(records.count * 18)
         for (record, posted) in records {
@@ -138,7 +138,7 @@ final class PaymentRecord: BookingRecord {
         let inserted = try await session.query(
             SQL(
                 """
-                INSERT INTO payments (\(columns)) VALUES \(marks.joined(separator: ", ")) \
+                INSERT INTO payments (\(insertedColumns)) VALUES \(marks.joined(separator: ", ")) \
                 ON CONFLICT (idem_scope, idem_key) DO NOTHING RETURNING transaction_id, id
                 """, binds))
         var ids: [Int64: PaymentID] = [:]
