@@ -121,30 +121,50 @@ extension BatchWriter {
 /// text: the values travel in one parameter per column, whatever the batch's size, so the
 /// statement's text (and the server's cached plans) never change; NULL elements are spelled.
 public enum PostgresArray {
+    // why bytes: these literals carry every column of a batch (a payment's 25); built by
+    // appending to a `String` scalar by scalar they were ~3 % of a payment's server CPU.
     public static func int(_ values: [Int64?]) -> String {
-        "{" + values.map { $0.map(String.init) ?? "NULL" }.joined(separator: ",") + "}"
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        out.reserveCapacity(2 + values.count * 8)
+        for (index, value) in values.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            if let value { out.append(contentsOf: String(value).utf8) } else { out.append(contentsOf: "NULL".utf8) }
+        }
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func int(_ values: [Int64]) -> String {
-        "{" + values.map(String.init).joined(separator: ",") + "}"
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        out.reserveCapacity(2 + values.count * 8)
+        for (index, value) in values.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: String(value).utf8)
+        }
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
 
+    /// Each text quoted, `"` and `\` escaped with a backslash; nil as NULL. Byte by byte: both
+    /// are ASCII, which UTF-8 never uses inside the encoding of another character.
     public static func text(_ values: [String?]) -> String {
-        var out = "{"
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        out.reserveCapacity(2 + values.count * 24)
         for (index, value) in values.enumerated() {
-            if index > 0 { out += "," }
+            if index > 0 { out.append(UInt8(ascii: ",")) }
             guard let value else {
-                out += "NULL"
+                out.append(contentsOf: "NULL".utf8)
                 continue
             }
-            out += "\""
-            for character in value.unicodeScalars {
-                if character == "\"" || character == "\\" { out += "\\" }
-                out.unicodeScalars.append(character)
+            out.append(UInt8(ascii: "\""))
+            for byte in value.utf8 {
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { out.append(UInt8(ascii: "\\")) }
+                out.append(byte)
             }
-            out += "\""
+            out.append(UInt8(ascii: "\""))
         }
-        return out + "}"
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Reads `{1,-2,3}` (an int8[] sent as text); nil for anything else.

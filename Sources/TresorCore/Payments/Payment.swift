@@ -46,11 +46,11 @@ public struct Payment: Sendable, Hashable {
 /// How the instruction is kept in its text column: canonical JSON, so equal instructions are
 /// equal text.
 enum InstructionCoding {
+    /// The text `JSONEncoder` with `.sortedKeys` writes, by `InstructionJSON`.
     static func encode(_ instruction: PaymentInstruction) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        // why: a value type of our own with only strings and integers always encodes.
-        return String(decoding: try! encoder.encode(instruction), as: UTF8.self)
+        var json = InstructionJSON()
+        json.write(instruction)
+        return json.text
     }
 
     static func decode(_ text: String) throws -> PaymentInstruction {
@@ -59,9 +59,9 @@ enum InstructionCoding {
 
     static func encode(_ decision: SigningDecision?) -> String? {
         guard let decision else { return nil }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try! encoder.encode(decision), as: UTF8.self)
+        var json = InstructionJSON()
+        json.write(decision)
+        return json.text
     }
 
     static func decodeDecision(_ text: String?) -> SigningDecision? {

@@ -75,31 +75,36 @@ final class PaymentRecord: BookingRecord {
             text { $0.audit.actor }, text { $0.audit.contract }, text { $0.audit.action }, text { $0.audit.device },
             text { $0.audit.address }, text { $0.audit.result }, text { $0.audit.details },
         ]
-        let arrays =
-            ["int", "bigint", "text", "text", "bigint", "bigint", "text", "text", "text", "text", "int", "text", "text", "text"]
-            + ["bigint"] + Array(repeating: "text", count: 10)
-        assert(arrays.count == binds.count && payments.allSatisfy { $0.record.uses.count <= 2 })
-        let ctes = """
-            , pay AS (SELECT * FROM unnest(\(arrays.map { "?::\($0)[]" }.joined(separator: ", "))) AS u (booking, customer_id, type, \
-            status, debtor_account_id, amount_minor, currency, requested_date, execution_date, instruction, outgoing, idem_scope, idem_key, \
-            request_hash, at_ms, signing, use_type, use_template, actor, contract, action, device, address, result, details)), \
-            inserted AS (INSERT INTO payments (\(insertedColumns)) \
-            SELECT p.customer_id, p.type, p.status, p.debtor_account_id, p.amount_minor, p.currency, p.requested_date, p.execution_date, p.instruction, p.outgoing, p.idem_scope, p.idem_key, p.request_hash, p.at_ms, p.at_ms, \
-            b.transaction_id, p.at_ms, p.signing FROM pay AS p JOIN booked AS b ON b.booking = p.booking WHERE b.outcome = 'created' \
-            ORDER BY p.booking RETURNING id, transaction_id), \
-            recorded AS (SELECT b.booking, i.id FROM inserted AS i JOIN booked AS b ON b.transaction_id = i.transaction_id), \
-            used AS (INSERT INTO payment_uses (customer_id, item, used_at_ms) SELECT p.customer_id, v.item, p.at_ms FROM pay AS p \
-            JOIN recorded AS r ON r.booking = p.booking CROSS JOIN LATERAL (VALUES (p.use_type), (p.use_template)) AS v (item) \
-            WHERE v.item IS NOT NULL), \
-            e AS (SELECT row_number() OVER (ORDER BY r.booking) AS n, p.at_ms, p.actor, p.contract, p.action, 'payment:' || r.id AS subject, \
-            p.device, p.address, p.result, p.details FROM recorded AS r JOIN pay AS p ON p.booking = r.booking)\(AuditLog.chainingCTEs)
-            """
-        return FunctionRecords(ctes: ctes, binds: binds) { [payments] ids in
+        assert(binds.count == functionArrayTypes.count && payments.allSatisfy { $0.record.uses.count <= 2 })
+        return FunctionRecords(ctes: functionCTEs, binds: binds) { [payments] ids in
             for (booking, record) in payments {
                 if let id = ids[booking - 1] { record.written.withLock { $0 = PaymentID(id) } }
             }
         }
     }
+
+    /// The types of the arrays `functionRecords` binds, in that order.
+    static let functionArrayTypes =
+        ["int", "bigint", "text", "text", "bigint", "bigint", "text", "text", "text", "text", "int", "text", "text", "text"]
+        + ["bigint"] + Array(repeating: "text", count: 10)
+
+    /// The statement's part after the booking (`FunctionRecords.ctes`) for the arrays that
+    /// `functionRecords` binds. why once: the same text for every batch.
+    static let functionCTEs = """
+        , pay AS (SELECT * FROM unnest(\(functionArrayTypes.map { "?::\($0)[]" }.joined(separator: ", "))) AS u (booking, customer_id, type, \
+        status, debtor_account_id, amount_minor, currency, requested_date, execution_date, instruction, outgoing, idem_scope, idem_key, \
+        request_hash, at_ms, signing, use_type, use_template, actor, contract, action, device, address, result, details)), \
+        inserted AS (INSERT INTO payments (\(insertedColumns)) \
+        SELECT p.customer_id, p.type, p.status, p.debtor_account_id, p.amount_minor, p.currency, p.requested_date, p.execution_date, p.instruction, p.outgoing, p.idem_scope, p.idem_key, p.request_hash, p.at_ms, p.at_ms, \
+        b.transaction_id, p.at_ms, p.signing FROM pay AS p JOIN booked AS b ON b.booking = p.booking WHERE b.outcome = 'created' \
+        ORDER BY p.booking RETURNING id, transaction_id), \
+        recorded AS (SELECT b.booking, i.id FROM inserted AS i JOIN booked AS b ON b.transaction_id = i.transaction_id), \
+        used AS (INSERT INTO payment_uses (customer_id, item, used_at_ms) SELECT p.customer_id, v.item, p.at_ms FROM pay AS p \
+        JOIN recorded AS r ON r.booking = p.booking CROSS JOIN LATERAL (VALUES (p.use_type), (p.use_template)) AS v (item) \
+        WHERE v.item IS NOT NULL), \
+        e AS (SELECT row_number() OVER (ORDER BY r.booking) AS n, p.at_ms, p.actor, p.contract, p.action, 'payment:' || r.id AS subject, \
+        p.device, p.address, p.result, p.details FROM recorded AS r JOIN pay AS p ON p.booking = r.booking)\(AuditLog.chainingCTEs)
+        """
 
     /// The columns both ways write, in this order.
     static let insertedColumns = """
