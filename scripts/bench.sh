@@ -2,6 +2,12 @@
 # make bench: run inside scripts/postgres-test-cluster.sh with a release build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# why one scratch folder: the benches' databases (gigabytes of SQLite after the soak), demo
+# servers' folders and Chromium's profile and socket folders go there, and all of it is removed
+# at exit; each was left in /tmp before (10 GB after a few dozen runs).
+scratch=$(mktemp -d /tmp/tresor-bench-run.XXXXXX)
+trap 'rm -rf "$scratch"' EXIT
+export TMPDIR="$scratch"
 python3 scripts/bench.py "$@"
 python3 scripts/bench_web.py
 # First paint, layout shift and weight of the main screens in Chromium (the web tests' venv).
@@ -14,7 +20,7 @@ venv=.build/corpus-venv
 if ! "$venv/bin/python" -c "import PIL, segno" 2>/dev/null; then
   python3 -m venv "$venv" && "$venv/bin/pip" install --quiet "pillow==13.0.0" "segno==1.6.6"
 fi
-phone=$(mktemp -d /tmp/tresor-phone.XXXXXX)
-trap 'rm -rf "$phone"' EXIT
+phone="$scratch/phone"
+mkdir "$phone"
 "$venv/bin/python" scripts/corpus/phone.py "$phone"
 TRESOR_PHONE_CORPUS="$phone" python3 scripts/bench_scan.py .build/release/tresor

@@ -20,4 +20,7 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 server=$!
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
-TRESOR_WEB_URL="http://127.0.0.1:$port" TRESOR_WEB_SECOND_BANK_URL="http://leman.localhost:$port" TRESOR_WEB_TANS="$work/tresor-demo-tans.txt" TRESOR_WEB_STATION="$work/tresor-demo-station.json" TRESOR_WEB_ARTIFACTS="$PWD/.build/web-artifacts" "$venv/bin/python" -m unittest discover -s Tests/web -p 'test_*.py' -v
+# why TMPDIR inside $work: Chromium leaves a folder of its own there at every start when
+# chromedriver stops it, and the tests write downloaded files; the trap removes them all.
+mkdir "$work/tmp"
+TMPDIR="$work/tmp" TRESOR_WEB_URL="http://127.0.0.1:$port" TRESOR_WEB_SECOND_BANK_URL="http://leman.localhost:$port" TRESOR_WEB_TANS="$work/tresor-demo-tans.txt" TRESOR_WEB_STATION="$work/tresor-demo-station.json" TRESOR_WEB_ARTIFACTS="$PWD/.build/web-artifacts" "$venv/bin/python" -m unittest discover -s Tests/web -p 'test_*.py' -v

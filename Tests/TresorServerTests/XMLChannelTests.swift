@@ -58,6 +58,8 @@ struct XMLChannelTests {
         let harness = try await APIHarness.make()
         try await harness.run { client in
             let schemas = try await Self.schemas(client)
+            // why: one folder of schemas and documents per run, left in /tmp otherwise.
+            defer { try? FileManager.default.removeItem(at: schemas) }
             let anna = try await PayingCustomer.annaMeier(client, harness: harness)
             let login = try await Self.call(
                 client, "Login", [("Contract", "10000001"), ("Password", "tresor-demo"), ("Language", "de")], schemas: schemas)
