@@ -4,7 +4,7 @@ and 16 clients, (a) through TresorLedger, (b) as the same statements in raw SQL 
 pgbench with the same script), (c) through HTTP POST /v1/transfers (wrk; with the most clients also at 64 connections), and (d) payments per second through HTTP
 POST /v1/payments, internal and to an IBAN at another bank (wrk); with the most clients also (e) reads of a
 customer with two accounts (GET /v1/accounts, a page of 50 transactions) at 64 connections against GET /healthz on the same server
-(run before and after them, the mean),
+(BENCH_ROUNDS rounds of the three, each one's median run),
 and the server's resident memory after each run and, with the most clients, every 5 s of a 60 s run of transfers at 64
 connections (BENCH_SOAK_SECONDS; 0 skips it). On SQLite (b) is also run with 100 transfers per
 transaction, the most one writer does. (a) and (b) run in turn BENCH_ROUNDS times (3), each side's median run
@@ -207,18 +207,19 @@ for store in STORES:
             # run above has as many connections as the ledger's run had clients).
             scripts += [("transfers_64", "bench/wrk-transfer.lua", {}, 64)]
             # Reads at 64 connections against the same server's health check (one SELECT 1, no session).
-            # why /healthz before and after: on this machine it varied by a quarter between runs
-            # of five seconds; the reads are set against the mean of the two around them.
             if store == "postgres":
                 # why: the writes before leave PostgreSQL vacuuming and checkpointing, and that work
                 # landed in whichever reads came first (accounts 8,200/s in two `make bench` runs,
                 # 11,700 measured apart); done here, it is done before either side of the ratio.
                 scripts += [("settle", lambda: run(f"{PG_BIN}/psql", db, "-qc", "VACUUM (ANALYZE)", "-c", "CHECKPOINT"), None, 0)]
-            scripts += [("healthz", "bench/wrk-get.lua", {"READ_PATH": "/healthz", "TOKEN": ""}, 64),
-                        ("accounts", "bench/wrk-get.lua", {"READ_PATH": "/v1/accounts", "TOKEN": "reader"}, 64),
-                        ("transactions", "bench/wrk-get.lua",
-                         {"READ_PATH": f"/v1/accounts/{ids['reader_account']}/transactions", "TOKEN": "reader"}, 64),
-                        ("healthz_after", "bench/wrk-get.lua", {"READ_PATH": "/healthz", "TOKEN": ""}, 64)]
+            # why rounds: /healthz alone varied by a quarter between two runs a minute apart, and
+            # one run of each read against the mean of two health checks moved the ratios by as
+            # much; three rounds of the three, the median of each, as the ledger's rounds are.
+            for round_ in range(1, ROUNDS + 1):
+                scripts += [(f"healthz#{round_}", "bench/wrk-get.lua", {"READ_PATH": "/healthz", "TOKEN": ""}, 64),
+                            (f"accounts#{round_}", "bench/wrk-get.lua", {"READ_PATH": "/v1/accounts", "TOKEN": "reader"}, 64),
+                            (f"transactions#{round_}", "bench/wrk-get.lua",
+                             {"READ_PATH": f"/v1/accounts/{ids['reader_account']}/transactions", "TOKEN": "reader"}, 64)]
         over_http = http(db, clients, ids["first_account"], ids["last_account"], scripts, soaked=clients == max(CLIENTS) and SOAK_SECONDS > 0)
         check = subprocess.run([TRESOR, "ledger", "check", "--db", db], capture_output=True, text=True)
         row = {"store": store, "clients": clients, "ledger": ledger, "raw_sql": raw, **limits, "http": over_http.pop("transfers"),
@@ -229,12 +230,14 @@ for store in STORES:
         if "transfers_64" in over_http:
             row["http_64"] = over_http.pop("transfers_64")
             row["ratio_http_64_transfers_to_ledger"] = round(row["http_64"]["tps"] / ledger["tps"], 3)
-        if "healthz" in over_http:
-            reads = {name: over_http.pop(name) for name in ["healthz", "accounts", "transactions", "healthz_after"]}
-            healthz = (reads["healthz"]["tps"] + reads["healthz_after"]["tps"]) / 2
-            reads["healthz_mean_tps"] = round(healthz, 1)
-            reads["ratio_accounts_to_healthz"] = round(reads["accounts"]["tps"] / healthz, 3)
-            reads["ratio_transactions_to_healthz"] = round(reads["transactions"]["tps"] / healthz, 3)
+        if "healthz#1" in over_http:
+            reads = {}
+            for name in ["healthz", "accounts", "transactions"]:
+                rounds = [over_http.pop(f"{name}#{round_}") for round_ in range(1, ROUNDS + 1)]
+                reads[name] = {**sorted(rounds, key=lambda figures: figures["tps"])[len(rounds) // 2],
+                               "rounds_tps": [figures["tps"] for figures in rounds]}
+            reads["ratio_accounts_to_healthz"] = round(reads["accounts"]["tps"] / reads["healthz"]["tps"], 3)
+            reads["ratio_transactions_to_healthz"] = round(reads["transactions"]["tps"] / reads["healthz"]["tps"], 3)
             row["http_reads"] = reads
         row["server_rss_mb"] = over_http.pop("server_rss_mb")
         if "soak" in over_http:
