@@ -78,7 +78,7 @@ struct InstructionJSONTests {
     @Test("array literals carry texts, nulls and integers to PostgreSQL unchanged", .enabled(if: TestStore.available.contains(.postgres)))
     func arrayLiterals() async throws {
         let database = try await TestStore.postgres.makeDatabase()
-        let texts: [String?] = Self.awkward.filter { !$0.unicodeScalars.contains("\u{00}") } + [nil, "\"", "\\", "\\\"", "a,b", " space "]
+        let texts: [String?] = Self.awkward + [nil, "\"", "\\", "\\\"", "a,b", " space "]
         let ints: [Int64?] = [0, -1, 1, Int64.max, Int64.min, nil, 42]
         let rows = try await database.read { session in
             try await session.query(
