@@ -123,23 +123,16 @@ extension BatchWriter {
 public enum PostgresArray {
     // why bytes: these literals carry every column of a batch (a payment's 25); built by
     // appending to a `String` scalar by scalar they were ~3 % of a payment's server CPU.
-    public static func int(_ values: [Int64?]) -> String {
+    public static func int(_ values: [Int64?]) -> String { integers(values) }
+
+    static func int(_ values: [Int64]) -> String { integers(values.lazy.map { $0 }) }
+
+    private static func integers(_ values: some Sequence<Int64?>) -> String {
         var out: [UInt8] = [UInt8(ascii: "{")]
-        out.reserveCapacity(2 + values.count * 8)
+        out.reserveCapacity(2 + values.underestimatedCount * 8)
         for (index, value) in values.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             if let value { out.append(contentsOf: String(value).utf8) } else { out.append(contentsOf: "NULL".utf8) }
-        }
-        out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func int(_ values: [Int64]) -> String {
-        var out: [UInt8] = [UInt8(ascii: "{")]
-        out.reserveCapacity(2 + values.count * 8)
-        for (index, value) in values.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: String(value).utf8)
         }
         out.append(UInt8(ascii: "}"))
         return String(decoding: out, as: UTF8.self)

@@ -115,8 +115,7 @@ public struct PaymentService: Sendable {
             id: PaymentID(0), customerID: principal.customerID, status: status, instruction: plan.instruction, requestedDate: requested,
             executionDate: execution, outgoing: plan.outgoing, holdID: nil, transactionID: nil, reason: nil, createdAtMillis: now,
             updatedAtMillis: now, executedAtMillis: nil, signing: decision)
-        // why once: the row is inserted and updated with the same instruction, and JSONEncoder
-        // is a few percent of a payment's CPU each time (`perf` under `POST /v1/payments`).
+        // why once: the row is inserted and updated with the same instruction text.
         let instructionText = InstructionCoding.encode(plan.instruction)
         let audit = AuditEntry.customer(
             principal, at: now, action: "payment.create",
