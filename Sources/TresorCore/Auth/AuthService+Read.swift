@@ -35,15 +35,14 @@ extension AuthService {
     }
 
     /// The caller behind `token` and `data`'s rows, read in one statement and nothing else
-    /// (`SQLDatabase.readStatement`: on SQLite without a transaction around it). For routes
-    /// whose whole read is `data`. Refuses as `read` does.
+    /// (`SQLDatabase.readStatement`: on SQLite without a transaction around it), on PostgreSQL
+    /// with those of other requests at the same time (`JoinedReads`). For routes whose whole
+    /// read is `data`. Refuses as `read` does.
     public func readJoined(token: String, minimumLevel: Int, joining data: CallerQuery) async throws -> (principal: Principal, rows: [SQLRow]) {
         let hash = try Self.tokenHash(token)
-        let now = clock.unixMillis
-        let rows = try await database.readStatement(
-            Self.sessionLookup(hash: hash, now: now, idleCutoff: now - config.idleTimeoutSeconds * 1000, joining: data))
+        let rows = try await joinedReads.rows(hash: hash, data: data)
         let (principal, lastSeen) = try Self.caller(in: rows, minimumLevel: minimumLevel)
-        try await refreshIdleTimer(hash: hash, lastSeen: lastSeen, now: now)
+        try await refreshIdleTimer(hash: hash, lastSeen: lastSeen, now: clock.unixMillis)
         return (principal, Self.joinedRows(rows))
     }
 

@@ -14,6 +14,8 @@ public struct AuthService: Sendable {
     public let limiter: RateLimiter
     /// Session lookups of concurrent requests, one statement for many (`caller`).
     let lookups: SessionLookups
+    /// Joined reads of concurrent requests, one statement for several (`readJoined`).
+    let joinedReads: JoinedReads
 
     public init(database: any SQLDatabase, clock: any Clock, random: any RandomSource = SystemRandom(), config: AuthConfig = AuthConfig()) {
         self.database = database
@@ -22,6 +24,7 @@ public struct AuthService: Sendable {
         self.config = config
         limiter = RateLimiter(database: database, clock: clock, limits: config.rateLimits)
         lookups = SessionLookups(database: database, clock: clock, idleTimeoutSeconds: config.idleTimeoutSeconds)
+        joinedReads = JoinedReads(database: database, clock: clock, idleTimeoutSeconds: config.idleTimeoutSeconds)
     }
 
     /// why: comparing against a real hash when the contract does not exist keeps the response
