@@ -42,7 +42,7 @@ struct JoinedReadsTests {
         }
 
         let held = HeldFirstRead(services.ledger.database)
-        let reads = JoinedReads(database: held, clock: fixture.clock, idleTimeoutSeconds: LedgerFixture.fastAuth.idleTimeoutSeconds)
+        let reads = JoinedReads(LiveSessions(database: held, clock: fixture.clock, idleTimeoutSeconds: LedgerFixture.fastAuth.idleTimeoutSeconds))
         let batched = kind == .postgres
         let answers = try await withThrowingTaskGroup(of: (Int, [[SQLValue]]).self) { group in
             for (index, caller) in callers.enumerated() {

@@ -34,7 +34,8 @@ struct SessionLookupsTests {
         let callers = (0..<40).map { tokens[$0 % tokens.count] }
 
         let held = HeldFirstRead(services.ledger.database)
-        let lookups = SessionLookups(database: held, clock: fixture.clock, idleTimeoutSeconds: LedgerFixture.fastAuth.idleTimeoutSeconds)
+        let sessions = LiveSessions(database: held, clock: fixture.clock, idleTimeoutSeconds: LedgerFixture.fastAuth.idleTimeoutSeconds)
+        let lookups = SessionLookups(sessions)
         let answers = try await withThrowingTaskGroup(of: (Int, CustomerID?).self) { group in
             for (index, caller) in callers.enumerated() {
                 let hash = Hashing.sha256Hex(Array(caller.token.utf8))

@@ -23,8 +23,9 @@ public struct AuthService: Sendable {
         self.random = random
         self.config = config
         limiter = RateLimiter(database: database, clock: clock, limits: config.rateLimits)
-        lookups = SessionLookups(database: database, clock: clock, idleTimeoutSeconds: config.idleTimeoutSeconds)
-        joinedReads = JoinedReads(database: database, clock: clock, idleTimeoutSeconds: config.idleTimeoutSeconds)
+        let sessions = LiveSessions(database: database, clock: clock, idleTimeoutSeconds: config.idleTimeoutSeconds)
+        lookups = SessionLookups(sessions)
+        joinedReads = JoinedReads(sessions)
     }
 
     /// why: comparing against a real hash when the contract does not exist keeps the response

@@ -40,14 +40,11 @@ final class JoinedReads: Sendable {
 
     /// One batcher per query text; nil for a text read alone (`batches(for:)`).
     private let queries = Mutex([String: Batches<Waiter>?]())
-    private let database: any SQLDatabase
-    private let clock: any Clock
-    private let idleMillis: Int64
+    private let sessions: LiveSessions
+    private var database: any SQLDatabase { sessions.database }
 
-    init(database: any SQLDatabase, clock: any Clock, idleTimeoutSeconds: Int64) {
-        self.database = database
-        self.clock = clock
-        idleMillis = idleTimeoutSeconds * 1000
+    init(_ sessions: LiveSessions) {
+        self.sessions = sessions
     }
 
     /// Callers of `data`'s text waiting for the next statement (for the tests).
@@ -72,8 +69,8 @@ final class JoinedReads: Sendable {
     }
 
     private func readAlone(hash: String, data: CallerQuery) async throws -> [SQLRow] {
-        let now = clock.unixMillis
-        return try await database.readStatement(AuthService.sessionLookup(hash: hash, now: now, idleCutoff: now - idleMillis, joining: data))
+        let (now, idleCutoff) = sessions.window()
+        return try await database.readStatement(AuthService.sessionLookup(hash: hash, now: now, idleCutoff: idleCutoff, joining: data))
     }
 
     /// The batcher of `data`'s text, or nil when its callers are read alone: past
@@ -103,10 +100,10 @@ final class JoinedReads: Sendable {
 
     /// Reads `waiters` in one statement and answers each with its rows.
     private func read(_ waiters: [Waiter], data: CallerQuery) async {
-        let now = clock.unixMillis
+        let (now, idleCutoff) = sessions.window()
         do {
             let rows = try await database.readStatement(
-                Self.query(waiters.map { ($0.hash, $0.binds) }, data: data, now: now, idleCutoff: now - idleMillis))
+                Self.query(waiters.map { ($0.hash, $0.binds) }, data: data, now: now, idleCutoff: idleCutoff))
             var found = [[SQLRow]](repeating: [], count: waiters.count)
             for row in rows {
                 let index = Int(row.int(0))

@@ -21,14 +21,11 @@ final class SessionLookups: Sendable {
     }
 
     private let waiting = Batches<Waiter>(batchMax: batchMax)
-    private let database: any SQLDatabase
-    private let clock: any Clock
-    private let idleMillis: Int64
+    private let sessions: LiveSessions
+    private var database: any SQLDatabase { sessions.database }
 
-    init(database: any SQLDatabase, clock: any Clock, idleTimeoutSeconds: Int64) {
-        self.database = database
-        self.clock = clock
-        idleMillis = idleTimeoutSeconds * 1000
+    init(_ sessions: LiveSessions) {
+        self.sessions = sessions
     }
 
     /// Callers waiting for the next statement (for the tests).
@@ -46,8 +43,8 @@ final class SessionLookups: Sendable {
 
     /// Reads one batch's sessions at the time it is read (after its callers came) and answers them.
     private func read(_ batch: [Waiter]) async {
-        let now = clock.unixMillis
-        let query = Self.query(Array(Set(batch.map(\.hash))), now: now, idleCutoff: now - idleMillis)
+        let (now, idleCutoff) = sessions.window()
+        let query = Self.query(Array(Set(batch.map(\.hash))), now: now, idleCutoff: idleCutoff)
         do {
             let rows = try await database.read { session in try await session.query(query) }
             var found: [String: SQLRow] = [:]
