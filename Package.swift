@@ -53,10 +53,12 @@ let package = Package(
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ]
         ),
+        /// SQLite settings made when the process loads (memory statistics off), in C: sqlite3_config is variadic.
+        .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "TresorSQLite",
             dependencies: [
-                "TresorLedger", "TresorCore", .product(name: "GRDB", package: "GRDB.swift"),
+                "CSQLiteSettings", "TresorLedger", "TresorCore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),

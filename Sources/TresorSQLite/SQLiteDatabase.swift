@@ -1,3 +1,4 @@
+import CSQLiteSettings
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -70,6 +71,11 @@ public final class SQLiteDatabase: SQLDatabase {
         guard let writerHandle else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the writer connection is closed") }
         writerStatements = SQLiteStatements(handle: writerHandle, statementsMax: Self.writerStatementsMax)
     }
+
+    /// Whether SQLite keeps no memory statistics in this process (`CSQLiteSettings`, set when
+    /// the process loaded). why: counting them takes a process-wide mutex in every allocation,
+    /// where concurrent reads met (`GET /v1/accounts` at 64 connections: +16 % requests a second).
+    public static var memoryStatisticsOff: Bool { csqlite_memstatus_off_result() == SQLITE_OK }
 
     /// Checkpoints run so far on the checkpointer's queue and by the writer in its COMMIT
     /// (`SQLiteCheckpointer`), for the tests.

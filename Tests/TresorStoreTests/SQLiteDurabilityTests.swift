@@ -21,4 +21,17 @@ struct SQLiteDurabilityTests {
             try await database.close()
         }
     }
+
+    /// why: with them on, every SQLite allocation takes one process-wide mutex (`CSQLiteSettings`).
+    /// Fails when the setting runs too late (SQLite answers SQLITE_MISUSE once initialised) or
+    /// not at all.
+    @Test("SQLite keeps no memory statistics in this process")
+    func noMemoryStatistics() async throws {
+        try await withTemporarySQLitePath("memstatus") { path in
+            let database = try SQLiteDatabase(path: path)
+            try await database.migrate()
+            #expect(SQLiteDatabase.memoryStatisticsOff)
+            try await database.close()
+        }
+    }
 }
