@@ -40,7 +40,9 @@ public final class SQLiteDatabase: SQLDatabase {
     /// Opens (creating if needed) the database file at `path`. `checkpointAtWalPages`: the WAL
     /// size in pages from which it is copied back into the file (1,000 is SQLite's own default;
     /// the tests lower it).
-    public init(path: String, checkpointAtWalPages: Int32 = 1000) throws {
+    /// `readsKeepSnapshotsAfterMilliseconds`: how long after a write the read connections may
+    /// keep their snapshots between statements (`KeptSnapshots`; the tests lower it).
+    public init(path: String, checkpointAtWalPages: Int32 = 1000, readsKeepSnapshotsAfterMilliseconds: Int = 100) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(Double(Self.busyMilliseconds) / 1000)
         // why: the ledger keeps a transaction open across several async statements.
@@ -63,7 +65,7 @@ public final class SQLiteDatabase: SQLDatabase {
             // The writer only: a reader's large sort may still spill to disk.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
-        readers = SQLiteReaders(path: path)
+        readers = SQLiteReaders(path: path, quietMilliseconds: readsKeepSnapshotsAfterMilliseconds)
         let checkpointer = SQLiteCheckpointer(path: path, walPagesMin: checkpointAtWalPages)
         self.checkpointer = checkpointer
         walHook = Mutex(try pool.writeWithoutTransaction { db in SQLiteCheckpointer.hook(checkpointer, on: db) })
@@ -76,6 +78,12 @@ public final class SQLiteDatabase: SQLDatabase {
     /// the process loaded). why: counting them takes a process-wide mutex in every allocation,
     /// where concurrent reads met (`GET /v1/accounts` at 64 connections: +16 % requests a second).
     public static var memoryStatisticsOff: Bool { csqlite_memstatus_off_result() == SQLITE_OK }
+
+    /// Statements read in a snapshot a read connection kept (`KeptSnapshots`), and the
+    /// connections keeping one now, for the tests.
+    public var keptSnapshots: (reused: Int, keeping: Int) {
+        (readers.snapshots.reused.load(ordering: .relaxed), readers.snapshots.count.load(ordering: .relaxed))
+    }
 
     /// Checkpoints run so far on the checkpointer's queue and by the writer in its COMMIT
     /// (`SQLiteCheckpointer`), for the tests.

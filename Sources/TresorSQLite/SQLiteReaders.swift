@@ -1,3 +1,4 @@
+import CSQLiteSettings
 import GRDB
 import GRDBSQLite
 import Synchronization
@@ -16,15 +17,43 @@ final class SQLiteReaders: Sendable {
     private let idle = Mutex<[SQLiteReader]>([])
     /// Connections kept open when idle; a burst beyond opens more and closes them afterwards.
     static let keptMax = 8
+    /// Read transactions kept open between statements while this process does not write.
+    let snapshots: KeptSnapshots
 
-    init(path: String) {
+    /// `quietMilliseconds`: how long after a write connections may keep their snapshots
+    /// (`KeptSnapshots`).
+    init(path: String, quietMilliseconds: Int = 100) {
         self.path = path
+        snapshots = KeptSnapshots(quietMilliseconds: quietMilliseconds)
+    }
+
+    /// Called by the writer before it begins a group: ends the transactions idle connections
+    /// keep, so none holds a read mark that stops the WAL from starting again, and connections
+    /// keep none until writes pause (`KeptSnapshots`).
+    func willWrite() {
+        snapshots.wrote()
+        guard snapshots.count.load(ordering: .relaxed) > 0 else { return }
+        let failed = idle.withLock { readers -> [SQLiteReader] in
+            var failed: [SQLiteReader] = []
+            readers.removeAll { reader in
+                do {
+                    try reader.endKeptSnapshot()
+                    return false
+                } catch {
+                    failed.append(reader)
+                    return true
+                }
+            }
+            return failed
+        }
+        for reader in failed { reader.close() }
     }
 
     /// Runs `body` in one read transaction on a connection of its own.
     func read<T>(_ body: (SQLiteReader) async throws -> T) async throws -> T {
         let reader = try take()
         do {
+            try reader.endKeptSnapshot()
             try reader.run("BEGIN")
             let result = try await body(reader)
             try reader.run("COMMIT")
@@ -41,12 +70,13 @@ final class SQLiteReaders: Sendable {
         }
     }
 
-    /// The rows of one statement on a connection of its own, without BEGIN and COMMIT: SQLite
-    /// reads a lone statement in one snapshot, taken and let go with it.
+    /// The rows of one statement on a connection of its own, in one snapshot: the one the
+    /// connection kept if nothing was committed since, else a new one, kept afterwards while
+    /// this process does not write (`KeptSnapshots`).
     func statement(_ sql: TresorLedger.SQL) throws -> [SQLRow] {
         let reader = try take()
         defer { giveBack(reader) }
-        return try reader.query(sql)
+        return try reader.statementKeepingSnapshot(sql, snapshots: snapshots)
     }
 
     /// An idle connection, or a new one.
@@ -55,6 +85,7 @@ final class SQLiteReaders: Sendable {
     }
 
     private func giveBack(_ reader: SQLiteReader) {
+        guard reader.isOpen else { return }
         let kept = idle.withLock { readers -> Bool in
             guard readers.count < Self.keptMax else { return false }
             readers.append(reader)
@@ -81,6 +112,14 @@ final class SQLiteReaders: Sendable {
 final class SQLiteReader: @unchecked Sendable {
     private var handle: OpaquePointer?
     private let statements: SQLiteStatements
+    /// The first region of this connection's WAL index, once it read (`csqlite_wal_index`).
+    /// why kept: finding it takes the WAL index's mutex; it stays mapped while the connection
+    /// is open (a read-only connection never leaves WAL mode).
+    private var walIndex: UnsafeRawPointer?
+    /// The WAL index's header when the read transaction this connection keeps open began.
+    private var kept: WALIndexHeader?
+    /// The count of connections keeping one, which this one is in while `kept` is set.
+    private var keptCount: KeptSnapshots?
     /// A bound on the cache: texts with a variable number of `?` (IN lists) differ per page size.
     static let statementsMax = 64
 
@@ -99,6 +138,8 @@ final class SQLiteReader: @unchecked Sendable {
         sqlite3_busy_timeout(handle, SQLiteDatabase.busyMilliseconds)
     }
 
+    var isOpen: Bool { handle != nil }
+
     var inTransaction: Bool { handle.map { sqlite3_get_autocommit($0) == 0 } ?? false }
 
     /// Runs a statement without rows (BEGIN, COMMIT, ROLLBACK).
@@ -111,7 +152,57 @@ final class SQLiteReader: @unchecked Sendable {
         return try statements.query(sql)
     }
 
+    /// `sql`'s rows in the snapshot this connection keeps, if nothing was committed since it
+    /// began; else in a new one, which it keeps when `snapshots` allows and nothing was committed
+    /// while it began (the header before BEGIN is the header after the statement: no ABA, a
+    /// header changes with every commit).
+    func statementKeepingSnapshot(_ sql: TresorLedger.SQL, snapshots: KeptSnapshots) throws -> [SQLRow] {
+        if let kept, let walIndex {
+            if WALIndexHeader(at: walIndex) == kept {
+                snapshots.reused.add(1, ordering: .relaxed)
+                return try query(sql)
+            }
+            try endKeptSnapshot()
+        }
+        guard snapshots.mayKeep, let walIndex, let before = WALIndexHeader(at: walIndex) else {
+            let rows = try query(sql)
+            if self.walIndex == nil, let handle { self.walIndex = csqlite_wal_index(UnsafeMutableRawPointer(handle)) }
+            return rows
+        }
+        try run("BEGIN")
+        do {
+            let rows = try query(sql)
+            if WALIndexHeader(at: walIndex) == before {
+                kept = before
+                keptCount = snapshots
+                snapshots.count.add(1, ordering: .relaxed)
+            } else {
+                try run("COMMIT")
+            }
+            return rows
+        } catch {
+            if (try? run("ROLLBACK")) == nil && inTransaction { close() }
+            throw error
+        }
+    }
+
+    /// Ends the read transaction this connection keeps open, if it keeps one.
+    func endKeptSnapshot() throws {
+        guard kept != nil else { return }
+        forgetKept()
+        try run("COMMIT")
+    }
+
+    private func forgetKept() {
+        guard kept != nil else { return }
+        kept = nil
+        keptCount?.count.subtract(1, ordering: .relaxed)
+        keptCount = nil
+    }
+
     func close() {
+        forgetKept()
+        walIndex = nil
         statements.finalizeAll()
         sqlite3_close_v2(handle)
         handle = nil

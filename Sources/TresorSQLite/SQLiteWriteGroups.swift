@@ -134,6 +134,7 @@ extension SQLiteDatabase {
         var kept: [any WriteJob] = []
         do {
             try await writer.withSlot {
+                readers.willWrite()
                 try await begin()
                 do {
                     // why no savepoint for a group of one (the group committer's batches when
