@@ -157,8 +157,9 @@ final class SQLiteReader: @unchecked Sendable {
     /// while it began (the header before BEGIN is the header after the statement: no ABA, a
     /// header changes with every commit).
     func statementKeepingSnapshot(_ sql: TresorLedger.SQL, snapshots: KeptSnapshots) throws -> [SQLRow] {
-        if let kept, let walIndex {
-            if WALIndexHeader(at: walIndex) == kept {
+        if kept != nil {
+            // why `inTransaction` too: SQLite ends a transaction itself on some I/O errors.
+            if inTransaction, let kept, let walIndex, WALIndexHeader(at: walIndex) == kept {
                 snapshots.reused.add(1, ordering: .relaxed)
                 return try query(sql)
             }
@@ -190,7 +191,7 @@ final class SQLiteReader: @unchecked Sendable {
     func endKeptSnapshot() throws {
         guard kept != nil else { return }
         forgetKept()
-        try run("COMMIT")
+        if inTransaction { try run("COMMIT") }
     }
 
     private func forgetKept() {
