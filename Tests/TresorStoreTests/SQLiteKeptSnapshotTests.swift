@@ -72,14 +72,20 @@ struct SQLiteKeptSnapshotTests {
                 }
                 group.addTask {
                     var behind = 0
-                    while committed.value.load(ordering: .acquiring) < 400 {
+                    // why the deadline and the yield: a read never suspends, and this loop alone
+                    // would keep a thread of Swift's small pool from the writing task (on 2
+                    // cores, with another test blocking the other thread, it never finished).
+                    let deadline = ContinuousClock.now + .seconds(60)
+                    while committed.value.load(ordering: .acquiring) < 400, ContinuousClock.now < deadline {
                         let floor = committed.value.load(ordering: .acquiring)
                         if try await Self.value(in: reading) < floor { behind += 1 }
+                        await Task.yield()
                     }
                     return behind
                 }
                 return try await group.reduce(0, +)
             }
+            #expect(committed.value.load(ordering: .acquiring) == 400, "the writing task finished")
             #expect(behind == 0, "\(behind) reads saw less than was committed before they began")
             #expect(reading.keptSnapshots.reused > 0)
         }
