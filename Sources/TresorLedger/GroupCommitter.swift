@@ -223,7 +223,9 @@ actor GroupCommitter {
 
     /// One statement or transaction for `bookings` and the records of those created (last, so a
     /// lock the recorder takes is held the shortest), written again when the database chose it as a
-    /// deadlock victim, and without the bookings whose records the recorder refused
+    /// deadlock victim or, on PostgreSQL, found a key of it written meanwhile by another instance
+    /// (`tresor_book_set` writes keys last, migration 20; written again, it replays that key),
+    /// and without the bookings whose records the recorder refused
     /// (`RecordsRefused`), which are answered with the recorder's errors.
     static func write(_ bookings: [BatchBooking], to database: any SQLDatabase, recorder: (any BookingRecorder)?) async throws
         -> [Result<CommitOutcome, any Error>]

@@ -25,6 +25,17 @@ extension Ledger {
                 GROUP BY transaction_id, currency HAVING SUM(amount_minor) <> 0
                 """
             ) { "transaction \($0.int(0)) sums to \($0.int(2)) \($0.text(1))" }
+            // why here too: the database refuses such a posting (SQLite's foreign keys, on
+            // PostgreSQL triggers per statement, migration 20); this finds one however it came,
+            // a restore or a repair by hand.
+            try await check(
+                "postings name their account and transaction",
+                """
+                SELECT p.id, p.account_id, p.transaction_id FROM postings p \
+                WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = p.account_id) \
+                OR NOT EXISTS (SELECT 1 FROM transactions t WHERE t.id = p.transaction_id)
+                """
+            ) { "posting \($0.int(0)) names account \($0.int(1)) and transaction \($0.int(2)), not both found" }
             try await check(
                 "two postings or more",
                 """

@@ -50,7 +50,10 @@ extension Migration {
     /// The text of `tresor_book_set`, shared by migration 17 (which created it) and 18 (which
     /// made it bump `accounts.revision`). why one text: PostgreSQL keeps the last definition;
     /// a database created today runs both, one migrated from before 18 runs only the second.
-    static let bookSetFunction =
+    static let bookSetFunction = bookSetFunction(keys: .claimedFirst)
+
+    /// The text of `tresor_book_set` with its idempotency keys handled as `keys` says.
+    static func bookSetFunction(keys: BookSetKeys) -> String {
         """
         CREATE OR REPLACE FUNCTION tresor_book_set(b_kind text[], b_booking_date text[], b_value_date text[], b_now bigint[], \
         b_scope text[], b_key text[], b_hash text[], b_first int[], b_count int[], l_account bigint[], l_currency text[], \
@@ -106,18 +109,7 @@ extension Migration {
             j int;
             k int;
             nxt numeric;
-        BEGIN
-            WITH ins AS (
-                INSERT INTO idempotency_keys (scope, idem_key, request_hash, transaction_id, created_at_ms)
-                SELECT b_scope[g], b_key[g], b_hash[g], NULL, b_now[g] FROM generate_series(1, n) AS g
-                WHERE b_scope[g] IS NOT NULL ORDER BY b_scope[g] COLLATE "C", b_key[g] COLLATE "C"
-                ON CONFLICT DO NOTHING RETURNING scope, idem_key)
-            SELECT coalesce(array_agg(ins.scope || chr(31) || ins.idem_key), '{}') INTO claimed FROM ins;
-            FOR i IN 1..n LOOP
-                IF b_scope[i] IS NOT NULL AND NOT (b_scope[i] || chr(31) || b_key[i]) = ANY (claimed) THEN
-                    state[i] := 'replay';
-                END IF;
-            END LOOP;
+        BEGIN\(keys.first)
 
             SELECT coalesce(array_agg(DISTINCT l_account[g]), '{}') INTO ids FROM generate_series(1, n) AS i2,
                 generate_series(b_first[i2], b_first[i2] + b_count[i2] - 1) AS g WHERE state[i2] IS NULL;
@@ -174,10 +166,7 @@ extension Migration {
                     refused := refused || i;
                 END IF;
             END LOOP;
-
-            FOREACH i IN ARRAY refused LOOP
-                DELETE FROM idempotency_keys AS ik WHERE ik.scope = b_scope[i] AND ik.idem_key = b_key[i];
-            END LOOP;
+        \(keys.refused)
             IF cardinality(accepted) > 0 THEN
                 -- why joined to unnest: without sequential scans the plan is a nested loop of
                 -- primary-key lookups, one statement for all rows (row by row cost 10 to 15 us each).
@@ -207,9 +196,7 @@ extension Migration {
                     booking_date, value_date, counterparty, remittance)
                 SELECT u.t, l_account[u.j], l_currency[u.j], l_amount[u.j], l_balance[u.j], b_booking_date[u.b], b_value_date[u.b],
                     l_counterparty[u.j], l_remittance[u.j]
-                FROM unnest(p_tx, p_line, p_booking) WITH ORDINALITY AS u(t, j, b, o) ORDER BY u.o;
-                UPDATE idempotency_keys AS ik SET transaction_id = v.txid
-                FROM unnest(k_scope, k_key, k_tx) AS v(scope, idem_key, txid) WHERE ik.scope = v.scope AND ik.idem_key = v.idem_key;
+                FROM unnest(p_tx, p_line, p_booking) WITH ORDINALITY AS u(t, j, b, o) ORDER BY u.o;\(keys.linked)
 
                 -- The audit entries of the created bookings, chained as AuditLog.append does
                 -- (AuditEntry.computedHash over the same length-prefixed fields), in booking order.
@@ -261,4 +248,89 @@ extension Migration {
         END
         $body$
         """
+    }
+
+    /// How `tresor_book_set` takes a set's idempotency keys.
+    enum BookSetKeys {
+        /// Migrations 17 and 18: claimed first, by an insert that waits for a concurrent claim
+        /// of the same key; linked to their transactions by an UPDATE once those are written; a
+        /// refused booking's claim deleted.
+        case claimedFirst
+        /// Migration 20: read first; written once, with their transactions, after the postings;
+        /// a key another transaction wrote meanwhile fails the call (40001), and the batch is
+        /// written again (`GroupCommitter.write`), which then reads it as a replay.
+        case writtenLast
+
+        /// After `BEGIN`: the keys taken before, their bookings marked `replay`.
+        var first: String {
+            switch self {
+            case .claimedFirst:
+                """
+
+                    WITH ins AS (
+                        INSERT INTO idempotency_keys (scope, idem_key, request_hash, transaction_id, created_at_ms)
+                        SELECT b_scope[g], b_key[g], b_hash[g], NULL, b_now[g] FROM generate_series(1, n) AS g
+                        WHERE b_scope[g] IS NOT NULL ORDER BY b_scope[g] COLLATE "C", b_key[g] COLLATE "C"
+                        ON CONFLICT DO NOTHING RETURNING scope, idem_key)
+                    SELECT coalesce(array_agg(ins.scope || chr(31) || ins.idem_key), '{}') INTO claimed FROM ins;
+                    FOR i IN 1..n LOOP
+                        IF b_scope[i] IS NOT NULL AND NOT (b_scope[i] || chr(31) || b_key[i]) = ANY (claimed) THEN
+                            state[i] := 'replay';
+                        END IF;
+                    END LOOP;
+                """
+            case .writtenLast:
+                """
+
+                    SELECT coalesce(array_agg(ik.scope || chr(31) || ik.idem_key), '{}') INTO claimed
+                    FROM unnest(b_scope, b_key) AS u(key_scope, key_text)
+                    JOIN idempotency_keys AS ik ON ik.scope = u.key_scope AND ik.idem_key = u.key_text;
+                    FOR i IN 1..n LOOP
+                        IF b_scope[i] IS NOT NULL AND (b_scope[i] || chr(31) || b_key[i]) = ANY (claimed) THEN
+                            state[i] := 'replay';
+                        END IF;
+                    END LOOP;
+                """
+            }
+        }
+
+        /// After the decisions: what is left of a refused booking's key.
+        var refused: String {
+            switch self {
+            case .claimedFirst:
+                """
+
+                    FOREACH i IN ARRAY refused LOOP
+                        DELETE FROM idempotency_keys AS ik WHERE ik.scope = b_scope[i] AND ik.idem_key = b_key[i];
+                    END LOOP;
+                """
+            case .writtenLast: ""
+            }
+        }
+
+        /// After the postings: the keys of the created bookings with their transactions.
+        var linked: String {
+            switch self {
+            case .claimedFirst:
+                """
+
+                        UPDATE idempotency_keys AS ik SET transaction_id = v.txid
+                        FROM unnest(k_scope, k_key, k_tx) AS v(scope, idem_key, txid) WHERE ik.scope = v.scope AND ik.idem_key = v.idem_key;
+                """
+            case .writtenLast:
+                """
+
+                        WITH ins AS (
+                            INSERT INTO idempotency_keys (scope, idem_key, request_hash, transaction_id, created_at_ms)
+                            SELECT b_scope[u.i4], b_key[u.i4], b_hash[u.i4], tx_of[u.i4], b_now[u.i4] FROM unnest(accepted) AS u(i4)
+                            WHERE b_scope[u.i4] IS NOT NULL ORDER BY b_scope[u.i4] COLLATE "C", b_key[u.i4] COLLATE "C"
+                            ON CONFLICT DO NOTHING RETURNING 1)
+                        SELECT count(*) INTO k FROM ins;
+                        IF k <> cardinality(k_scope) THEN
+                            RAISE serialization_failure USING MESSAGE = 'an idempotency key of the set was written meanwhile';
+                        END IF;
+                """
+            }
+        }
+    }
 }
