@@ -69,16 +69,23 @@ final class LiveServer: @unchecked Sendable {
             ])
     }
 
-    /// Stops the server process; the files stay for `run()` again.
-    func halt() {
+    /// Stops the server process and waits for it to exit; the files stay for `run()` again.
+    /// why polled, not `waitUntilExit()`: that blocks a thread of Swift's pool until the server
+    /// has shut down, and the pool has two threads on CI; a test elsewhere that needed the
+    /// other one then stalled (a CI run hung).
+    func halt() async {
         guard let process, process.isRunning else { return }
         process.terminate()
-        process.waitUntilExit()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         self.process = nil
     }
 
+    /// Stops the server without waiting for it to exit (it runs in a `defer`, where no call
+    /// suspends) and removes its files.
     func stop() {
-        halt()
+        if let process, process.isRunning { process.terminate() }
+        process = nil
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -185,7 +185,7 @@ struct TresorClientTests {
         let accounts = try await client.accounts()
         let account = try await Self.currentAccount(client)
         let page = try await client.transactionPage(of: account.id, pageSize: 10)
-        server.halt()
+        await server.halt()
 
         let offline = try await client.accounts()
         guard case .offline(let since) = offline.freshness else {
