@@ -38,6 +38,11 @@ struct LedgerReferenceTests {
         """
     }
 
+    /// An idempotency key naming `transaction` (an id, or NULL).
+    static func key(transaction: String) -> String {
+        "INSERT INTO idempotency_keys (scope, idem_key, request_hash, transaction_id, created_at_ms) VALUES ('t', 'k', 'h', \(transaction), 0)"
+    }
+
     @Test("a posting or key naming a missing row is refused; a referenced row is not deleted or renumbered", arguments: StoreKind.available)
     func references(kind: StoreKind) async throws {
         let fixture = try await LedgerFixture.make(kind)
@@ -56,10 +61,9 @@ struct LedgerReferenceTests {
         #expect(await Self.refusal(of: Self.posting(account: account, transaction: missing), in: database) != nil)
         let mixed = Self.posting(account: account, transaction: booked) + ", (\(booked), \(missing), 'CHF', -1, 0, '2026-11-20', '2026-11-20')"
         #expect(await Self.refusal(of: mixed, in: database) != nil)
-        let key = "INSERT INTO idempotency_keys (scope, idem_key, request_hash, transaction_id, created_at_ms) VALUES ('t', 'k', 'h', %@, 0)"
-        #expect(await Self.refusal(of: key.replacingOccurrences(of: "%@", with: "\(booked)"), in: database) == nil)
-        #expect(await Self.refusal(of: key.replacingOccurrences(of: "%@", with: "NULL"), in: database) == nil)
-        #expect(await Self.refusal(of: key.replacingOccurrences(of: "%@", with: "\(missing)"), in: database) != nil)
+        #expect(await Self.refusal(of: Self.key(transaction: "\(booked)"), in: database) == nil)
+        #expect(await Self.refusal(of: Self.key(transaction: "NULL"), in: database) == nil)
+        #expect(await Self.refusal(of: Self.key(transaction: "\(missing)"), in: database) != nil)
         #expect(await Self.refusal(of: "UPDATE idempotency_keys SET transaction_id = \(missing) WHERE idem_key = 'ref-1'", in: database) != nil)
         #expect(await Self.refusal(of: "UPDATE postings SET account_id = \(missing) WHERE transaction_id = \(booked)", in: database) != nil)
 
@@ -72,7 +76,7 @@ struct LedgerReferenceTests {
         #expect(await Self.refusal(of: "DELETE FROM transactions WHERE id = \(booked)", in: database) != nil)
         #expect(
             await Self.refusal(
-                of: lone, key.replacingOccurrences(of: "%@", with: "\(missing)"), "DELETE FROM transactions WHERE id = \(missing)", in: database)
+                of: lone, Self.key(transaction: "\(missing)"), "DELETE FROM transactions WHERE id = \(missing)", in: database)
                 != nil)
         #expect(await Self.refusal(of: "UPDATE accounts SET id = \(missing) WHERE id = \(savings.id.rawValue)", in: database) != nil)
         #expect(await Self.refusal(of: "UPDATE transactions SET id = \(missing) WHERE id = \(booked)", in: database) != nil)
