@@ -10,5 +10,7 @@ function request()
 end
 
 function done(summary, latency, requests)
+  -- p90 and p99.9 in ms, beside wrk's p50 and p99 (bench.py reads "pct" lines).
+  for _, p in ipairs({90, 99.9}) do io.write(string.format("pct %g %.3f\n", p, latency:percentile(p) / 1000)) end
   io.write(string.format("non2xx=%d\n", summary.errors.status))
 end

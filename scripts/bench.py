@@ -8,7 +8,9 @@ customer with two accounts (GET /v1/accounts, a page of 50 transactions) at 64 c
 and the server's resident memory after each run and, with the most clients, every 5 s of a 60 s run of transfers at 64
 connections (BENCH_SOAK_SECONDS; 0 skips it). On SQLite (b) is also run with 100 transfers per
 transaction, the most one writer does. (a) and (b) run in turn BENCH_ROUNDS times (3), each side's median run
-kept. Each kind of HTTP request is first sent for BENCH_WARM_SECONDS (2) unmeasured. Writes
+kept. Each kind of HTTP request is first sent for BENCH_WARM_SECONDS (2) unmeasured; each HTTP run
+records p90 and p99.9 beside p50 and p99, the server's CPU per request and the ledger's group-commit
+batches written during it (count, mean bookings, from /metrics). Writes
 bench/results/ledger.json (BENCH_OUT) with every figure and its ratio;
 BENCH_STORES, BENCH_CLIENTS and BENCH_SECONDS narrow or lengthen a run."""
 import datetime
@@ -83,6 +85,20 @@ def alternated(ours, limit):
         chosen = sorted((r[side] for r in runs), key=lambda r: r["tps"])[len(runs) // 2]
         return {**chosen, "rounds_tps": [r[side]["tps"] for r in runs]}
     return median(0), median(1)
+
+
+def cpu_seconds(pid):
+    """User and system CPU the process has used so far."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def batch_sizes(port):
+    """(batches, bookings) the server's group committer has written so far (its /metrics)."""
+    text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+    count = re.search(r"^tresor_ledger_batch_size_count (\S+)", text, re.M)
+    total = re.search(r"^tresor_ledger_batch_size_sum (\S+)", text, re.M)
+    return (float(count.group(1)) if count else 0.0, float(total.group(1)) if total else 0.0)
 
 
 def rss_mb(pid):
@@ -163,9 +179,19 @@ def http(db, clients, first, last, scripts, soaked=False):
                 run("wrk", "-t", str(min(connections, 2)), "-c", str(connections), "-d", f"{WARM_SECONDS}s", "-s", script,
                     f"http://127.0.0.1:{port}", env=env)
                 warmed.add(kind)
+            # why the server's CPU and batches beside the figures: requests a second moved by a
+            # tenth between runs on this machine, CPU a request much less; and at 64 connections
+            # the transfers' latency is whole group-commit cycles (a batch written, the next
+            # gathered meanwhile), which the batches' sizes show.
+            cpu_before, batches_before = cpu_seconds(server.pid), batch_sizes(port)
             out = run("wrk", "-t", str(min(connections, 2)), "-c", str(connections), "-d", f"{int(SECONDS)}s", "--latency",
                       "-s", script, f"http://127.0.0.1:{port}", env=env)
-            figures[name] = {**wrk_figures(out), "connections": connections}
+            requests = int(re.search(r"(\d+) requests in", out).group(1))
+            figures[name] = {**wrk_figures(out), "connections": connections,
+                             "server_cpu_us_per_request": round((cpu_seconds(server.pid) - cpu_before) / max(requests, 1) * 1e6)}
+            batches = [after - before for before, after in zip(batches_before, batch_sizes(port))]
+            if batches[0] > 0:
+                figures[name]["ledger_batches"] = {"count": int(batches[0]), "mean_bookings": round(batches[1] / batches[0], 1)}
             rss.append(rss_mb(server.pid))
         figures["server_rss_mb"] = {"samples": rss, "after": rss[-1], "limit": 150}
         if soaked:
@@ -184,7 +210,9 @@ def wrk_figures(out, seconds=None):
         value, unit = match.groups()
         return float(value) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60000}[unit]
 
-    return {"tps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+    # Percentiles beyond wrk's own four, printed by the scripts' `done` ("pct 99.9 12.34", in ms).
+    more = {f"p{name.replace('.', '_')}_ms": float(value) for name, value in re.findall(r"^pct (\S+) ([\d.]+)$", out, re.M)}
+    return {**more, "tps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
             # why anchored to the line: the stdev column ("93.99%") also ends in "99%".
             "p50_ms": ms(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1)), "p99_ms": ms(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1)),
             "non_2xx": int(re.search(r"non2xx=(\d+)", out).group(1)), "seconds": seconds or SECONDS, "tool": "wrk"}
