@@ -9,8 +9,9 @@ and the server's resident memory after each run and, with the most clients, ever
 connections (BENCH_SOAK_SECONDS; 0 skips it). On SQLite (b) is also run with 100 transfers per
 transaction, the most one writer does. (a) and (b) run in turn BENCH_ROUNDS times (3), each side's median run
 kept. Each kind of HTTP request is first sent for BENCH_WARM_SECONDS (2) unmeasured; each HTTP run
-records p90 and p99.9 beside p50 and p99, the server's CPU per request and the ledger's group-commit
-batches written during it (count, mean bookings, from /metrics). Writes
+records p90 and p99.9 beside p50 and p99, the server's CPU per request, the ledger's group-commit
+batches written during it and, on SQLite, the single writer's groups: time in statements, in COMMIT,
+and the share of the run it was busy (from /metrics). Writes
 bench/results/ledger.json (BENCH_OUT) with every figure and its ratio;
 BENCH_STORES, BENCH_CLIENTS and BENCH_SECONDS narrow or lengthen a run."""
 import datetime
@@ -93,12 +94,33 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def batch_sizes(port):
-    """(batches, bookings) the server's group committer has written so far (its /metrics)."""
+WRITE_COUNTERS = ["tresor_ledger_batch_size_count", "tresor_ledger_batch_size_sum", "tresor_sqlite_group_writing_seconds_count",
+                  "tresor_sqlite_group_writing_seconds_sum", "tresor_sqlite_group_commit_seconds_sum"]
+
+
+def write_counters(port):
+    """The server's counters of group-commit batches and, on SQLite, of write groups (its /metrics)."""
     text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
-    count = re.search(r"^tresor_ledger_batch_size_count (\S+)", text, re.M)
-    total = re.search(r"^tresor_ledger_batch_size_sum (\S+)", text, re.M)
-    return (float(count.group(1)) if count else 0.0, float(total.group(1)) if total else 0.0)
+    found = {name: re.search(rf"^{name} (\S+)", text, re.M) for name in WRITE_COUNTERS}
+    return {name: float(match.group(1)) if match else 0.0 for name, match in found.items()}
+
+
+def writes_during(before, after, seconds):
+    """What the writers did between two `write_counters`: the ledger's batches (count, mean
+    bookings) and SQLite's write groups (count, mean time in statements and in COMMIT, and the
+    share of the run the single writer was busy: what is left is the time between groups)."""
+    delta = {name: after[name] - before[name] for name in WRITE_COUNTERS}
+    figures = {}
+    batches = delta["tresor_ledger_batch_size_count"]
+    if batches > 0:
+        figures["ledger_batches"] = {"count": int(batches), "mean_bookings": round(delta["tresor_ledger_batch_size_sum"] / batches, 1)}
+    groups = delta["tresor_sqlite_group_writing_seconds_count"]
+    if groups > 0:
+        writing, committing = delta["tresor_sqlite_group_writing_seconds_sum"], delta["tresor_sqlite_group_commit_seconds_sum"]
+        figures["sqlite_write_groups"] = {"count": int(groups), "mean_statements_ms": round(writing / groups * 1000, 3),
+                                          "mean_commit_ms": round(committing / groups * 1000, 3),
+                                          "writer_busy_share": round((writing + committing) / seconds, 3)}
+    return figures
 
 
 def rss_mb(pid):
@@ -179,19 +201,18 @@ def http(db, clients, first, last, scripts, soaked=False):
                 run("wrk", "-t", str(min(connections, 2)), "-c", str(connections), "-d", f"{WARM_SECONDS}s", "-s", script,
                     f"http://127.0.0.1:{port}", env=env)
                 warmed.add(kind)
-            # why the server's CPU and batches beside the figures: requests a second moved by a
+            # why the server's CPU and writes beside the figures: requests a second moved by a
             # tenth between runs on this machine, CPU a request much less; and at 64 connections
             # the transfers' latency is whole group-commit cycles (a batch written, the next
-            # gathered meanwhile), which the batches' sizes show.
-            cpu_before, batches_before = cpu_seconds(server.pid), batch_sizes(port)
+            # gathered meanwhile), which the batches and SQLite's write groups show.
+            cpu_before, writes_before = cpu_seconds(server.pid), write_counters(port)
+            started = time.monotonic()
             out = run("wrk", "-t", str(min(connections, 2)), "-c", str(connections), "-d", f"{int(SECONDS)}s", "--latency",
                       "-s", script, f"http://127.0.0.1:{port}", env=env)
             requests = int(re.search(r"(\d+) requests in", out).group(1))
             figures[name] = {**wrk_figures(out), "connections": connections,
-                             "server_cpu_us_per_request": round((cpu_seconds(server.pid) - cpu_before) / max(requests, 1) * 1e6)}
-            batches = [after - before for before, after in zip(batches_before, batch_sizes(port))]
-            if batches[0] > 0:
-                figures[name]["ledger_batches"] = {"count": int(batches[0]), "mean_bookings": round(batches[1] / batches[0], 1)}
+                             "server_cpu_us_per_request": round((cpu_seconds(server.pid) - cpu_before) / max(requests, 1) * 1e6),
+                             **writes_during(writes_before, write_counters(port), time.monotonic() - started)}
             rss.append(rss_mb(server.pid))
         figures["server_rss_mb"] = {"samples": rss, "after": rss[-1], "limit": 150}
         if soaked:

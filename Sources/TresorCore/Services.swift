@@ -48,6 +48,7 @@ public struct Services: Sendable {
         self.clock = clock
         self.calendar = calendar
         ledger = Ledger(database: database, observer: observer, recorder: AuditRecorder())
+        if let observer { database.observeWrites(observer) }
         bank = BankService(ledger: ledger, clock: clock)
         auth = AuthService(database: database, clock: clock, random: random, config: authConfig)
         accounts = AccountService(ledger: ledger, calendar: calendar, clock: clock)

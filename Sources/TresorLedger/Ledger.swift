@@ -154,8 +154,15 @@ public protocol LedgerObserver: Sendable {
     func transactionsCommitted(_ count: Int)
     /// A group-commit batch of `size` bookings was written (committed or refused as a whole).
     func batchWritten(size: Int)
+    /// A store with one writer (SQLite) committed a group of write transactions: `writing` from
+    /// its BEGIN to the end of its last body, `committing` its COMMIT (the fsync, and the way
+    /// back when the COMMIT ran on the writer's queue). why: the
+    /// writer writes one group at a time, so these two and the time between groups are where
+    /// every write waits; under load they show whether the disk or the statements bound it.
+    func writeGroupCommitted(writing: Duration, committing: Duration)
 }
 
 extension LedgerObserver {
     public func batchWritten(size: Int) {}
+    public func writeGroupCommitted(writing: Duration, committing: Duration) {}
 }

@@ -95,6 +95,9 @@ public protocol SQLDatabase: Sendable {
     func migrate() async throws
     /// Releases connections.
     func close() async throws
+    /// Tells `observer` how each group of write transactions was written, on a store that has
+    /// such groups (SQLite: `LedgerObserver.writeGroupCommitted`); others ignore it.
+    func observeWrites(_ observer: any LedgerObserver)
 }
 
 public enum SQLDialect: String, Sendable {
@@ -104,6 +107,8 @@ public enum SQLDialect: String, Sendable {
 
 extension SQLDatabase {
     public var writesOnCaller: Bool { false }
+
+    public func observeWrites(_ observer: any LedgerObserver) {}
 
     public func autocommit<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
         try await transaction(body)

@@ -31,6 +31,8 @@ public final class SQLiteDatabase: SQLDatabase {
     let checkpointer: SQLiteCheckpointer
     /// The writer's WAL hook context, freed by `close` (nil once closed).
     private let walHook: Mutex<UnsafeMutableRawPointer?>
+    /// Told how each group of write transactions was written (`observeWrites`).
+    let writeObserver = Mutex<(any LedgerObserver)?>(nil)
     /// The writer connection's prepared statements, run without GRDB (`SQLiteWriteSession`).
     let writerStatements: SQLiteStatements
     /// Bound on `writerStatements`. why larger than a reader's: multi-row INSERTs of a batch
@@ -121,6 +123,10 @@ public final class SQLiteDatabase: SQLDatabase {
 
     public func readStatement(_ sql: TresorLedger.SQL) async throws -> [SQLRow] {
         try readers.statement(sql)
+    }
+
+    public func observeWrites(_ observer: any LedgerObserver) {
+        writeObserver.withLock { $0 = observer }
     }
 
     public func listen(_ channel: String) async throws -> AsyncStream<String> {

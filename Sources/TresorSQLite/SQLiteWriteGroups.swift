@@ -132,8 +132,12 @@ extension SQLiteDatabase {
     func write(_ group: [any WriteJob]) async {
         var answered = 0
         var kept: [any WriteJob] = []
+        var began = ContinuousClock.now
+        var committing = began
+        var committed: ContinuousClock.Instant?
         do {
             try await writer.withSlot {
+                began = ContinuousClock.now
                 readers.willWrite()
                 try await begin()
                 do {
@@ -156,7 +160,9 @@ extension SQLiteDatabase {
                         }
                         answered += 1
                     }
+                    committing = ContinuousClock.now
                     try await commit()
+                    committed = ContinuousClock.now
                 } catch {
                     try? rollback()
                     throw error
@@ -166,6 +172,10 @@ extension SQLiteDatabase {
             for job in kept { job.finish(failing: error) }
             for job in group[answered...] { job.finish(failing: error) }
             return
+        }
+        // why before the callers are answered: a caller that reads the metrics next sees its group.
+        if let committed, let observer = writeObserver.withLock({ $0 }) {
+            observer.writeGroupCommitted(writing: committing - began, committing: committed - committing)
         }
         for job in kept {
             job.notifications.deliver(to: hub)

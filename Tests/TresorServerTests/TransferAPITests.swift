@@ -179,6 +179,12 @@ struct TransferAPITests {
             let booked = try #require(value("tresor_ledger_batch_size_sum"))
             #expect(batches >= 1)
             #expect(booked >= max(2, batches))
+            // On SQLite every group of write transactions is timed: its statements and its COMMIT.
+            let groups = try #require(value("tresor_sqlite_group_commit_seconds_count"))
+            #expect(groups >= batches)
+            #expect(value("tresor_sqlite_group_writing_seconds_count") == groups)
+            #expect(try #require(value("tresor_sqlite_group_commit_seconds_sum")) > 0)
+            #expect(try #require(value("tresor_sqlite_group_writing_seconds_sum")) > 0)
             #expect(try await client.call(.get, "/healthz").status == .ok)
         }
     }

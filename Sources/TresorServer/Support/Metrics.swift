@@ -9,6 +9,8 @@ public final class ServerMetrics: LedgerObserver, Sendable {
     public let registry = PrometheusCollectorRegistry()
     let committed: Counter
     let batchSizes: ValueHistogram
+    let groupWriting: DurationHistogram
+    let groupCommitting: DurationHistogram
     let pageCacheHits: Counter
     let pageCacheMisses: Counter
 
@@ -18,6 +20,17 @@ public final class ServerMetrics: LedgerObserver, Sendable {
         batchSizes = registry.makeValueHistogram(
             descriptor: MetricNameDescriptor(metricName: "tresor_ledger_batch_size", helpText: "Bookings per group-commit batch"),
             buckets: [1, 2, 4, 8, 16, 32, 64])
+        let groupBuckets: [Duration] = [
+            .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+            .milliseconds(25), .milliseconds(100),
+        ]
+        groupWriting = registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(
+                metricName: "tresor_sqlite_group_writing_seconds", helpText: "SQLite write groups: BEGIN to the end of the last statement"),
+            buckets: groupBuckets)
+        groupCommitting = registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(metricName: "tresor_sqlite_group_commit_seconds", helpText: "SQLite write groups: the COMMIT (fsync)"),
+            buckets: groupBuckets)
         let pages = "tresor_transaction_pages_total"
         let pagesHelp = "Transaction pages answered from a kept page (hit) or read anew (miss)"
         pageCacheHits = registry.makeCounter(descriptor: MetricNameDescriptor(metricName: pages, helpText: pagesHelp), labels: [("result", "hit")])
@@ -34,6 +47,11 @@ public final class ServerMetrics: LedgerObserver, Sendable {
 
     public func batchWritten(size: Int) {
         batchSizes.record(Double(size))
+    }
+
+    public func writeGroupCommitted(writing: Duration, committing: Duration) {
+        groupWriting.record(writing)
+        groupCommitting.record(committing)
     }
 
     func recordRequest(method: String, route: String, status: Int, durationNanoseconds: Int64) {
