@@ -156,9 +156,9 @@ public protocol LedgerObserver: Sendable {
     func batchWritten(size: Int)
     /// A store with one writer (SQLite) committed a group of write transactions: `writing` from
     /// its BEGIN to the end of its last body, `committing` its COMMIT (the fsync, and the way
-    /// back when the COMMIT ran on the writer's queue). why: the
-    /// writer writes one group at a time, so these two and the time between groups are where
-    /// every write waits; under load they show whether the disk or the statements bound it.
+    /// back when the COMMIT ran on the writer's queue). why: the writer writes one group at a
+    /// time, so these two and the time between groups are where every write waits; under load
+    /// they show whether the disk or the statements bound it.
     func writeGroupCommitted(writing: Duration, committing: Duration)
 }
 

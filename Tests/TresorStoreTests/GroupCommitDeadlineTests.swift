@@ -69,7 +69,7 @@ struct GroupCommitDeadlineTests {
 
     // why the limit: a caller the watchdog forgets (a lone one writes its booking itself) waits forever.
     @Test(
-        "a stuck batch answers 503 after the deadline; the next batch is written meanwhile", .timeLimit(.minutes(1)),
+        "a stuck batch answers 503 after the deadline; the next batch is written meanwhile", .hangLimit,
         arguments: StoreKind.available)
     func stuckBatch(kind: StoreKind) async throws {
         let fixture = try await LedgerFixture.make(kind)

@@ -14,7 +14,7 @@ struct JoinedReadsTests {
     /// nothing for an account that is someone else's or missing, exactly as a read alone does.
     @Test(
         "40 callers while one read is held: on PostgreSQL four statements, each caller the rows it reads alone",
-        .timeLimit(.minutes(1)), arguments: StoreKind.available, [Query.overview, .revision])
+        .hangLimit, arguments: StoreKind.available, [Query.overview, .revision])
     func batches(_ kind: StoreKind, _ query: Query) async throws {
         let fixture = try await PaymentFixture.make(kind)
         let services = fixture.services

@@ -12,7 +12,7 @@ struct SessionLookupsTests {
     /// matched to the wrong caller would let one customer act as another), refuse the revoked,
     /// idle and unknown ones among live neighbours, and a token twice in a batch twice.
     @Test(
-        "40 callers while one read is held: three statements, each caller its own session or none", .timeLimit(.minutes(1)),
+        "40 callers while one read is held: three statements, each caller its own session or none", .hangLimit,
         arguments: StoreKind.available)
     func batches(_ kind: StoreKind) async throws {
         let fixture = try await PaymentFixture.make(kind)
