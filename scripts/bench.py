@@ -88,6 +88,12 @@ def alternated(ours, limit):
     return median(0), median(1)
 
 
+def wrk_command(port, script, connections, seconds, latency=True):
+    """wrk with at most 2 threads (the machine's cores), `script`, for `seconds` on the server at `port`."""
+    return (["wrk", "-t", str(min(connections, 2)), "-c", str(connections), "-d", f"{int(seconds)}s"] + (["--latency"] if latency else [])
+            + ["-s", script, f"http://127.0.0.1:{port}"])
+
+
 def cpu_seconds(pid):
     """User and system CPU the process has used so far."""
     fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
@@ -135,8 +141,8 @@ def soak(port, env, pid):
     SOAK_EVERY seconds: the issue asks for no growth over a 60 s run. Growth is counted from the
     sample at SOAK_WARM seconds (allocator arenas and caches fill in the first seconds) to the last, and
     over the second half of the run, where a server that levelled off stays within SOAK_GROWTH_LIMIT_MB."""
-    wrk = subprocess.Popen(["wrk", "-t", "2", "-c", "64", "-d", f"{int(SOAK_SECONDS)}s", "--latency", "-s", "bench/wrk-transfer.lua",
-                            f"http://127.0.0.1:{port}"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    wrk = subprocess.Popen(wrk_command(port, "bench/wrk-transfer.lua", 64, SOAK_SECONDS), env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
     started = time.monotonic()
     samples = []
     while wrk.poll() is None:
@@ -198,8 +204,7 @@ def http(db, clients, first, last, scripts, soaked=False):
                 # payment's booking took 16.6 ms in its log, later ones under 15). Measured inside
                 # the 5 s they were the payments' p99.5-p99.9 (28-75 ms, 15-21 ms in a second run
                 # of the same kind on the same server). A bank's server runs warm all day.
-                run("wrk", "-t", str(min(connections, 2)), "-c", str(connections), "-d", f"{WARM_SECONDS}s", "-s", script,
-                    f"http://127.0.0.1:{port}", env=env)
+                run(*wrk_command(port, script, connections, WARM_SECONDS, latency=False), env=env)
                 warmed.add(kind)
             # why the server's CPU and writes beside the figures: requests a second moved by a
             # tenth between runs on this machine, CPU a request much less; and at 64 connections
@@ -207,8 +212,7 @@ def http(db, clients, first, last, scripts, soaked=False):
             # gathered meanwhile), which the batches and SQLite's write groups show.
             cpu_before, writes_before = cpu_seconds(server.pid), write_counters(port)
             started = time.monotonic()
-            out = run("wrk", "-t", str(min(connections, 2)), "-c", str(connections), "-d", f"{int(SECONDS)}s", "--latency",
-                      "-s", script, f"http://127.0.0.1:{port}", env=env)
+            out = run(*wrk_command(port, script, connections, SECONDS), env=env)
             requests = int(re.search(r"(\d+) requests in", out).group(1))
             figures[name] = {**wrk_figures(out), "connections": connections,
                              "server_cpu_us_per_request": round((cpu_seconds(server.pid) - cpu_before) / max(requests, 1) * 1e6),
