@@ -113,9 +113,10 @@ if [ -n "$blobs_mounted" ]; then
   sleep 1
   echo "chaos: the disk of the receipt images fills"
   dd if=/dev/zero of="$work/tresor-blobs/filler" bs=64k status=none 2>/dev/null || true
-  # why 6 s: a receipt is read (OCR) before its image is stored; on a loaded machine that takes
-  # seconds, and at least one store must fall into the full window.
-  sleep 6
+  # why: a receipt is read (OCR) before its image is stored, which takes seconds on a loaded
+  # machine, so no fixed window is sure to hold a store (CI once saw none in 6 s). The disk stays
+  # full until the load has seen an image refused (it says so by a file), for at most 90 s.
+  for _ in $(seq 1 450); do [ -e "$work/acks.tsv.storage-refused" ] && break; sleep 0.2; done
   echo "chaos: space freed"
   rm -f "$work/tresor-blobs/filler"
 fi
