@@ -20,7 +20,7 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 (cd "$work" && exec "$OLDPWD/.build/debug/tresor" serve --banks "$work/banks" --demo --port "$port" --scheduler-interval-seconds 0 >"$work/serve.log" 2>&1) &
 server=$!
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+scripts/await-healthy.sh "$port" "$work/serve.log"
 base="http://127.0.0.1:$port"
 .build/debug/tresor staff add --banks "$work/banks" --bank tresor --name contract-test --password contract-test-password >/dev/null
 token() { python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])'; }

@@ -52,10 +52,7 @@ start() {  # start INSTANCE [ARGS…]: one `tresor serve` on the shared database
   (cd "$work" && exec "$OLDPWD/$tresor" serve --db "$db" --host 127.0.0.1 --port "${ports[$instance]}" "$@" \
     >>"$work/serve-$instance.log" 2>&1) &
   pids[$instance]=$!
-  for _ in $(seq 1 150); do curl -sf "http://127.0.0.1:${ports[$instance]}/healthz" >/dev/null && return 0; sleep 0.1; done
-  cat "$work/serve-$instance.log"
-  echo "instance $instance did not start"
-  exit 1
+  scripts/await-healthy.sh "${ports[$instance]}" "$work/serve-$instance.log"
 }
 start a --demo
 start b

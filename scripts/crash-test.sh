@@ -25,11 +25,7 @@ fi
 start_server() {
   "$tresor" serve --db "$db" --port "$port" "$@" >>"$work/server.log" 2>&1 &
   server=$!
-  for _ in $(seq 1 100); do
-    grep -q "Tresor is serving" "$work/server.log" 2>/dev/null && curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && return 0
-    sleep 0.1
-  done
-  cat "$work/server.log"; echo "server did not start"; exit 1
+  scripts/await-healthy.sh "$port" "$work/server.log"
 }
 
 start_server --demo

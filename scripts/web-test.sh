@@ -19,7 +19,7 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 (cd "$work" && exec "$OLDPWD/.build/debug/tresor" serve --banks "$work/banks" --demo --port "$port" --scheduler-interval-seconds 0 >"$work/serve.log" 2>&1) &
 server=$!
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+scripts/await-healthy.sh "$port" "$work/serve.log"
 # why TMPDIR inside $work: Chromium leaves a folder of its own there at every start when
 # chromedriver stops it, and the tests write downloaded files; the trap removes them all.
 mkdir "$work/tmp"
