@@ -26,8 +26,14 @@ struct ScanWorker: ParsableCommand {
         if let jobDir {
             _ = FileHandle.standardInput.readDataToEndOfFile()
             let directory = URL(fileURLWithPath: jobDir)
-            // A server gone before giving a job leaves no task: nothing to do.
-            guard let named = try? String(contentsOf: directory.appendingPathComponent("task"), encoding: .utf8) else { throw ExitCode(3) }
+            // A server gone before giving a job leaves no task: nothing to do but remove the
+            // directory it made for this worker. why: a server that is killed (or stops) with
+            // spare workers waiting cannot remove theirs; each left one in /tmp (41 after a few
+            // chaos tests).
+            guard let named = try? String(contentsOf: directory.appendingPathComponent("task"), encoding: .utf8) else {
+                try? FileManager.default.removeItem(at: directory)
+                throw ExitCode(3)
+            }
             taskName = named
             path = directory.appendingPathComponent("image").path
         }

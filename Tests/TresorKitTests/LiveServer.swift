@@ -72,12 +72,17 @@ final class LiveServer: @unchecked Sendable {
     /// Stops the server process and waits for it to exit; the files stay for `run()` again.
     /// why polled, not `waitUntilExit()`: that blocks a thread of Swift's pool until the server
     /// has shut down, and the pool has two threads on CI; a test elsewhere that needed the
-    /// other one then stalled (a CI run hung).
+    /// other one then stalled (a CI run hung). A server still running after 30 s is killed, so
+    /// that `run()` again never meets the old one on its port and files.
     func halt() async {
         guard let process, process.isRunning else { return }
         process.terminate()
         let deadline = ContinuousClock.now + .seconds(30)
         while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+        }
         self.process = nil
     }
 

@@ -16,6 +16,18 @@ struct ScanWorkerPoolTests {
 
     static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]
 
+    @Test("a spare worker whose server is gone removes its job directory and exits")
+    func orphanedSpare() throws {
+        let executable = try #require(ScanWorkerPool.locateWorker(), "the tresor binary is built next to the tests")
+        let worker = try ScanWorkerPool.start(executable: executable, limits: ScanLimits())
+        #expect(FileManager.default.fileExists(atPath: worker.directory.path))
+        // What the kernel does for a server that dies: its end of the worker's stdin closes.
+        try worker.go.close()
+        worker.process.waitUntilExit()
+        #expect(worker.process.terminationStatus == 3)
+        #expect(!FileManager.default.fileExists(atPath: worker.directory.path), "the worker removed its job directory")
+    }
+
     @Test("a worker killed by a signal (a decoder crash) is answered as unreadable")
     func crash() async throws {
         let pool = ScanWorkerPool(executable: try Self.script("kill -SEGV $$"))

@@ -32,6 +32,14 @@ struct DeviceAPITests {
             json: #"{"contract": "10000001", "activation_code": "\#(code)", "name": "Annas iPhone", "public_key": "\#(phone.publicKey)"}"#)
     }
 
+    /// A phone enrolled for contract 10000001 through the staff API: its device id, and the
+    /// staff member's token that enrolled it.
+    func enrolledDevice(_ harness: APIHarness, _ client: APIHarness.Client, _ phone: Phone) async throws -> (device: String, staff: String) {
+        let staff = try await staffToken(harness, client)
+        let enrolled = try await enrol(client, phone, code: try await activationCode(client, staff: staff))
+        return (try #require((enrolled.json["device"] as? [String: Any])?["id"] as? String), staff)
+    }
+
     func deviceLogin(_ client: APIHarness.Client, _ phone: Phone, device: String, pin: String? = nil) async throws -> APIHarness.Reply {
         let nonce = try #require(try await client.call(.post, "/v1/devices/\(device)/challenge").json["nonce"] as? String)
         let pinField = pin.map { #", "pin": "\#($0)""# } ?? ""
@@ -71,10 +79,8 @@ struct DeviceAPITests {
     func levels() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { client in
-            let staff = try await staffToken(harness, client)
             let phone = Phone()
-            let enrolled = try await enrol(client, phone, code: try await activationCode(client, staff: staff))
-            let device = try #require((enrolled.json["device"] as? [String: Any])?["id"] as? String)
+            let device = try await enrolledDevice(harness, client, phone).device
 
             let level1 = try await deviceLogin(client, phone, device: device)
             #expect(level1.status == .created && level1.json["level"] as? Int == 1)
@@ -126,10 +132,8 @@ struct DeviceAPITests {
     func deviceSignature() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { client in
-            let staff = try await staffToken(harness, client)
             let phone = Phone()
-            let enrolled = try await enrol(client, phone, code: try await activationCode(client, staff: staff))
-            let device = try #require((enrolled.json["device"] as? [String: Any])?["id"] as? String)
+            let device = try await enrolledDevice(harness, client, phone).device
             let nonce = try #require(try await client.call(.post, "/v1/devices/\(device)/challenge").json["nonce"] as? String)
             let thief = Phone()
             let forged = try await client.call(
@@ -146,10 +150,8 @@ struct DeviceAPITests {
     func lock() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { client in
-            let staff = try await staffToken(harness, client)
             let phone = Phone()
-            let enrolled = try await enrol(client, phone, code: try await activationCode(client, staff: staff))
-            let device = try #require((enrolled.json["device"] as? [String: Any])?["id"] as? String)
+            let (device, staff) = try await enrolledDevice(harness, client, phone)
             let phoneToken = try #require(try await deviceLogin(client, phone, device: device).json["token"] as? String)
             #expect(try await client.call(.get, "/v1/accounts", token: phoneToken).status == .ok)
 
@@ -197,10 +199,8 @@ struct DeviceAPITests {
     func newDevice() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { client in
-            let staff = try await staffToken(harness, client)
             let phone = Phone()
-            let enrolled = try await enrol(client, phone, code: try await activationCode(client, staff: staff))
-            let device = try #require((enrolled.json["device"] as? [String: Any])?["id"] as? String)
+            let device = try await enrolledDevice(harness, client, phone).device
             let password = try await client.login("10000001")
             _ = try await client.call(.put, "/v1/devices/\(device)/pin", token: password, json: #"{"pin": "4711"}"#)
             _ = try await harness.services.signing.issueTANList(for: CustomerID(1), actor: "staff:test")

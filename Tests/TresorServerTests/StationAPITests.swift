@@ -11,9 +11,7 @@ struct StationAPITests {
 
     /// Anna's phone enrolled through the staff API, with a PIN; returns its id.
     func enrolledPhone(_ harness: APIHarness, _ client: APIHarness.Client, _ phone: Phone) async throws -> String {
-        let staff = try await devices.staffToken(harness, client)
-        let enrolled = try await devices.enrol(client, phone, code: try await devices.activationCode(client, staff: staff))
-        let device = try #require((enrolled.json["device"] as? [String: Any])?["id"] as? String)
+        let device = try await devices.enrolledDevice(harness, client, phone).device
         let password = try await client.login("10000001")
         #expect(try await client.call(.put, "/v1/devices/\(device)/pin", token: password, json: #"{"pin": "4711"}"#).status == .noContent)
         return device
