@@ -14,12 +14,14 @@ batches written during it and, on SQLite, the single writer's groups: time in st
 and the share of the run it was busy (from /metrics). Writes
 bench/results/ledger.json (BENCH_OUT) with every figure and its ratio;
 BENCH_STORES, BENCH_CLIENTS and BENCH_SECONDS narrow or lengthen a run."""
+import atexit
 import datetime
 import glob
 import json
 import os
 import platform
 import re
+import shutil
 import socket
 import subprocess
 import tempfile
@@ -40,6 +42,8 @@ STORES = os.environ.get("BENCH_STORES", "sqlite,postgres").split(",")
 PG_URL = os.environ["TRESOR_TEST_POSTGRES_URL"]
 PG_BIN = os.environ["TRESOR_PG_BINDIR"]
 work = tempfile.mkdtemp(prefix="tresor-bench.")
+# why: the SQLite files of a run take 25-200 MB, and every `make bench` left its own in /tmp.
+atexit.register(shutil.rmtree, work, True)
 today = datetime.date.today().isoformat()
 
 
@@ -88,10 +92,11 @@ def alternated(ours, limit):
     return median(0), median(1)
 
 
-def wrk_command(port, script, connections, seconds, latency=True):
-    """wrk with at most 2 threads (the machine's cores), `script`, for `seconds` on the server at `port`."""
+def wrk_command(port, connections, seconds, latency=True):
+    """wrk with at most 2 threads (the machine's cores) and bench/wrk.lua (whose REQUEST, in the
+    environment, says what it sends), for `seconds` on the server at `port`."""
     return (["wrk", "-t", str(min(connections, 2)), "-c", str(connections), "-d", f"{int(seconds)}s"] + (["--latency"] if latency else [])
-            + ["-s", script, f"http://127.0.0.1:{port}"])
+            + ["-s", "bench/wrk.lua", f"http://127.0.0.1:{port}"])
 
 
 def cpu_seconds(pid):
@@ -141,7 +146,7 @@ def soak(port, env, pid):
     SOAK_EVERY seconds: the issue asks for no growth over a 60 s run. Growth is counted from the
     sample at SOAK_WARM seconds (allocator arenas and caches fill in the first seconds) to the last, and
     over the second half of the run, where a server that levelled off stays within SOAK_GROWTH_LIMIT_MB."""
-    wrk = subprocess.Popen(wrk_command(port, "bench/wrk-transfer.lua", 64, SOAK_SECONDS), env=env, stdout=subprocess.PIPE,
+    wrk = subprocess.Popen(wrk_command(port, 64, SOAK_SECONDS), env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True)
     started = time.monotonic()
     samples = []
@@ -161,9 +166,10 @@ def soak(port, env, pid):
             "no_growth": second_half <= SOAK_GROWTH_LIMIT_MB}
 
 
-def http(db, clients, first, last, scripts, soaked=False):
-    """Starts `tresor serve` on db and runs wrk once per (name, script, extra env, connections) in
-    scripts; samples the server's resident memory after each run; with `soaked`, then `soak`."""
+def http(db, clients, first, last, runs, soaked=False):
+    """Starts `tresor serve` on db and runs wrk once per (name, environment for bench/wrk.lua,
+    connections) in runs, or calls the second element when it is a function; samples the server's
+    resident memory after each run; with `soaked`, then `soak`."""
     # why a port the system hands out: a fixed one (41016) lies in the range outgoing connections
     # take theirs from, and once a PostgreSQL client connection held it, the server could not start.
     with socket.socket() as probe:
@@ -190,21 +196,21 @@ def http(db, clients, first, last, scripts, soaked=False):
         figures = {}
         rss = [rss_mb(server.pid)]
         warmed = set()
-        for name, script, extra, connections in scripts:
-            if callable(script):
-                script()
+        for name, extra, connections in runs:
+            if callable(extra):
+                extra()
                 continue
             env = {**os.environ, "TOKEN": token, "FIRST": str(first), "LAST": str(last), **extra}
             if env["TOKEN"] == "reader":
                 env["TOKEN"] = reader
-            kind = (script, tuple(sorted(extra.items())), connections)
+            kind = (tuple(sorted(extra.items())), connections)
             if WARM_SECONDS > 0 and kind not in warmed:
                 # why: the first requests of a kind on a new server are slower than later ones
                 # (PostgreSQL plans a statement on each pooled connection at its first use: one
                 # payment's booking took 16.6 ms in its log, later ones under 15). Measured inside
                 # the 5 s they were the payments' p99.5-p99.9 (28-75 ms, 15-21 ms in a second run
                 # of the same kind on the same server). A bank's server runs warm all day.
-                run(*wrk_command(port, script, connections, WARM_SECONDS, latency=False), env=env)
+                run(*wrk_command(port, connections, WARM_SECONDS, latency=False), env=env)
                 warmed.add(kind)
             # why the server's CPU and writes beside the figures: requests a second moved by a
             # tenth between runs on this machine, CPU a request much less; and at 64 connections
@@ -212,7 +218,7 @@ def http(db, clients, first, last, scripts, soaked=False):
             # gathered meanwhile), which the batches and SQLite's write groups show.
             cpu_before, writes_before = cpu_seconds(server.pid), write_counters(port)
             started = time.monotonic()
-            out = run(*wrk_command(port, script, connections, SECONDS), env=env)
+            out = run(*wrk_command(port, connections, SECONDS), env=env)
             requests = int(re.search(r"(\d+) requests in", out).group(1))
             figures[name] = {**wrk_figures(out), "connections": connections,
                              "server_cpu_us_per_request": round((cpu_seconds(server.pid) - cpu_before) / max(requests, 1) * 1e6),
@@ -220,7 +226,7 @@ def http(db, clients, first, last, scripts, soaked=False):
             rss.append(rss_mb(server.pid))
         figures["server_rss_mb"] = {"samples": rss, "after": rss[-1], "limit": 150}
         if soaked:
-            figures["soak"] = soak(port, {**os.environ, "TOKEN": token, "FIRST": str(first), "LAST": str(last)}, server.pid)
+            figures["soak"] = soak(port, {**os.environ, "TOKEN": token, "FIRST": str(first), "LAST": str(last), "REQUEST": "transfer"}, server.pid)
         return figures
     finally:
         server.terminate()
@@ -235,7 +241,7 @@ def wrk_figures(out, seconds=None):
         value, unit = match.groups()
         return float(value) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60000}[unit]
 
-    # Percentiles beyond wrk's own four, printed by the scripts' `done` ("pct 99.9 12.34", in ms).
+    # Percentiles beyond wrk's own four, printed by bench/wrk.lua's `done` ("pct 99.9 12.34", in ms).
     more = {f"p{name.replace('.', '_')}_ms": float(value) for name, value in re.findall(r"^pct (\S+) ([\d.]+)$", out, re.M)}
     return {**more, "tps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
             # why anchored to the line: the stdev column ("93.99%") also ends in "99%".
@@ -266,28 +272,26 @@ for store in STORES:
             # The default is group commit; one transaction per booking is measured beside it.
             limits["ledger_unbatched"] = json.loads(run(TRESOR, "bench", "ledger", "--unbatched", *common))
             limits["ratio_unbatched_to_raw"] = round(limits["ledger_unbatched"]["tps"] / raw["tps"], 3)
-        scripts = [("transfers", "bench/wrk-transfer.lua", {}, clients),
-                   ("payments_internal", "bench/wrk-payment.lua", {"PAYMENT_TYPE": "internal"}, clients),
-                   ("payments_iban", "bench/wrk-payment.lua", {"PAYMENT_TYPE": "iban"}, clients)]
+        runs = [("transfers", {"REQUEST": "transfer"}, clients), ("payments_internal", {"REQUEST": "internal"}, clients),
+                ("payments_iban", {"REQUEST": "iban"}, clients)]
         if clients == max(CLIENTS):
             # Transfers also at 64 connections: the throughput issue sets its HTTP targets there (the
             # run above has as many connections as the ledger's run had clients).
-            scripts += [("transfers_64", "bench/wrk-transfer.lua", {}, 64)]
+            runs += [("transfers_64", {"REQUEST": "transfer"}, 64)]
             # Reads at 64 connections against the same server's health check (one SELECT 1, no session).
             if store == "postgres":
                 # why: the writes before leave PostgreSQL vacuuming and checkpointing, and that work
                 # landed in whichever reads came first (accounts 8,200/s in two `make bench` runs,
                 # 11,700 measured apart); done here, it is done before either side of the ratio.
-                scripts += [("settle", lambda: run(f"{PG_BIN}/psql", db, "-qc", "VACUUM (ANALYZE)", "-c", "CHECKPOINT"), None, 0)]
+                runs += [("settle", lambda: run(f"{PG_BIN}/psql", db, "-qc", "VACUUM (ANALYZE)", "-c", "CHECKPOINT"), 0)]
             # why rounds: /healthz alone varied by a quarter between two runs a minute apart, and
             # one run of each read against the mean of two health checks moved the ratios by as
             # much; three rounds of the three, the median of each, as the ledger's rounds are.
             for round_ in range(1, ROUNDS + 1):
-                scripts += [(f"healthz#{round_}", "bench/wrk-get.lua", {"READ_PATH": "/healthz", "TOKEN": ""}, 64),
-                            (f"accounts#{round_}", "bench/wrk-get.lua", {"READ_PATH": "/v1/accounts", "TOKEN": "reader"}, 64),
-                            (f"transactions#{round_}", "bench/wrk-get.lua",
-                             {"READ_PATH": f"/v1/accounts/{ids['reader_account']}/transactions", "TOKEN": "reader"}, 64)]
-        over_http = http(db, clients, ids["first_account"], ids["last_account"], scripts, soaked=clients == max(CLIENTS) and SOAK_SECONDS > 0)
+                reads = [("healthz", "/healthz", ""), ("accounts", "/v1/accounts", "reader"),
+                         ("transactions", f"/v1/accounts/{ids['reader_account']}/transactions", "reader")]
+                runs += [(f"{name}#{round_}", {"REQUEST": "get", "READ_PATH": path, "TOKEN": token}, 64) for name, path, token in reads]
+        over_http = http(db, clients, ids["first_account"], ids["last_account"], runs, soaked=clients == max(CLIENTS) and SOAK_SECONDS > 0)
         check = subprocess.run([TRESOR, "ledger", "check", "--db", db], capture_output=True, text=True)
         row = {"store": store, "clients": clients, "ledger": ledger, "raw_sql": raw, **limits, "http": over_http.pop("transfers"),
                "ratio_ledger_to_raw": round(ledger["tps"] / raw["tps"], 3), "ledger_check": check.returncode == 0}

@@ -1,5 +1,7 @@
 """A demo server for the web benchmarks: started on loopback in a temp dir, waited for."""
+import atexit
 import os
+import shutil
 import subprocess
 import tempfile
 import time
@@ -10,6 +12,7 @@ def start(binary, port, database_args):
     """Starts `tresor serve --demo` with `database_args` (`--db FILE` or `--banks DIR`, relative to
     a fresh temp dir); returns the process and its base URL once /healthz answers."""
     work = tempfile.mkdtemp(prefix="tresor-bench.")
+    atexit.register(shutil.rmtree, work, True)  # why: each run left its databases in /tmp
     args = [a.replace("{work}", work) for a in database_args]
     server = subprocess.Popen([binary, "serve", *args, "--demo", "--port", str(port), "--scheduler-interval-seconds", "0"],
                               cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "LOG_LEVEL": "warning"})
