@@ -58,7 +58,11 @@ struct ReceiptsCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try await blobs.store(bank: bank)
             let source = URL(fileURLWithPath: from)
-            let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: source.appendingPathComponent("manifest.json")))
+            let manifestFile = source.appendingPathComponent("manifest.json")
+            let manifestData = try Data(contentsOf: manifestFile)
+            guard let manifest = try? JSONDecoder().decode(Manifest.self, from: manifestData) else {
+                throw ValidationError("\(manifestFile.path) is not the manifest of a receipt image backup (`tresor receipts backup` writes one).")
+            }
             let present = Set(try await store.hashes())
             var restored = 0
             for object in manifest.objects {

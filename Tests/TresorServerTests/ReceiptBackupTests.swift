@@ -9,10 +9,7 @@ import TresorTestSupport
 @Suite("Receipt image backup and restore")
 struct ReceiptBackupTests {
     static func tresor(_ arguments: [String], key: String) throws -> (status: Int32, output: String) {
-        let me = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        return try ToolRun.run(
-            me.deletingLastPathComponent().appendingPathComponent("tresor"), arguments,
-            environment: ["TRESOR_BLOB_KEY": key, "PATH": "/usr/bin:/bin"])
+        try ToolRun.tresor(arguments, environment: ["TRESOR_BLOB_KEY": key, "PATH": "/usr/bin:/bin"])
     }
 
     @Test("a backup restores into an empty store, twice without change, and a damaged copy is refused")

@@ -21,4 +21,11 @@ public enum ToolRun {
     public static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         try run(URL(fileURLWithPath: tool), arguments)
     }
+
+    /// The `tresor` binary that `swift build --build-tests` builds beside the test bundle, as an
+    /// operator runs it.
+    public static func tresor(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
+        let me = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        return try run(me.deletingLastPathComponent().appendingPathComponent("tresor"), arguments, environment: environment)
+    }
 }

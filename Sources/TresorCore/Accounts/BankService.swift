@@ -24,6 +24,17 @@ public struct BankService: Sendable {
         try await database.read { session in try await Self.profile(in: session) }
     }
 
+    /// The profile, or the error that says this database holds no bank yet. why: only a database
+    /// that neither `tresor banks add` nor `tresor demo` set up lacks one (a server founds its
+    /// banks as it starts), and the operator who meets it needs to know what to run.
+    public func foundedProfile() async throws -> BankProfile {
+        guard let profile = try await profile() else { throw Self.noBank }
+        return profile
+    }
+
+    public static let noBank = DomainError(
+        .notFound, field: nil, "This database holds no bank yet; set one up with `tresor banks add` (or `tresor demo`).")
+
     /// `profile()` inside a read or transaction the caller holds open.
     static func profile(in session: any SQLSession) async throws -> BankProfile? {
         try await session.queryOne(SQL("SELECT name, clearing, country FROM bank WHERE id = 1"))

@@ -24,7 +24,7 @@ extension CertificateService {
     /// is told. A request decided before is refused (`request_not_open`), so a double click
     /// opens one account.
     public func approve(request id: Int64, staff: String) async throws -> Account {
-        guard let profile = try await bank.profile() else { throw DomainError(.notFound, field: nil, "The bank is not founded.") }
+        let profile = try await bank.foundedProfile()
         let now = clock.unixMillis
         // why claim first: the conditional UPDATE lets one of two approvals through.
         let claimed = try await database.transaction { session in

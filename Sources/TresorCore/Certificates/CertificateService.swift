@@ -26,7 +26,7 @@ public struct CertificateService: Sendable {
         let request = try type.validated(fields, today: today)
         let customer = principal.customerID
         let owner = try await bank.customerName(customer) ?? ""
-        guard let profile = try await bank.profile() else { throw DomainError(.notFound, field: nil, "The bank is not founded.") }
+        let profile = try await bank.foundedProfile()
         let code = Self.code(random.bytes(8))
         let lines = try await lines(for: request, customer: customer)
         let now = clock.unixMillis

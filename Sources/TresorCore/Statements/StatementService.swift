@@ -73,7 +73,7 @@ public struct StatementService: Sendable {
         }
         let today = calendar.date(of: clock.now())
         let available = to >= today ? running - account.heldMinor : running
-        guard let profile = try await bank.profile() else { throw DomainError(.accountNotFound, field: "account", "The bank is not founded.") }
+        let profile = try await bank.foundedProfile()
         var owner = ""
         if let customer = account.customerID { owner = try await bank.customerName(customer) ?? "" }
         return Statement(

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import TresorTestSupport
+
+/// What an operator reads when a `tresor` command fails: the real binary, as run from a shell.
+@Suite("Command-line errors an operator reads")
+struct CommandErrorTests {
+    static func scratch() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test("a missing file or a folder given as a file is named with the system's reason, not an NSError dump")
+    func fileErrors() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = directory.appendingPathComponent("bank.sqlite").path
+        let path = directory.appendingPathComponent("eurofxref-daily.xml").path
+        let missing = try ToolRun.tresor(["fx", "import", "--db", db, path])
+        #expect(missing.status == 1)
+        #expect(missing.output.contains("Error: \(path): No such file or directory"), "\(missing.output)")
+        #expect(!missing.output.contains("NSCocoaErrorDomain"), "\(missing.output)")
+        let folder = try ToolRun.tresor(["branches", "import", "--db", db, directory.path, "--staff", "ops"])
+        #expect(folder.status == 1)
+        #expect(folder.output.contains("Error: \(directory.path): Is a directory"), "\(folder.output)")
+    }
+
+    @Test("a command that needs the bank on a database no bank was set up in says what to run")
+    func noBank() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = directory.appendingPathComponent("bank.sqlite").path
+        #expect(try ToolRun.tresor(["migrate", "--db", db]).status == 0)
+        let approve = try ToolRun.tresor(["certificates", "approve", "--db", db, "1", "--staff", "ops"])
+        #expect(approve.status == 1)
+        #expect(approve.output.contains("holds no bank yet") && approve.output.contains("tresor banks add"), "\(approve.output)")
+    }
+
+    @Test("a restore from a folder whose manifest is not a backup's names the file and refuses")
+    func notABackup() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let manifest = directory.appendingPathComponent("manifest.json")
+        try Data(#"{"images": 3}"#.utf8).write(to: manifest)
+        let restore = try ToolRun.tresor([
+            "receipts", "restore", "--blob-dir", directory.appendingPathComponent("blobs").path,
+            "--blob-key-file", directory.appendingPathComponent("blob.key").path, "--from", directory.path,
+        ])
+        #expect(restore.status != 0)
+        #expect(restore.output.contains("\(manifest.path) is not the manifest of a receipt image backup"), "\(restore.output)")
+        #expect(!restore.output.contains("DecodingError"), "\(restore.output)")
+    }
+}
