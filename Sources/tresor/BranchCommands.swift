@@ -165,11 +165,16 @@ struct FXCommand: AsyncParsableCommand {
         @Option(help: "Only this currency.") var currency: String?
 
         func run() async throws {
-            let basisPoints = try Money(parsing: percent, currency: .chf, field: "percent").minorUnits
+            // why checked here: the setting's own errors speak of basis points and of setting
+            // names (fx.cash_margin_bp.EUR), and a parse as money of "francs" and their decimals.
+            guard let basisPoints = try? Money(parsing: percent, currency: .chf, field: "percent").minorUnits, (0...10_000).contains(basisPoints)
+            else { throw ValidationError("--percent is a margin from 0 to 100 with at most two decimals, e.g. 2.5.") }
+            let code = currency?.uppercased()
+            if let code, Currency(code: code) == nil { throw ValidationError("--currency \(code) is not a currency code (ISO 4217, e.g. EUR).") }
             let services = Services(database: try await database.open())
-            try await services.settings.set(currency.map { "fx.cash_margin_bp.\($0)" } ?? "fx.cash_margin_bp", basisPoints: Int(basisPoints))
+            try await services.settings.set(code.map { "fx.cash_margin_bp.\($0)" } ?? "fx.cash_margin_bp", basisPoints: Int(basisPoints))
             try await services.database.close()
-            print("Banknote margin\(currency.map { " for \($0)" } ?? ""): \(Int(basisPoints).basisPointsAsPercent) %.")
+            print("Banknote margin\(code.map { " for \($0)" } ?? ""): \(Int(basisPoints).basisPointsAsPercent) %.")
         }
     }
 }

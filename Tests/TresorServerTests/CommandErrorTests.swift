@@ -51,4 +51,19 @@ struct CommandErrorTests {
         #expect(restore.output.contains("\(manifest.path) is not the manifest of a receipt image backup"), "\(restore.output)")
         #expect(!restore.output.contains("DecodingError"), "\(restore.output)")
     }
+
+    @Test("a banknote margin is given in percent and for a currency code, and told back so when refused")
+    func margin() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = directory.appendingPathComponent("bank.sqlite").path
+        for percent in ["150", "2.555", "-1", "two"] {
+            let refused = try ToolRun.tresor(["fx", "margin", "--db", db, "--percent=\(percent)"])
+            #expect(refused.status != 0 && refused.output.contains("--percent is a margin from 0 to 100"), "\(percent): \(refused.output)")
+        }
+        let unknown = try ToolRun.tresor(["fx", "margin", "--db", db, "--percent", "2", "--currency", "XYZ"])
+        #expect(unknown.status != 0 && unknown.output.contains("--currency XYZ is not a currency code"), "\(unknown.output)")
+        let set = try ToolRun.tresor(["fx", "margin", "--db", db, "--percent", "2.5", "--currency", "eur"])
+        #expect(set.status == 0 && set.output.contains("Banknote margin for EUR: 2.5"), "\(set.output)")
+    }
 }
