@@ -66,4 +66,20 @@ struct CommandErrorTests {
         let set = try ToolRun.tresor(["fx", "margin", "--db", db, "--percent", "2.5", "--currency", "eur"])
         #expect(set.status == 0 && set.output.contains("Banknote margin for EUR: 2.5"), "\(set.output)")
     }
+
+    @Test("a resource pack from a folder that does not exist or holds nothing is refused, and nothing is published")
+    func emptyPack() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = directory.appendingPathComponent("bank.sqlite").path
+        let missing = directory.appendingPathComponent("brand-pack").path
+        let refused = try ToolRun.tresor(["resources", "publish", "--db", db, missing])
+        #expect(refused.status != 0 && refused.output.contains("\(missing): is not a folder"), "\(refused.output)")
+        let empty = directory.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let nothing = try ToolRun.tresor(["resources", "publish", "--db", db, empty.path])
+        #expect(nothing.status != 0 && nothing.output.contains("\(empty.path): holds no files"), "\(nothing.output)")
+        let versions = try ToolRun.tresor(["resources", "list", "--db", db])
+        #expect(versions.status == 0 && versions.output.isEmpty, "no version was published: \(versions.output)")
+    }
 }

@@ -145,8 +145,15 @@ public enum ResourcePack {
     }
 
     /// Reads a folder into files, paths relative to it; hidden files are left out.
+    /// A path that is no folder, or a folder without files, is refused. why: a folder that does
+    /// not exist reads as empty, and an empty pack published whole would take every image,
+    /// style and language pack from the bank's clients (a mistyped path did just that).
     public static func read(folder: URL) throws -> [ResourceFile] {
         let root = folder.standardizedFileURL.path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ResourcePackError(path: folder.path, message: "is not a folder")
+        }
         guard
             let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
         else { throw ResourcePackError(path: folder.path, message: "cannot be read") }
@@ -156,6 +163,7 @@ public enum ResourcePack {
             let path = String(url.standardizedFileURL.path.dropFirst(root.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
             files.append(ResourceFile(path: path, bytes: try Data(contentsOf: url)))
         }
+        guard !files.isEmpty else { throw ResourcePackError(path: folder.path, message: "holds no files (images/, styles/, i18n/, screens/)") }
         return files
     }
 }
