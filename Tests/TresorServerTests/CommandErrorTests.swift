@@ -4,18 +4,22 @@ import TresorTestSupport
 
 /// What an operator reads when a `tresor` command fails: the real binary, as run from a shell.
 @Suite("Command-line errors an operator reads")
-struct CommandErrorTests {
-    static func scratch() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-cli-\(UUID().uuidString)")
+final class CommandErrorTests {
+    /// A fresh folder for each test (Swift Testing makes an instance per test), removed after it.
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-cli-\(UUID().uuidString)")
+    /// A database file in it, which the commands create.
+    var db: String { directory.appendingPathComponent("bank.sqlite").path }
+
+    init() throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
     }
 
     @Test("a missing file or a folder given as a file is named with the system's reason, not an NSError dump")
     func fileErrors() throws {
-        let directory = try Self.scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let db = directory.appendingPathComponent("bank.sqlite").path
         let path = directory.appendingPathComponent("eurofxref-daily.xml").path
         let missing = try ToolRun.tresor(["fx", "import", "--db", db, path])
         #expect(missing.status == 1)
@@ -28,9 +32,6 @@ struct CommandErrorTests {
 
     @Test("a command that needs the bank on a database no bank was set up in says what to run")
     func noBank() throws {
-        let directory = try Self.scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let db = directory.appendingPathComponent("bank.sqlite").path
         #expect(try ToolRun.tresor(["migrate", "--db", db]).status == 0)
         let approve = try ToolRun.tresor(["certificates", "approve", "--db", db, "1", "--staff", "ops"])
         #expect(approve.status == 1)
@@ -39,8 +40,6 @@ struct CommandErrorTests {
 
     @Test("a restore from a folder whose manifest is not a backup's names the file and refuses")
     func notABackup() throws {
-        let directory = try Self.scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let manifest = directory.appendingPathComponent("manifest.json")
         try Data(#"{"images": 3}"#.utf8).write(to: manifest)
         let restore = try ToolRun.tresor([
@@ -54,9 +53,6 @@ struct CommandErrorTests {
 
     @Test("a banknote margin is given in percent and for a currency code, and told back so when refused")
     func margin() throws {
-        let directory = try Self.scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let db = directory.appendingPathComponent("bank.sqlite").path
         for percent in ["150", "2.555", "-1", "two"] {
             let refused = try ToolRun.tresor(["fx", "margin", "--db", db, "--percent=\(percent)"])
             #expect(refused.status != 0 && refused.output.contains("--percent is a margin from 0 to 100"), "\(percent): \(refused.output)")
@@ -69,9 +65,6 @@ struct CommandErrorTests {
 
     @Test("a resource pack from a folder that does not exist or holds nothing is refused, and nothing is published")
     func emptyPack() throws {
-        let directory = try Self.scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let db = directory.appendingPathComponent("bank.sqlite").path
         let missing = directory.appendingPathComponent("brand-pack").path
         let refused = try ToolRun.tresor(["resources", "publish", "--db", db, missing])
         #expect(refused.status != 0 && refused.output.contains("\(missing): is not a folder"), "\(refused.output)")
