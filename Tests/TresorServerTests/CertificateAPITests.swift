@@ -119,6 +119,11 @@ struct CertificateAPITests {
             #expect(approved.status == .created)
             let again = try await client.call(.post, "/v1/staff/account-requests/\(request["id"]!)/approve", token: staffToken)
             #expect(again.status == .conflict && again.errorCode == "request_not_open")
+            for action in ["approve", "decline"] {
+                let unknown = try await client.call(
+                    .post, "/v1/staff/account-requests/99999/\(action)", token: staffToken, json: action == "decline" ? #"{"message": "no"}"# : nil)
+                #expect(unknown.status == .notFound && unknown.errorCode == "not_found", "\(action) of a request that does not exist")
+            }
             let accounts = try await client.accounts(anna.token)
             #expect(accounts.count == before + 1)
             #expect(accounts.contains { $0["kind"] as? String == "savings" && $0["currency"] as? String == "EUR" })

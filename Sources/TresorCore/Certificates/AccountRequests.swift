@@ -27,16 +27,18 @@ extension CertificateService {
         let profile = try await bank.foundedProfile()
         let now = clock.unixMillis
         // why claim first: the conditional UPDATE lets one of two approvals through.
-        let claimed = try await database.transaction { session in
-            try await session.queryOne(
-                SQL(
-                    """
-                    UPDATE account_requests SET status = 'opening', decided_by = ?, decided_at_ms = ? WHERE id = ? AND status = 'requested' \
-                    RETURNING id, customer_id, kind, currency, status, account_id
-                    """, [.text(staff), .int(now), .int(id)])
-            ).map(Self.request)
+        let request = try await database.transaction { session in
+            guard
+                let claimed = try await session.queryOne(
+                    SQL(
+                        """
+                        UPDATE account_requests SET status = 'opening', decided_by = ?, decided_at_ms = ? WHERE id = ? AND status = 'requested' \
+                        RETURNING id, customer_id, kind, currency, status, account_id
+                        """, [.text(staff), .int(now), .int(id)])
+                ).map(Self.request)
+            else { throw try await Self.unclaimed(id, in: session) }
+            return claimed
         }
-        guard let request = claimed else { throw DomainError(.requestNotOpen, field: "id", "This request was decided already.") }
         let name = request.kind == .savings ? "Savings \(request.currency.code)" : "Account \(request.currency.code)"
         let account = try await bank.openAccount(
             NewAccount(customerID: request.customerID, name: name, kind: request.kind, currency: request.currency), profile: profile)
@@ -61,10 +63,18 @@ extension CertificateService {
                         RETURNING id, customer_id, kind, currency, status, account_id
                         """, [.text(staff), .int(now), .int(id)])
                 ).map(Self.request)
-            else { throw DomainError(.requestNotOpen, field: "id", "This request was decided already.") }
+            else { throw try await Self.unclaimed(id, in: session) }
             try await MessageService.post(
                 to: request.customerID, category: .documents, MessageText(.accountDeclined, ["message": message]), now: now, in: session)
         }
+    }
+
+    /// Why the conditional UPDATE claimed no request `id`: there is none (404), or it was
+    /// decided before (409).
+    static func unclaimed(_ id: Int64, in session: any SQLSession) async throws -> DomainError {
+        try await session.queryOne(SQL("SELECT 1 FROM account_requests WHERE id = ?", [.int(id)])) == nil
+            ? DomainError(.notFound, field: "id", "No such request.")
+            : DomainError(.requestNotOpen, field: "id", "This request was decided already.")
     }
 
     static func request(_ row: SQLRow) -> AccountRequest {
