@@ -28,16 +28,7 @@ extension CertificateService {
         let now = clock.unixMillis
         // why claim first: the conditional UPDATE lets one of two approvals through.
         let request = try await database.transaction { session in
-            guard
-                let claimed = try await session.queryOne(
-                    SQL(
-                        """
-                        UPDATE account_requests SET status = 'opening', decided_by = ?, decided_at_ms = ? WHERE id = ? AND status = 'requested' \
-                        RETURNING id, customer_id, kind, currency, status, account_id
-                        """, [.text(staff), .int(now), .int(id)])
-                ).map(Self.request)
-            else { throw try await Self.unclaimed(id, in: session) }
-            return claimed
+            try await Self.claim(id, as: "opening", staff: staff, now: now, in: session)
         }
         let name = request.kind == .savings ? "Savings \(request.currency.code)" : "Account \(request.currency.code)"
         let account = try await bank.openAccount(
@@ -55,26 +46,27 @@ extension CertificateService {
     public func decline(request id: Int64, staff: String, message: String) async throws {
         let now = clock.unixMillis
         try await database.transaction { session in
-            guard
-                let request = try await session.queryOne(
-                    SQL(
-                        """
-                        UPDATE account_requests SET status = 'declined', decided_by = ?, decided_at_ms = ? WHERE id = ? AND status = 'requested' \
-                        RETURNING id, customer_id, kind, currency, status, account_id
-                        """, [.text(staff), .int(now), .int(id)])
-                ).map(Self.request)
-            else { throw try await Self.unclaimed(id, in: session) }
+            let request = try await Self.claim(id, as: "declined", staff: staff, now: now, in: session)
             try await MessageService.post(
                 to: request.customerID, category: .documents, MessageText(.accountDeclined, ["message": message]), now: now, in: session)
         }
     }
 
-    /// Why the conditional UPDATE claimed no request `id`: there is none (404), or it was
-    /// decided before (409).
-    static func unclaimed(_ id: Int64, in session: any SQLSession) async throws -> DomainError {
-        try await session.queryOne(SQL("SELECT 1 FROM account_requests WHERE id = ?", [.int(id)])) == nil
-            ? DomainError(.notFound, field: "id", "No such request.")
-            : DomainError(.requestNotOpen, field: "id", "This request was decided already.")
+    /// Moves request `id` from requested to `status`, decided by `staff`, in one conditional
+    /// UPDATE (so one of two decisions at once wins); else throws why not: there is no such
+    /// request (404), or it was decided before (409).
+    static func claim(_ id: Int64, as status: String, staff: String, now: Int64, in session: any SQLSession) async throws -> AccountRequest {
+        let claimed = try await session.queryOne(
+            SQL(
+                """
+                UPDATE account_requests SET status = ?, decided_by = ?, decided_at_ms = ? WHERE id = ? AND status = 'requested' \
+                RETURNING id, customer_id, kind, currency, status, account_id
+                """, [.text(status), .text(staff), .int(now), .int(id)]))
+        if let claimed { return Self.request(claimed) }
+        guard try await session.queryOne(SQL("SELECT 1 FROM account_requests WHERE id = ?", [.int(id)])) != nil else {
+            throw DomainError(.notFound, field: "id", "No such request.")
+        }
+        throw DomainError(.requestNotOpen, field: "id", "This request was decided already.")
     }
 
     static func request(_ row: SQLRow) -> AccountRequest {
