@@ -166,16 +166,19 @@ final class PostgresConnections: Sendable {
         } catch {
             freePlace()
             if error is CancellationError { throw error }
-            throw DatabaseUnavailable("cannot connect: \(Self.reason(error))")
+            let server = configuration.host.map { host in configuration.port.map { "\(host):\($0)" } ?? host } ?? "the server"
+            throw DatabaseUnavailable("cannot connect to \(server): \(Self.reason(error))")
         }
     }
 
     /// A connection error as the log should say it: PostgreSQL's SQLSTATE and message when the
-    /// server refused, else the error (PSQLError hides its details from `description`).
+    /// server refused, else the error with the socket's own (PSQLError hides its details from
+    /// `description`; an operator reading "connectionError" alone cannot tell a wrong port from
+    /// a firewall).
     private static func reason(_ error: any Error) -> String {
         guard let error = error as? PSQLError else { return String(describing: error) }
         if let state = error.serverInfo?[.sqlState] { return "\(state) \(error.serverInfo?[.message] ?? "")" }
-        return String(describing: error.code)
+        return error.underlying.map { "\(error.code) (\($0))" } ?? String(describing: error.code)
     }
 
     private func release(_ connection: PostgresConnection) {

@@ -56,6 +56,9 @@ struct DatabaseOptions: ParsableArguments {
         if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
             database = try PostgresDatabase(url: location)
         } else {
+            // why: SQLite says only "unable to open database file" (error 14) for a mistyped folder.
+            let folder = URL(fileURLWithPath: location).deletingLastPathComponent().path
+            guard FileManager.default.fileExists(atPath: folder) else { throw ValidationError("\(location): the folder \(folder) does not exist.") }
             database = try SQLiteDatabase(path: location)
         }
         try await database.migrate()

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import TresorCore
 import TresorServer
 
@@ -65,7 +66,11 @@ struct Serve: AsyncParsableCommand {
         }
         // why: runService returns after SIGTERM or SIGINT, once the server has stopped accepting
         // and finished the requests in flight; then each bank's database is closed cleanly.
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw ValidationError("Port \(port) on \(host) is in use (by another tresor serve?); choose another with --port.")
+        }
         for task in schedulers + rateFetchers { task.cancel() }
         for site in sites { try await site.services.database.close() }
         logger.info("stopped; closed \(sites.count) bank database(s)")

@@ -75,4 +75,23 @@ final class CommandErrorTests {
         let versions = try ToolRun.tresor(["resources", "list", "--db", db])
         #expect(versions.status == 0 && versions.output.isEmpty, "no version was published: \(versions.output)")
     }
+
+    @Test("a database file in a folder that does not exist is refused by its folder, not SQLite's 'unable to open'")
+    func missingFolder() throws {
+        let path = directory.appendingPathComponent("no-such-folder/bank.sqlite").path
+        let check = try ToolRun.tresor(["ledger", "check", "--db", path])
+        #expect(check.status != 0 && check.output.contains("the folder \(directory.path)/no-such-folder does not exist"), "\(check.output)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("a server whose port is taken says which port and exits")
+    func portTaken() throws {
+        let taken = try LoopbackSocket(listening: true)
+        let port = taken.port
+        // why a limit: were the port not refused, the server would run until killed.
+        let serve = try withExtendedLifetime(taken) {
+            try ToolRun.tresor(["serve", "--db", db, "--host", "127.0.0.1", "--port", String(port)], limitSeconds: 60)
+        }
+        #expect(serve.status != 0 && serve.output.contains("Port \(port) on 127.0.0.1 is in use"), "\(serve.output)")
+    }
 }

@@ -3,6 +3,7 @@ import Logging
 import Testing
 import TresorLedger
 import TresorPostgres
+import TresorTestSupport
 
 @Suite("PostgreSQL out of reach: every read and transaction answers DatabaseUnavailable (503)")
 struct PostgresUnreachableTests {
@@ -31,16 +32,6 @@ struct PostgresUnreachableTests {
 
     /// A loopback port nothing listens on: bound, read back, closed.
     static func closedPort() throws -> Int {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
+        try LoopbackSocket(listening: false).port
     }
 }

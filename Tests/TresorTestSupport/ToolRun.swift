@@ -1,9 +1,13 @@
 import Foundation
 
 /// Runs a command-line tool the tests check our output with (xmllint, pdftotext, the `tresor`
-/// binary itself) and returns its exit status and everything it printed.
+/// binary itself) and returns its exit status and everything it printed. A tool still running
+/// after `limitSeconds` is killed (status 9 by signal), so a test of a command that should
+/// have stopped fails instead of hanging.
 public enum ToolRun {
-    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
+    public static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, limitSeconds: Double = 300
+    ) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -12,9 +16,12 @@ public enum ToolRun {
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
+        let limit = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + limitSeconds, execute: limit)
         // why read before waiting: a tool that fills the pipe would otherwise never exit.
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        limit.cancel()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
@@ -24,8 +31,11 @@ public enum ToolRun {
 
     /// The `tresor` binary that `swift build --build-tests` builds beside the test bundle, as an
     /// operator runs it.
-    public static func tresor(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
+    public static func tresor(
+        _ arguments: [String], environment: [String: String]? = nil, limitSeconds: Double = 300
+    ) throws -> (status: Int32, output: String) {
         let me = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        return try run(me.deletingLastPathComponent().appendingPathComponent("tresor"), arguments, environment: environment)
+        return try run(
+            me.deletingLastPathComponent().appendingPathComponent("tresor"), arguments, environment: environment, limitSeconds: limitSeconds)
     }
 }
