@@ -20,6 +20,9 @@ struct BackupCommand: AsyncParsableCommand {
             throw ValidationError("For PostgreSQL use pg_dump -Fc (see README, \"Backup and restore\").")
         }
         guard FileManager.default.fileExists(atPath: location) else { throw ValidationError("No database at \(location).") }
+        try DatabaseOptions.checkSQLiteFile(location, mustExist: true)
+        let target = URL(fileURLWithPath: to).deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: target) else { throw ValidationError("\(to): the folder \(target) does not exist.") }
         let source = try SQLiteDatabase(path: location)
         do { try source.backup(to: to) } catch let error as SQLiteDatabase.BackupError { throw ValidationError(error.message) }
         try await source.close()
@@ -42,6 +45,7 @@ struct RestoreCommand: AsyncParsableCommand {
         guard !FileManager.default.fileExists(atPath: location) else {
             throw ValidationError("\(location) exists; move it away first (a restore never overwrites a database).")
         }
+        try DatabaseOptions.checkSQLiteFile(from, mustExist: true)
         let backup = try SQLiteDatabase(path: from)
         do { try backup.backup(to: location) } catch let error as SQLiteDatabase.BackupError { throw ValidationError(error.message) }
         try await backup.close()

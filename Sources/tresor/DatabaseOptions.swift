@@ -56,13 +56,31 @@ struct DatabaseOptions: ParsableArguments {
         if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
             database = try PostgresDatabase(url: location)
         } else {
-            // why: SQLite says only "unable to open database file" (error 14) for a mistyped folder.
-            let folder = URL(fileURLWithPath: location).deletingLastPathComponent().path
-            guard FileManager.default.fileExists(atPath: folder) else { throw ValidationError("\(location): the folder \(folder) does not exist.") }
+            try checkSQLiteFile(location, mustExist: false)
             database = try SQLiteDatabase(path: location)
         }
         try await database.migrate()
         return database
+    }
+
+    /// Refuses `path` for an SQLite database when its folder does not exist, when it is a file
+    /// but not an SQLite database, or (`mustExist`) when there is nothing there. why: SQLite says
+    /// only "unable to open database file" (error 14) for a mistyped folder and "file is not a
+    /// database" (26) for a wrong file, and it creates an empty database at a path that names
+    /// none, which a restore from a mistyped backup path then reported as restored.
+    static func checkSQLiteFile(_ path: String, mustExist: Bool) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder) else { throw ValidationError("\(path): the folder \(folder) does not exist.") }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            if mustExist { throw ValidationError("\(path): no such file.") }
+            return
+        }
+        guard !isFolder.boolValue else { throw ValidationError("\(path) is a folder, not a database file.") }
+        let header = FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 16) } ?? Data()
+        // An empty file is a new database to SQLite, but no database to read from.
+        if header.isEmpty, mustExist { throw ValidationError("\(path) is empty, not a database.") }
+        guard header.isEmpty || header == Data("SQLite format 3\0".utf8) else { throw ValidationError("\(path) is not an SQLite database.") }
     }
 
     /// The location without a password, for logs.

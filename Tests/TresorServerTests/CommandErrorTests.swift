@@ -94,4 +94,20 @@ final class CommandErrorTests {
         }
         #expect(serve.status != 0 && serve.output.contains("Port \(port) on 127.0.0.1 is in use"), "\(serve.output)")
     }
+
+    @Test("a restore from a backup path that names nothing, an empty file or no database is refused, and creates nothing")
+    func restoreFromNothing() throws {
+        let notes = directory.appendingPathComponent("notes.txt")
+        try Data("not a database".utf8).write(to: notes)
+        let empty = directory.appendingPathComponent("empty.sqlite")
+        try Data().write(to: empty)
+        let missing = directory.appendingPathComponent("bank-2026-11-26.sqlite").path
+        let cases = [(missing, "\(missing): no such file."), (notes.path, "is not an SQLite database"), (empty.path, "is empty, not a database")]
+        for (from, said) in cases {
+            let restore = try ToolRun.tresor(["restore", "--db", db, "--from", from])
+            #expect(restore.status != 0 && restore.output.contains(said), "\(from): \(restore.output)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: missing), "no empty database made at the backup's path")
+        #expect(!FileManager.default.fileExists(atPath: db), "nothing restored")
+    }
 }
