@@ -17,7 +17,10 @@ struct Tresor: AsyncParsableCommand {
             ScanWorker.self,
         ])
 
-    /// ArgumentParser's own `main`, with file errors made readable (`FileProblem`).
+    /// ArgumentParser's own `main`, with file errors made readable (`FileProblem`), and a
+    /// `ValidationError` from a command's `run` said without a usage line. why: it is about what
+    /// the operator named (a file, an id, a port), and ArgumentParser, not knowing the command
+    /// any more, would add the root's "Usage: tresor <subcommand>", which says nothing of it.
     static func main() async {
         do {
             var command = try parseAsRoot()
@@ -26,6 +29,9 @@ struct Tresor: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let error as ValidationError {
+            FileHandle.standardError.write(Data("Error: \(error.message)\n".utf8))
+            exit(withError: ExitCode.validationFailure)
         } catch {
             exit(withError: FileProblem(error) ?? error)
         }

@@ -81,6 +81,7 @@ final class CommandErrorTests {
         let path = directory.appendingPathComponent("no-such-folder/bank.sqlite").path
         let check = try ToolRun.tresor(["ledger", "check", "--db", path])
         #expect(check.status != 0 && check.output.contains("the folder \(directory.path)/no-such-folder does not exist"), "\(check.output)")
+        #expect(!check.output.contains("Usage:"), "a usage line says nothing of a path: \(check.output)")
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
