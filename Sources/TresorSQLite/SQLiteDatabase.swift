@@ -148,6 +148,11 @@ public final class SQLiteDatabase: SQLDatabase {
             try SQLiteRows.onCaller(pool) { db in SQLiteCheckpointer.unhook(hook, on: db) }
         }
         checkpointer.close()
+        // why the pool's readers first: GRDB closes its writer before them (its issue 739), and
+        // a read-only connection closing last cannot checkpoint, so the WAL and the index were
+        // left beside the file (after `tresor backup`, which reads through a pool reader, beside
+        // the bank's database and beside the backup a restore read).
+        pool.releaseMemory()
         try pool.close()
     }
 

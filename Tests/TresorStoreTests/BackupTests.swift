@@ -4,6 +4,7 @@ import TresorCore
 import TresorDomain
 import TresorLedger
 import TresorSQLite
+import TresorTestSupport
 
 @Suite("tresor backup: SQLite's online backup while the bank keeps booking")
 struct BackupTests {
@@ -34,5 +35,27 @@ struct BackupTests {
         #expect(try await restored.ledger.account(a.id)!.bookedMinor + moved == 1_000_000)
         #expect(throws: SQLiteDatabase.BackupError.self) { try source.backup(to: target) }
         try await copy.close()
+    }
+
+    @Test("a database closed after a backup leaves no WAL or index beside it, nor beside the backup")
+    func closedClean() async throws {
+        try await withTemporarySQLitePath("backup-source") { path in
+            let target = path + ".copy"
+            defer {
+                for file in [target, target + "2"] {
+                    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+                }
+            }
+            let source = try SQLiteDatabase(path: path)
+            try await source.migrate()
+            try source.backup(to: target)
+            try await source.close()
+            let copy = try SQLiteDatabase(path: target)
+            try copy.backup(to: target + "2")
+            try await copy.close()
+            for file in [path, target] {
+                for suffix in ["-wal", "-shm"] { #expect(!FileManager.default.fileExists(atPath: file + suffix), "\(file + suffix)") }
+            }
+        }
     }
 }
