@@ -35,12 +35,15 @@ public struct LocalDate: Hashable, Sendable, Comparable, Codable, CustomStringCo
             }
             position += 1
         }
-        guard wellFormed, digits.count == 8,
+        guard wellFormed, digits.count == 8 else { throw DomainError(.invalidDate, field: field, "Dates are written YYYY-MM-DD.") }
+        guard
             let date = LocalDate(
                 year: digits[0] * 1000 + digits[1] * 100 + digits[2] * 10 + digits[3], month: digits[4] * 10 + digits[5],
                 day: digits[6] * 10 + digits[7])
         else {
-            throw DomainError(.invalidDate, field: field, "Dates are written YYYY-MM-DD.")
+            // why its own message: "written YYYY-MM-DD" about 2030-02-30 sent people looking
+            // for a typo in the format.
+            throw DomainError(.invalidDate, field: field, "\(text) is not a day of the calendar.")
         }
         self = date
     }

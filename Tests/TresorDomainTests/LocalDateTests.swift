@@ -40,4 +40,15 @@ struct LocalDateTests {
     func strict(text: String) {
         #expect(throws: DomainError.self) { try LocalDate(parsing: text) }
     }
+
+    @Test("a date written right that names no day is told apart from a date written wrong")
+    func noSuchDay() {
+        for text in ["2030-02-30", "2026-02-29", "2026-13-01", "2026-04-31", "2026-00-10"] {
+            let error = #expect(throws: DomainError.self) { try LocalDate(parsing: text, field: "from") }
+            #expect(error?.message == "\(text) is not a day of the calendar.", "\(text)")
+            #expect(error?.field == "from")
+        }
+        let wrong = #expect(throws: DomainError.self) { try LocalDate(parsing: "2026/01/01") }
+        #expect(wrong?.message == "Dates are written YYYY-MM-DD.")
+    }
 }
