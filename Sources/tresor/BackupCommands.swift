@@ -24,8 +24,9 @@ struct BackupCommand: AsyncParsableCommand {
         let target = URL(fileURLWithPath: to).deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: target) else { throw ValidationError("\(to): the folder \(target) does not exist.") }
         let source = try SQLiteDatabase(path: location)
-        do { try source.backup(to: to) } catch let error as SQLiteDatabase.BackupError { throw ValidationError(error.message) }
+        let copied = Result { try source.backup(to: to) }
         try await source.close()
+        do { try copied.get() } catch let error as SQLiteDatabase.BackupError { throw ValidationError(error.message) }
         print("Backed up \(location) to \(to) (integrity_check ok).")
     }
 }
@@ -47,13 +48,13 @@ struct RestoreCommand: AsyncParsableCommand {
         }
         try DatabaseOptions.checkSQLiteFile(from, mustExist: true)
         let backup = try SQLiteDatabase(path: from)
-        do { try backup.backup(to: location) } catch let error as SQLiteDatabase.BackupError { throw ValidationError(error.message) }
+        let copied = Result { try backup.backup(to: location) }
         try await backup.close()
-        let restored = try await DatabaseOptions.open(location: location)
-        let services = Services(database: restored)
-        let violations = try await services.ledger.invariantViolations()
-        let auditBreak = try await services.audit.verify()
-        try await restored.close()
+        do { try copied.get() } catch let error as SQLiteDatabase.BackupError { throw ValidationError(error.message) }
+        let (violations, auditBreak) = try await DatabaseOptions.withDatabase(at: location) { restored in
+            let services = Services(database: restored)
+            return (try await services.ledger.invariantViolations(), try await services.audit.verify())
+        }
         for violation in violations { print("ledger: \(violation)") }
         if let auditBreak { print("audit: \(auditBreak)") }
         guard violations.isEmpty, auditBreak == nil else { throw ExitCode(1) }

@@ -46,18 +46,20 @@ struct BanksCommand: AsyncParsableCommand {
                 currencies: currencies.isEmpty ? ["CHF", "EUR"] : currencies)
             do { try directory.add(config) } catch let error as BankConfigError { throw ValidationError(error.description) }
             let location = try config.databaseLocation(relativeTo: directory.folder, environment: ProcessInfo.processInfo.environment)
-            let services = Services(database: try await DatabaseOptions.open(location: location))
-            if let profile = try await services.bank.profile() {
-                guard profile.clearing == config.clearing else {
-                    try? FileManager.default.removeItem(at: directory.folder.appendingPathComponent("\(id).json"))
-                    throw ValidationError("\(DatabaseOptions.redacted(location)) holds \(profile.name) (clearing \(profile.clearing)); not added.")
+            try await DatabaseOptions.withDatabase(at: location) { database in
+                let services = Services(database: database)
+                if let profile = try await services.bank.profile() {
+                    guard profile.clearing == config.clearing else {
+                        try? FileManager.default.removeItem(at: directory.folder.appendingPathComponent("\(id).json"))
+                        throw ValidationError(
+                            "\(DatabaseOptions.redacted(location)) holds \(profile.name) (clearing \(profile.clearing)); not added.")
+                    }
+                    print("Added bank \(id) on its existing database \(DatabaseOptions.redacted(location)).")
+                } else {
+                    _ = try await services.bank.found(name: config.name, clearing: config.clearing, currencies: config.bookedCurrencies)
+                    print("Added bank \(id) (\(name)); founded in \(DatabaseOptions.redacted(location)).")
                 }
-                print("Added bank \(id) on its existing database \(DatabaseOptions.redacted(location)).")
-            } else {
-                _ = try await services.bank.found(name: config.name, clearing: config.clearing, currencies: config.bookedCurrencies)
-                print("Added bank \(id) (\(name)); founded in \(DatabaseOptions.redacted(location)).")
             }
-            try await services.database.close()
         }
     }
 
@@ -80,11 +82,11 @@ struct BanksCommand: AsyncParsableCommand {
                 line += (bank.hosts.isEmpty ? "-" : bank.hosts.joined(separator: ",")) + (bank.isDefault ? " (default)" : "")
                 line += "\t\(bank.languages.joined(separator: ","))\t\(DatabaseOptions.redacted(location))"
                 if counts {
-                    let database = try await DatabaseOptions.open(location: location)
-                    let row = try await database.read { session in
-                        try await session.queryOne(SQL("SELECT (SELECT COUNT(*) FROM customers), (SELECT COUNT(*) FROM accounts)"))
+                    let row = try await DatabaseOptions.withDatabase(at: location) { database in
+                        try await database.read { session in
+                            try await session.queryOne(SQL("SELECT (SELECT COUNT(*) FROM customers), (SELECT COUNT(*) FROM accounts)"))
+                        }
                     }
-                    try await database.close()
                     line += "\t\(row?.int(0) ?? 0) customers, \(row?.int(1) ?? 0) accounts"
                 }
                 print(line)

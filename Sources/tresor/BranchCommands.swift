@@ -14,13 +14,11 @@ struct BranchesCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let services = Services(database: try await database.open())
-            for item in try await services.branches.search(near: nil, limit: 200) {
+            for item in try await database.withServices({ try await $0.branches.search(near: nil, limit: 200) }) {
                 let branch = item.branch
                 let state = item.status.isOpen ? "open" : "closed"
                 print("\(branch.id)\t\(branch.code)\t\(branch.kind.rawValue)\t\(branch.name)\t\(branch.town)\t\(state)\t\(item.hours)")
             }
-            try await services.database.close()
         }
     }
 
@@ -35,9 +33,7 @@ struct BranchesCommand: AsyncParsableCommand {
         func run() async throws {
             let text = try String(contentsOfFile: file, encoding: .utf8)
             let rows = try BranchCSV.parse(text)
-            let services = Services(database: try await database.open())
-            let count = try await services.branches.saveAll(rows, staff: staff)
-            try await services.database.close()
+            let count = try await database.withServices { try await $0.branches.saveAll(rows, staff: staff) }
             print("Imported \(count) branches and ATMs from \(file).")
         }
     }
@@ -51,9 +47,8 @@ struct BranchesCommand: AsyncParsableCommand {
         @Option(help: "Your login, for the audit log.") var staff: String
 
         func run() async throws {
-            let services = Services(database: try await database.open())
-            try await services.branches.close(branch, on: try LocalDate(parsing: date), reason: reason, staff: staff)
-            try await services.database.close()
+            let day = try LocalDate(parsing: date)
+            try await database.withServices { try await $0.branches.close(branch, on: day, reason: reason, staff: staff) }
             print("Branch \(branch) is closed on \(date): \(reason)")
         }
     }
@@ -67,13 +62,16 @@ struct BranchesCommand: AsyncParsableCommand {
         @Option(help: "Your login, for the audit log.") var staff = "cli"
 
         func run() async throws {
-            let services = Services(database: try await database.open())
+            var counted: Money?
             if let currency, let amount {
                 guard let code = Currency(code: currency) else { throw ValidationError("unsupported currency \(currency)") }
-                try await services.branches.setStock(branch, try Money(parsing: amount, currency: code), staff: staff)
+                counted = try Money(parsing: amount, currency: code)
             }
-            for money in try await services.branches.stock(branch) { print(money) }
-            try await services.database.close()
+            let stock = try await database.withServices { services in
+                if let counted { try await services.branches.setStock(branch, counted, staff: staff) }
+                return try await services.branches.stock(branch)
+            }
+            for money in stock { print(money) }
         }
     }
 
@@ -85,9 +83,8 @@ struct BranchesCommand: AsyncParsableCommand {
         @Option(help: "e.g. \"Mo-Fr 08:30-12:00,13:30-17:00\"") var hours: String
 
         func run() async throws {
-            let services = Services(database: try await database.open())
-            let advisor = try await services.appointments.addAdvisor(branch: branch, name: name, hours: try WeeklyHours(parsing: hours))
-            try await services.database.close()
+            let weekly = try WeeklyHours(parsing: hours)
+            let advisor = try await database.withServices { try await $0.appointments.addAdvisor(branch: branch, name: name, hours: weekly) }
             print("Advisor \(advisor.id) \(advisor.name) works \(advisor.hours).")
         }
     }
@@ -106,18 +103,19 @@ struct AppointmentsCommand: AsyncParsableCommand {
         @Option(help: "YYYY-MM-DD (default today).") var date: String?
 
         func run() async throws {
-            let services = Services(database: try await database.open())
-            let day = try date.map { try LocalDate(parsing: $0) } ?? services.today
-            let zone = try await services.branches.branch(branch).timeZone
+            let chosen = try date.map { try LocalDate(parsing: $0) }
+            let (zone, appointments) = try await database.withServices { services in
+                let zone = try await services.branches.branch(branch).timeZone
+                return (zone, try await services.appointments.day(branch: branch, date: chosen ?? services.today))
+            }
             let formatter = DateFormatter()
             formatter.timeZone = zone
             formatter.dateFormat = "HH:mm"
-            for (appointment, customer) in try await services.appointments.day(branch: branch, date: day) {
+            for (appointment, customer) in appointments {
                 print(
                     "\(appointment.id)\t\(formatter.string(from: appointment.start))\t\(appointment.advisorName)\t\(customer)\t\(appointment.topic.rawValue)\t\(appointment.status.rawValue)\t\(appointment.note)"
                 )
             }
-            try await services.database.close()
         }
     }
 
@@ -131,9 +129,9 @@ struct AppointmentsCommand: AsyncParsableCommand {
         @Option(help: "Your login, for the audit log.") var staff: String
 
         func run() async throws {
-            let services = Services(database: try await database.open())
-            let appointment = try await services.appointments.decide(id, confirm: !decline, message: message, staff: staff)
-            try await services.database.close()
+            let appointment = try await database.withServices {
+                try await $0.appointments.decide(id, confirm: !decline, message: message, staff: staff)
+            }
             print("Appointment \(appointment.id) is \(appointment.status.rawValue).")
         }
     }
@@ -151,9 +149,7 @@ struct FXCommand: AsyncParsableCommand {
 
         func run() async throws {
             let data = try await RatesDownload.fetch(source)
-            let services = Services(database: try await database.open())
-            let dates = try await services.fx.importRates(data)
-            try await services.database.close()
+            let dates = try await database.withServices { try await $0.fx.importRates(data) }
             print("Imported rates of \(dates.count) day(s), \(dates.first!) to \(dates.last!).")
         }
     }
@@ -171,9 +167,9 @@ struct FXCommand: AsyncParsableCommand {
             else { throw ValidationError("--percent is a margin from 0 to 100 with at most two decimals, e.g. 2.5.") }
             let code = currency?.uppercased()
             if let code, Currency(code: code) == nil { throw ValidationError("--currency \(code) is not a currency code (ISO 4217, e.g. EUR).") }
-            let services = Services(database: try await database.open())
-            try await services.settings.set(code.map { "fx.cash_margin_bp.\($0)" } ?? "fx.cash_margin_bp", basisPoints: Int(basisPoints))
-            try await services.database.close()
+            try await database.withServices {
+                try await $0.settings.set(code.map { "fx.cash_margin_bp.\($0)" } ?? "fx.cash_margin_bp", basisPoints: Int(basisPoints))
+            }
             print("Banknote margin\(code.map { " for \($0)" } ?? ""): \(Int(basisPoints).basisPointsAsPercent) %.")
         }
     }
@@ -190,12 +186,10 @@ struct CashOrdersCommand: AsyncParsableCommand {
         @Option(help: "The branch's id.") var branch: Int64
 
         func run() async throws {
-            let services = Services(database: try await database.open())
-            for order in try await services.cashOrders.orders(branch: branch) {
+            for order in try await database.withServices({ try await $0.cashOrders.orders(branch: branch) }) {
                 print(
                     "\(order.id)\t\(order.pickupDate)\t\(order.amount)\t\(order.debit)\t\(order.status.rawValue)\(order.fromVault ? "\tvault" : "")")
             }
-            try await services.database.close()
         }
     }
 
@@ -205,9 +199,7 @@ struct CashOrdersCommand: AsyncParsableCommand {
         @Option(help: "Your login, for the audit log.") var staff: String
 
         func run() async throws {
-            let services = Services(database: try await database.open())
-            let order = try await services.cashOrders.markReady(id, staff: staff)
-            try await services.database.close()
+            let order = try await database.withServices { try await $0.cashOrders.markReady(id, staff: staff) }
             print("Order \(order.id) (\(order.amount)) is ready; the customer is told.")
         }
     }
@@ -219,9 +211,7 @@ struct CashOrdersCommand: AsyncParsableCommand {
         @Option(help: "Your login, for the audit log.") var staff: String
 
         func run() async throws {
-            let services = Services(database: try await database.open())
-            let order = try await services.cashOrders.handOut(id, staff: staff)
-            try await services.database.close()
+            let order = try await database.withServices { try await $0.cashOrders.handOut(id, staff: staff) }
             print("Order \(order.id) handed out; \(order.debit) debited.")
         }
     }

@@ -15,9 +15,7 @@ struct CardsCommand: AsyncParsableCommand {
         @Option(help: "The advisor's login, for the audit log.") var staff: String
 
         func run() async throws {
-            let services = Services(database: try await database.open())
-            let card = try await services.cards.unblock(AccountID(account), staff: staff)
-            try await services.database.close()
+            let card = try await database.withServices { try await $0.cards.unblock(AccountID(account), staff: staff) }
             print("Card \(card.name) (account \(card.id)) is unblocked.")
         }
     }

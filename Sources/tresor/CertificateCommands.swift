@@ -12,8 +12,7 @@ struct CertificatesCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let services = Services(database: try await database.open())
-            for request in try await services.certificates.accountRequests() {
+            for request in try await database.withServices({ try await $0.certificates.accountRequests() }) {
                 print("\(request.id)\tcustomer \(request.customerID.rawValue)\t\(request.kind.rawValue)\t\(request.currency.code)")
             }
         }
@@ -26,7 +25,7 @@ struct CertificatesCommand: AsyncParsableCommand {
         @Option(help: "Who decides.") var staff: String
 
         func run() async throws {
-            let account = try await Services(database: try await database.open()).certificates.approve(request: id, staff: staff)
+            let account = try await database.withServices { try await $0.certificates.approve(request: id, staff: staff) }
             print("Opened \(account.name) \(account.iban.formatted) (account \(account.id.rawValue))")
         }
     }
@@ -39,7 +38,7 @@ struct CertificatesCommand: AsyncParsableCommand {
         @Option(help: "The message the customer reads.") var message: String
 
         func run() async throws {
-            try await Services(database: try await database.open()).certificates.decline(request: id, staff: staff, message: message)
+            try await database.withServices { try await $0.certificates.decline(request: id, staff: staff, message: message) }
             print("Declined request \(id)")
         }
     }

@@ -63,6 +63,34 @@ struct DatabaseOptions: ParsableArguments {
         return database
     }
 
+    /// Opens and migrates the database, runs `body` with it, and closes it, also when `body`
+    /// throws. why: commands that closed it by hand skipped the close when a step between threw,
+    /// so SQLite's final checkpoint and PostgreSQL's orderly goodbye were left to the process's
+    /// end; and a few commands never closed it at all.
+    func withDatabase<T>(_ body: (any SQLDatabase) async throws -> T) async throws -> T {
+        try await Self.withDatabase(at: try location, body)
+    }
+
+    /// `withDatabase` with the bank's services on the database (the usual case).
+    func withServices<T>(_ body: (Services) async throws -> T) async throws -> T {
+        try await withDatabase { database in try await body(Services(database: database)) }
+    }
+
+    /// `withDatabase` for the database at `location` (an SQLite path or a `postgres://` URL).
+    static func withDatabase<T>(at location: String, _ body: (any SQLDatabase) async throws -> T) async throws -> T {
+        let database = try await open(location: location)
+        let result: T
+        do {
+            result = try await body(database)
+        } catch {
+            // why ignored: the body's error is the one the operator needs to read.
+            try? await database.close()
+            throw error
+        }
+        try await database.close()
+        return result
+    }
+
     /// Refuses `path` for an SQLite database when its folder does not exist, when it is a file
     /// but not an SQLite database, or (`mustExist`) when there is nothing there. why: SQLite says
     /// only "unable to open database file" (error 14) for a mistyped folder and "file is not a

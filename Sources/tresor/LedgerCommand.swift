@@ -11,11 +11,10 @@ struct LedgerCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let db = try await database.open()
-            let ledger = Ledger(database: db)
-            let violations = try await ledger.invariantViolations()
-            let accounts = try await ledger.allAccounts()
-            try await db.close()
+            let (violations, accounts) = try await database.withDatabase { db in
+                let ledger = Ledger(database: db)
+                return (try await ledger.invariantViolations(), try await ledger.allAccounts())
+            }
             guard violations.isEmpty else {
                 print("Ledger check FAILED: \(violations.count) violation(s)")
                 for violation in violations.prefix(100) { print("  - \(violation)") }

@@ -6,8 +6,7 @@ struct Migrate: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
-        let db = try await database.open()
-        try await db.close()
+        try await database.withDatabase { _ in }
         print("\(database.redacted) is at schema version \(Migrator.latestVersion)")
     }
 }
@@ -17,10 +16,8 @@ struct Demo: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
-        let services = Services(database: try await database.open())
-        let seeded = try await services.demo.seed(today: services.today)
+        let seeded = try await database.withServices { try await $0.demo.seed(today: $0.today) }
         print(seeded ? "Seeded the demo bank." : "A bank exists already; nothing seeded.")
         print(DemoBank.loginsText)
-        try await services.database.close()
     }
 }

@@ -12,9 +12,7 @@ struct PaymentsCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let db = try await database.open()
-            let run = try await Services(database: db).scheduler.runDue()
-            try await db.close()
+            let run = try await database.withServices { try await $0.scheduler.runDue() }
             print("Executed \(run.executed), rejected \(run.rejected).")
         }
     }
@@ -33,16 +31,13 @@ struct ExportCommand: AsyncParsableCommand {
         @Option(help: "Write an earlier export (by id) again instead of making a new one.") var reprint: Int64?
 
         func run() async throws {
-            let db = try await database.open()
-            let exporter = Services(database: db).pain001
-            let export: Pain001Exporter.Export?
-            if let reprint {
-                export = try await exporter.export(id: reprint)
-            } else {
-                guard let date else { throw ValidationError("Give --date YYYY-MM-DD (or --reprint ID).") }
-                export = try await exporter.export(date: try LocalDate(parsing: date, field: "date"))
+            let day = try date.map { try LocalDate(parsing: $0, field: "date") }
+            if reprint == nil, day == nil { throw ValidationError("Give --date YYYY-MM-DD (or --reprint ID).") }
+            let export = try await database.withServices { services in
+                if let reprint { return try await services.pain001.export(id: reprint) }
+                guard let day else { return nil }
+                return try await services.pain001.export(date: day)
             }
-            try await db.close()
             guard let export else {
                 print("Nothing to export.")
                 return
@@ -64,9 +59,8 @@ struct WhitelistCommand: AsyncParsableCommand {
         @Option(help: "Payee IBAN.") var iban: String
 
         func run() async throws {
-            let db = try await database.open()
-            let added = try await Services(database: db).beneficiaries.add(name: name, iban: try IBAN(iban), customer: nil)
-            try await db.close()
+            let payee = try IBAN(iban)
+            let added = try await database.withServices { try await $0.beneficiaries.add(name: name, iban: payee, customer: nil) }
             print("Whitelisted \(added.name) \(added.iban.formatted).")
         }
     }
@@ -76,9 +70,8 @@ struct WhitelistCommand: AsyncParsableCommand {
         @Option(help: "Payee IBAN.") var iban: String
 
         func run() async throws {
-            let db = try await database.open()
-            let removed = try await Services(database: db).beneficiaries.remove(iban: try IBAN(iban), customer: nil)
-            try await db.close()
+            let payee = try IBAN(iban)
+            let removed = try await database.withServices { try await $0.beneficiaries.remove(iban: payee, customer: nil) }
             guard removed else {
                 print("\(iban) is not on the bank-wide whitelist.")
                 throw ExitCode(1)
@@ -91,9 +84,7 @@ struct WhitelistCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let db = try await database.open()
-            let list = try await Services(database: db).beneficiaries.list(for: nil)
-            try await db.close()
+            let list = try await database.withServices { try await $0.beneficiaries.list(for: nil) }
             for entry in list { print("\(entry.iban.formatted)\t\(entry.name)") }
         }
     }

@@ -22,16 +22,14 @@ struct ResourcesCommand: AsyncParsableCommand {
             do { files = try ResourcePack.read(folder: URL(fileURLWithPath: folder, isDirectory: true)) } catch let error as ResourcePackError {
                 throw ValidationError(error.description)
             }
-            let services = Services(database: try await database.open())
-            let before = try await services.resources.currentVersion()
-            let version: Int64
-            do {
-                version = try await services.resources.publish(files, baseLanguage: base, actor: "operator", note: note)
-            } catch let error as ResourcePackError {
-                try await services.database.close()
-                throw ValidationError("Not published: \(error.description)")
+            let (before, version) = try await database.withServices { services in
+                let before = try await services.resources.currentVersion()
+                do {
+                    return (before, try await services.resources.publish(files, baseLanguage: base, actor: "operator", note: note))
+                } catch let error as ResourcePackError {
+                    throw ValidationError("Not published: \(error.description)")
+                }
             }
-            try await services.database.close()
             print(version == before ? "Nothing changed; version \(version) stays current." : "Published version \(version) (\(files.count) files).")
         }
     }
@@ -42,9 +40,7 @@ struct ResourcesCommand: AsyncParsableCommand {
         @Option(help: "The version to go back to.") var to: Int64
 
         func run() async throws {
-            let services = Services(database: try await database.open())
-            let version = try await services.resources.rollback(to: to, actor: "operator")
-            try await services.database.close()
+            let version = try await database.withServices { try await $0.resources.rollback(to: to, actor: "operator") }
             print("Published version \(version) with the files of version \(to).")
         }
     }
@@ -54,13 +50,11 @@ struct ResourcesCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let services = Services(database: try await database.open())
             let formatter = ISO8601DateFormatter()
-            for version in try await services.resources.versions() {
+            for version in try await database.withServices({ try await $0.resources.versions() }) {
                 let date = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(version.publishedAtMillis) / 1000))
                 print("\(version.version)\t\(date)\t\(version.entries.count) files\t\(version.actor)\t\(version.note)")
             }
-            try await services.database.close()
         }
     }
 }

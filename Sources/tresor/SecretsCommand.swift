@@ -18,17 +18,16 @@ struct SecretsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let keys = try secrets.keys()
-            let db = try await database.open()
             let count: Int
             do {
-                count = try await Services(database: db, secrets: keys).signing.resealSecrets(actor: "staff:\(staff)")
+                count = try await database.withDatabase { db in
+                    try await Services(database: db, secrets: keys).signing.resealSecrets(actor: "staff:\(staff)")
+                }
             } catch SecretKeysError.unknownKey(let id) {
-                try await db.close()
                 FileHandle.standardError.write(
                     Data("A seed is sealed with key \(id), which is neither TRESOR_SECRETS_KEY nor in TRESOR_SECRETS_PREVIOUS_KEYS.\n".utf8))
                 throw ExitCode(1)
             }
-            try await db.close()
             print("Re-sealed \(count) authenticator seeds with key \(keys.currentID).")
         }
     }

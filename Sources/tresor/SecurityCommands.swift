@@ -13,9 +13,7 @@ struct AuditCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let db = try await database.open()
-            let broken = try await Services(database: db).audit.verify()
-            try await db.close()
+            let broken = try await database.withServices { try await $0.audit.verify() }
             if let broken {
                 print("Audit log BROKEN at \(broken)")
                 throw ExitCode(1)
@@ -36,10 +34,10 @@ struct AuditCommand: AsyncParsableCommand {
                 guard let text else { return fallback }
                 return Int64(try LocalDate(parsing: text, field: "date").daysSinceEpoch) * 86_400_000
             }
-            let db = try await database.open()
-            let trail = try await Services(database: db).audit.trail(
-                contract: contract, fromMillis: try millis(from, 0), toMillis: try millis(to, Int64.max))
-            try await db.close()
+            let (fromMillis, toMillis) = (try millis(from, 0), try millis(to, Int64.max))
+            let trail = try await database.withServices {
+                try await $0.audit.trail(contract: contract, fromMillis: fromMillis, toMillis: toMillis)
+            }
             let formatter = ISO8601DateFormatter()
             for entry in trail {
                 let at = formatter.string(from: Date(timeIntervalSince1970: Double(entry.atMillis) / 1000))
@@ -62,14 +60,13 @@ struct SigningCommand: AsyncParsableCommand {
         @Option(help: "Staff member issuing it (for the audit log).") var staff = "operator"
 
         func run() async throws {
-            let db = try await database.open()
-            let services = Services(database: db)
-            guard let customer = try await services.auth.customer(ofContract: contract) else {
-                print("No contract \(contract).")
-                throw ExitCode(1)
+            let codes = try await database.withServices { services in
+                guard let customer = try await services.auth.customer(ofContract: contract) else {
+                    print("No contract \(contract).")
+                    throw ExitCode(1)
+                }
+                return try await services.signing.issueTANList(for: customer, actor: "staff:\(staff)")
             }
-            let codes = try await services.signing.issueTANList(for: customer, actor: "staff:\(staff)")
-            try await db.close()
             print("TAN list for contract \(contract). Keep it safe; each code works once.")
             for row in stride(from: 0, to: codes.count, by: 5) {
                 print(codes[row..<min(row + 5, codes.count)].map { String(format: "%2d: %@", $0.position, $0.code) }.joined(separator: "   "))
@@ -85,14 +82,15 @@ struct SigningCommand: AsyncParsableCommand {
         @OptionGroup var secrets: SecretsOptions
 
         func run() async throws {
-            let db = try await database.open()
-            let services = Services(database: db, secrets: try secrets.keys())
-            guard let customer = try await services.auth.customer(ofContract: contract) else {
-                print("No contract \(contract).")
-                throw ExitCode(1)
+            let keys = try secrets.keys()
+            let uri = try await database.withDatabase { db in
+                let services = Services(database: db, secrets: keys)
+                guard let customer = try await services.auth.customer(ofContract: contract) else {
+                    print("No contract \(contract).")
+                    throw ExitCode(1)
+                }
+                return try await services.signing.enrolAuthenticator(for: customer, label: contract, actor: "staff:\(staff)")
             }
-            let uri = try await services.signing.enrolAuthenticator(for: customer, label: contract, actor: "staff:\(staff)")
-            try await db.close()
             print(uri)
         }
     }
@@ -109,9 +107,7 @@ struct StaffCommand: AsyncParsableCommand {
         @Option(help: "Password (10 to 128 characters).") var password: String
 
         func run() async throws {
-            let db = try await database.open()
-            try await Services(database: db).staff.add(name: name, password: password)
-            try await db.close()
+            try await database.withServices { try await $0.staff.add(name: name, password: password) }
             print("Staff login \(name) is ready.")
         }
     }
@@ -129,9 +125,7 @@ struct DevicesCommand: AsyncParsableCommand {
         @Option(help: "Staff member issuing it (for the audit log).") var staff = "operator"
 
         func run() async throws {
-            let db = try await database.open()
-            let code = try await Services(database: db).devices.issueActivationCode(contract: contract, staff: staff)
-            try await db.close()
+            let code = try await database.withServices { try await $0.devices.issueActivationCode(contract: contract, staff: staff) }
             print("Activation code for \(contract): \(code) (valid 24 hours, single use)")
         }
     }

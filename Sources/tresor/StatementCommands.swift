@@ -23,10 +23,11 @@ struct StatementsCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard let format = StatementFormat(rawValue: format) else { throw ValidationError("--format is pdf, csv or camt053.") }
-            let services = Services(database: try await database.open())
-            let statement = try await services.statements.statement(
-                account: AccountID(account), from: try LocalDate(parsing: from), to: try LocalDate(parsing: to))
-            let (branding, languages) = try await database.documentBranding(services)
+            let (first, last) = (try LocalDate(parsing: from), try LocalDate(parsing: to))
+            let (statement, (branding, languages)) = try await database.withServices { services in
+                let statement = try await services.statements.statement(account: AccountID(account), from: first, to: last)
+                return (statement, try await database.documentBranding(services))
+            }
             let bytes = StatementFiles.render(statement, format: format, branding: branding, language: language ?? languages[0])
             try Data(bytes).write(to: URL(fileURLWithPath: out), options: .atomic)
             print("Wrote \(out): \(statement.lines.count) bookings, opening \(statement.opening), closing \(statement.closing)")
@@ -47,12 +48,13 @@ struct StatementsCommand: AsyncParsableCommand {
                 guard let format = StatementFormat(rawValue: String(name)) else { throw ValidationError("Unknown format \(name).") }
                 return format
             }
-            let services = Services(database: try await database.open())
-            let (branding, languages) = try await database.documentBranding(services)
-            let outcome = try await MonthlyStatementRun(services: services).run(
-                month: first, formats: chosen, folder: URL(fileURLWithPath: out, isDirectory: true)
-            ) { statement, format in
-                StatementFiles.render(statement, format: format, branding: branding, language: languages[0])
+            let outcome = try await database.withServices { services in
+                let (branding, languages) = try await database.documentBranding(services)
+                return try await MonthlyStatementRun(services: services).run(
+                    month: first, formats: chosen, folder: URL(fileURLWithPath: out, isDirectory: true)
+                ) { statement, format in
+                    StatementFiles.render(statement, format: format, branding: branding, language: languages[0])
+                }
             }
             print(
                 "Statements \(month): \(outcome.written.count) written, \(outcome.alreadyWritten) written before, "

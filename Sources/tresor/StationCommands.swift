@@ -15,11 +15,12 @@ struct StationsCommand: AsyncParsableCommand {
         @Option(help: "Who registers it.") var staff: String
 
         func run() async throws {
-            let services = Services(database: try await database.open())
-            guard let found = try await services.branches.branch(code: branch), found.kind == .branch else {
-                throw ValidationError("--branch: no branch with the code \(branch)")
+            let (station, key) = try await database.withServices { services in
+                guard let found = try await services.branches.branch(code: branch), found.kind == .branch else {
+                    throw ValidationError("--branch: no branch with the code \(branch)")
+                }
+                return try await services.stations.add(branch: found.id, name: name, staff: staff)
             }
-            let (station, key) = try await services.stations.add(branch: found.id, name: name, staff: staff)
             print("Station \(station.id) in \(station.branchName): open /station?key=\(key) on the terminal's browser")
         }
     }
@@ -29,7 +30,7 @@ struct StationsCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            for station in try await Services(database: try await database.open()).stations.all() {
+            for station in try await database.withServices({ try await $0.stations.all() }) {
                 print("\(station.id)\t\(station.branchName)\t\(station.name)")
             }
         }

@@ -4,19 +4,14 @@ import TresorTestSupport
 
 /// What an operator reads when a `tresor` command fails: the real binary, as run from a shell.
 @Suite("Command-line errors an operator reads")
-final class CommandErrorTests {
+struct CommandErrorTests {
     /// A fresh folder for each test (Swift Testing makes an instance per test), removed after it.
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-cli-\(UUID().uuidString)")
+    let scratch: ScratchFolder
+    var directory: URL { scratch.url }
     /// A database file in it, which the commands create.
-    var db: String { directory.appendingPathComponent("bank.sqlite").path }
+    var db: String { scratch.path("bank.sqlite") }
 
-    init() throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: directory)
-    }
+    init() throws { scratch = try ScratchFolder("cli") }
 
     @Test("a missing file or a folder given as a file is named with the system's reason, not an NSError dump")
     func fileErrors() throws {

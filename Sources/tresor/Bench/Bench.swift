@@ -21,7 +21,13 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "Accounts to open.") var accounts = 200
 
         func run() async throws {
-            let services = Services(database: try await database.open())
+            let made = try await database.withServices { try await Self.fund($0, accounts: accounts) }
+            print(
+                "{\"first_account\": \(made.accounts.first!), \"last_account\": \(made.accounts.last!), \"reader_account\": \(made.reader.rawValue)}")
+        }
+
+        /// Founds the bench bank on `services` with `accounts` funded accounts and the reader.
+        static func fund(_ services: Services, accounts: Int) async throws -> (accounts: [Int64], reader: AccountID) {
             let profile = try await services.bank.found(name: "Bench Bank", clearing: 9_998, currencies: [.chf])
             let customer = try await services.bank.createCustomer(name: "Bench Customer")
             try await services.auth.createContract(Bench.contract, for: customer, password: Bench.password)
@@ -42,9 +48,7 @@ struct Bench: AsyncParsableCommand {
             // why: the HTTP payment bench pays this IBAN; on the bank-wide whitelist and under the
             // signing limit, its payments execute without a signature, as a utility bill would.
             _ = try await services.beneficiaries.add(name: "Stadtwerke Bern", iban: try IBAN("CH5604835012345678009"), customer: nil)
-            let reader = try await Bench.reader(services, profile: profile, clearing: clearing)
-            print("{\"first_account\": \(ids.first!), \"last_account\": \(ids.last!), \"reader_account\": \(reader.rawValue)}")
-            try await services.database.close()
+            return (ids, try await Bench.reader(services, profile: profile, clearing: clearing))
         }
     }
 
@@ -91,22 +95,22 @@ struct Bench: AsyncParsableCommand {
         @Flag(help: "One database transaction per booking instead of the default group commit.") var unbatched = false
 
         func run() async throws {
-            let db = try await database.open()
-            let ledger = Ledger(database: db, batching: unbatched ? Ledger.Batching.none : nil)
-            let today = BankCalendar().date(of: Date())
-            let result = try await Measurement.run(clients: options.clients, seconds: options.seconds) { client, sequence in
-                let (from, to) = Bench.pair(options, client: client, sequence: sequence)
-                let amount = Money(minorUnits: Bench.transferMinor, currency: .chf)
-                let draft = TransactionDraft(
-                    kind: "transfer", bookingDate: today, valueDate: today,
-                    lines: [
-                        PostingLine(accountID: AccountID(from), amount: amount.negated, counterparty: "Bench", remittance: "bench"),
-                        PostingLine(accountID: AccountID(to), amount: amount, counterparty: "Bench", remittance: "bench"),
-                    ])
-                let claim = IdempotencyClaim(scope: "bench", key: "l-\(client)-\(sequence)-\(Bench.randomKey())", requestHash: "h")
-                _ = try await ledger.commit(draft, claim: claim, now: Int64(Date().timeIntervalSince1970 * 1000))
+            let result = try await database.withDatabase { db in
+                let ledger = Ledger(database: db, batching: unbatched ? Ledger.Batching.none : nil)
+                let today = BankCalendar().date(of: Date())
+                return try await Measurement.run(clients: options.clients, seconds: options.seconds) { client, sequence in
+                    let (from, to) = Bench.pair(options, client: client, sequence: sequence)
+                    let amount = Money(minorUnits: Bench.transferMinor, currency: .chf)
+                    let draft = TransactionDraft(
+                        kind: "transfer", bookingDate: today, valueDate: today,
+                        lines: [
+                            PostingLine(accountID: AccountID(from), amount: amount.negated, counterparty: "Bench", remittance: "bench"),
+                            PostingLine(accountID: AccountID(to), amount: amount, counterparty: "Bench", remittance: "bench"),
+                        ])
+                    let claim = IdempotencyClaim(scope: "bench", key: "l-\(client)-\(sequence)-\(Bench.randomKey())", requestHash: "h")
+                    _ = try await ledger.commit(draft, claim: claim, now: Int64(Date().timeIntervalSince1970 * 1000))
+                }
             }
-            try await db.close()
             print(result.json)
         }
     }
