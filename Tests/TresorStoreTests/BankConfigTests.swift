@@ -55,6 +55,22 @@ struct BankConfigTests {
         #expect(error.file.hasSuffix("alpen.json"))
     }
 
+    @Test(
+        "a file that is no JSON is told where it breaks, by line and column",
+        arguments: [
+            ("{\"id\": \"alpen\",\n \"name\": \"Alpenbank\" \"clearing\": 8123}", "is not valid JSON: Invalid value at line 2, column 22"),
+            ("{\"id\": \"alpen\",\n  \"name\": \"Zürcher Bank\", \"clearing\": 8123,,}", "is not valid JSON: Invalid value at line 2, column 44"),
+            ("{\"id\": \"alpen\", \"name\": ", "is not valid JSON: Unexpected end of file during JSON parse"),
+        ])
+    func syntaxPlace(json: String, message: String) throws {
+        let directory = try folder()
+        try write(json, as: "alpen.json", in: directory)
+        let error = try #require(throws: BankConfigError.self) { try directory.load() }
+        #expect(error.message == message)
+        // The whole file is at fault: no empty field between the colons.
+        #expect(error.description == "\(error.file): \(message)")
+    }
+
     @Test("what must hold between banks: ids match file names, hosts and clearing numbers are unique, one default at most")
     func betweenBanks() throws {
         let directory = try folder()

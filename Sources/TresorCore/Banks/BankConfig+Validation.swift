@@ -15,7 +15,8 @@ public struct BankConfigError: Error, Sendable, Equatable, CustomStringConvertib
         self.message = message
     }
 
-    public var description: String { "\(file): \(field): \(message)" }
+    /// `FILE: FIELD: MESSAGE`, or `FILE: MESSAGE` for a fault of the whole file.
+    public var description: String { field.isEmpty ? "\(file): \(message)" : "\(file): \(field): \(message)" }
 }
 
 extension BankConfig {

@@ -48,10 +48,30 @@ public struct BankDirectory: Sendable {
         } catch let DecodingError.valueNotFound(_, context) {
             throw BankConfigError(file: url.path, field: Self.path(context.codingPath), "is null")
         } catch {
-            throw BankConfigError(file: url.path, field: "", "is not valid JSON")
+            throw BankConfigError(file: url.path, field: "", "is not valid JSON" + Self.syntaxFault(data))
         }
         try bank.validate(file: url.path)
         return bank
+    }
+
+    /// Where the JSON in `data` breaks, as ": what, at line L, column C", or "" when the parser
+    /// does not say. why: JSONDecoder says only "The given data was not valid JSON."; a bank's
+    /// file is edited by hand, and its editor needs the place.
+    static func syntaxFault(_ data: Data) -> String {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data)
+            return ""
+        } catch {
+            guard let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else { return "" }
+            guard let match = text.firstMatch(of: /(.*) around (?:line \d+, column \d+ )?character (\d+)\.?$/), let offset = Int(match.2),
+                offset <= data.count
+            else { return ": " + text.trimmingCharacters(in: CharacterSet(charactersIn: ".")) }
+            let before = data.prefix(offset)
+            let line = before.count { $0 == UInt8(ascii: "\n") } + 1
+            let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
+            let column = String(decoding: before[lineStart...], as: UTF8.self).count + 1
+            return ": \(match.1) at line \(line), column \(column)"
+        }
     }
 
     static func path(_ keys: [any CodingKey]) -> String {
