@@ -31,8 +31,7 @@ struct BranchesCommand: AsyncParsableCommand {
         @Option(help: "Your login, for the audit log.") var staff: String
 
         func run() async throws {
-            let text = try String(contentsOfFile: file, encoding: .utf8)
-            let rows = try BranchCSV.parse(text)
+            let rows = try BranchCSV.parse(try Data(contentsOf: URL(fileURLWithPath: file)))
             let count = try await database.withServices { try await $0.branches.saveAll(rows, staff: staff) }
             print("Imported \(count) branches and ATMs from \(file).")
         }

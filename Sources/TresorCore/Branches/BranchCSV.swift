@@ -1,8 +1,9 @@
 import Foundation
 import TresorDomain
 
-/// Branches and ATMs from a CSV file (RFC 4180: commas, double quotes, CRLF or LF), one row
-/// each, with a header naming the columns in any order:
+/// Branches and ATMs from a CSV file (RFC 4180: commas, double quotes, CRLF or LF; or as a
+/// spreadsheet saves it, with semicolons or tabs, in Windows-1252 or UTF-16: `SpreadsheetText`),
+/// one row each, with a header naming the columns in any order:
 ///
 /// `code,kind,name,street,postcode,town,lat,lon,phone,services,hours,inside_branch,currencies,deposit`
 ///
@@ -12,8 +13,14 @@ import TresorDomain
 public enum BranchCSV {
     public static let requiredColumns = ["code", "kind", "name", "street", "postcode", "town", "lat", "lon"]
 
+    /// Parses a file's bytes in any encoding `SpreadsheetText` reads.
+    public static func parse(_ data: Data) throws -> [(branch: Branch, parentCode: String?)] {
+        try parse(try SpreadsheetText.decode(data))
+    }
+
     public static func parse(_ text: String) throws -> [(branch: Branch, parentCode: String?)] {
-        let rows = try records(text)
+        let separator = SpreadsheetText.separator(of: text)
+        let rows = try records(text, separator: separator)
         guard let header = rows.first?.map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) else {
             throw DomainError(.invalidParameter, field: "line 1", "The file is empty.")
         }
@@ -50,7 +57,11 @@ public enum BranchCSV {
             }
             let position: GeoPoint
             do {
-                position = try GeoPoint(latitude: value("lat"), longitude: value("lon"))
+                // why: where fields are split by semicolons, the spreadsheet writes a decimal comma.
+                func degrees(_ name: String) -> String {
+                    separator == "," ? value(name) : value(name).replacingOccurrences(of: ",", with: ".")
+                }
+                position = try GeoPoint(latitude: degrees("lat"), longitude: degrees("lon"))
             } catch let error as DomainError {
                 throw fault("lat", error.message)
             }
@@ -71,8 +82,8 @@ public enum BranchCSV {
         return result
     }
 
-    /// RFC 4180 records: fields split on commas outside quotes, `""` an escaped quote.
-    static func records(_ text: String) throws -> [[String]] {
+    /// RFC 4180 records: fields split on `separator` outside quotes, `""` an escaped quote.
+    static func records(_ text: String, separator: Unicode.Scalar = ",") throws -> [[String]] {
         var records: [[String]] = []
         var fields: [String] = []
         var field = ""
@@ -109,7 +120,7 @@ public enum BranchCSV {
             case "\"" where atFieldStart:
                 quoted = true
                 atFieldStart = false
-            case ",":
+            case separator:
                 fields.append(field)
                 field = ""
                 atFieldStart = true
