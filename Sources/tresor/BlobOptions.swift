@@ -17,9 +17,13 @@ struct BlobOptions: ParsableArguments {
     /// The store of one bank: with several banks on a server, each keeps its images in a folder
     /// (or under a key prefix) of its own, `bank` being its id; nil for a single-bank deployment.
     func store(bank: String? = nil) async throws -> any BlobStore {
-        let key = try FileBlobStore.loadKey(file: URL(fileURLWithPath: blobKeyFile))
+        let key = try withKeyProblem(told: "The key of the receipt images") { try FileBlobStore.loadKey(file: URL(fileURLWithPath: blobKeyFile)) }
         guard let s3Endpoint else {
             let root = URL(fileURLWithPath: blobDir, isDirectory: true)
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder), !isFolder.boolValue {
+                throw ValidationError("--blob-dir \(blobDir) is a file, not a folder.")
+            }
             return try FileBlobStore(directory: bank.map { root.appendingPathComponent($0, isDirectory: true) } ?? root, key: key)
         }
         let environment = ProcessInfo.processInfo.environment

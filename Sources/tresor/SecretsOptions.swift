@@ -10,10 +10,12 @@ struct SecretsOptions: ParsableArguments {
     var secretsKeyFile = "./tresor-secrets.key"
 
     func keys() throws -> SecretKeys {
-        do {
-            return try SecretKeys.load(file: URL(fileURLWithPath: secretsKeyFile))
-        } catch {
-            throw ValidationError("The secrets key (TRESOR_SECRETS_KEY or \(secretsKeyFile)) is not 32 bytes of base64.")
-        }
+        try withKeyProblem(told: "The key sealing authenticator seeds") { try SecretKeys.load(file: URL(fileURLWithPath: secretsKeyFile)) }
     }
+}
+
+/// `body`'s value; a key it could not load (`KeyProblem`) is told as the operator's mistake,
+/// prefixed by `told` (which key it is), without the command's usage.
+func withKeyProblem<T>(told: String, _ body: () throws -> T) throws -> T {
+    do { return try body() } catch let problem as KeyProblem { throw ValidationError("\(told): \(problem)") }
 }

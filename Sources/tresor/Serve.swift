@@ -70,6 +70,10 @@ struct Serve: AsyncParsableCommand {
             try await app.runService()
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             throw ValidationError("Port \(port) on \(host) is in use (by another tresor serve?); choose another with --port.")
+        } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
+            throw ValidationError("--host \(host) is not an address of this machine; use 127.0.0.1, 0.0.0.0 (every address) or one of its own.")
+        } catch is SocketAddressError.UnknownHost {
+            throw ValidationError("--host \(host) is no address, nor a host name this machine can resolve.")
         }
         for task in schedulers + rateFetchers { task.cancel() }
         for site in sites { try await site.services.database.close() }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TresorCore
 
 /// The `tresor` command: the server and the operators' tools.
 @main

@@ -91,6 +91,39 @@ struct CommandErrorTests {
         #expect(serve.status != 0 && serve.output.contains("Port \(port) on 127.0.0.1 is in use"), "\(serve.output)")
     }
 
+    @Test("a server told a wrong start-up setting says which and how, and exits: host, image folder, keys, theme")
+    func serveSettings() throws {
+        let garbled = scratch.path("garbled.key")
+        try Data("notbase64\n".utf8).write(to: URL(fileURLWithPath: garbled))
+        let theme = scratch.path("theme.json")
+        try Data(#"{"brand": "red"}"#.utf8).write(to: URL(fileURLWithPath: theme))
+        let file = scratch.path("a-file")
+        try Data().write(to: URL(fileURLWithPath: file))
+        let blobs = ["--blob-dir", scratch.path("blobs")]
+        let keys = ["--blob-key-file", scratch.path("blob.key"), "--secrets-key-file", scratch.path("secrets.key")]
+        let cases: [([String], String)] = [
+            // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of this machine.
+            (["--host", "192.0.2.1"] + blobs + keys, "--host 192.0.2.1 is not an address of this machine"),
+            (["--host", "999.1.1.1"] + blobs + keys, "--host 999.1.1.1 is no address, nor a host name this machine can resolve."),
+            (["--blob-dir", file] + keys, "--blob-dir \(file) is a file, not a folder."),
+            (blobs + ["--blob-key-file", garbled], "The key of the receipt images: \(garbled) holds no key: a key is 32 bytes in base64"),
+            (
+                blobs + ["--blob-key-file", scratch.path("no-folder/blob.key")],
+                "cannot be made with a new key: the folder \(scratch.path("no-folder")) does not exist."
+            ),
+            (
+                blobs + ["--secrets-key-file", garbled, "--blob-key-file", scratch.path("blob.key")],
+                "The key sealing authenticator seeds: \(garbled) holds no key"
+            ),
+            (["--theme", theme] + blobs + keys, "theme: \(theme): brand_contrast: is missing"),
+        ]
+        for (arguments, told) in cases {
+            // why a limit: were the setting taken, the server would run until killed.
+            let serve = try ToolRun.tresor(["serve", "--db", db, "--port", "0"] + arguments, limitSeconds: 60)
+            #expect(serve.status != 0 && serve.output.contains(told), "\(arguments): \(serve.output)")
+        }
+    }
+
     @Test("a restore from a backup path that names nothing, an empty file or no database is refused, and creates nothing")
     func restoreFromNothing() throws {
         let notes = directory.appendingPathComponent("notes.txt")

@@ -70,4 +70,21 @@ struct WebThemeTests {
         try ##"{"brand": "#7a0019", "brand_contrast": "#ffffff", "logo_svg": "logo.svg"}"##.write(to: file, atomically: true, encoding: .utf8)
         #expect(throws: WebTheme.ThemeError.self) { try WebTheme.load(path: file.path) }
     }
+
+    @Test("a theme file written wrong is told by field, or by line and column, not as a DecodingError dump")
+    func themeFaults() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("theme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("theme.json")
+        for (json, told) in [
+            (#"{"brand": "red"}"#, "brand_contrast: is missing"),
+            (##"{"brand": "#000000", "brand_contrast": 3}"##, "brand_contrast: has the wrong type"),
+            ("{\"brand\": \"#000000\",\n \"brand_contrast\": \"#ffffff\",,}", "is not valid JSON: Invalid value at line 2, column 30"),
+        ] {
+            try json.write(to: file, atomically: true, encoding: .utf8)
+            let error = #expect(throws: WebTheme.ThemeError.self) { try WebTheme.load(path: file.path) }
+            #expect(error?.description == "theme: \(file.path): \(told)", "\(json)")
+        }
+    }
 }

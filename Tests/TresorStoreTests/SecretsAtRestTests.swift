@@ -99,7 +99,23 @@ struct SecretsAtRestTests {
         let fromEnvironment = try SecretKeys.load(
             file: file, environment: ["TRESOR_SECRETS_KEY": other, "TRESOR_SECRETS_PREVIOUS_KEYS": try String(contentsOf: file, encoding: .utf8)])
         #expect(fromEnvironment.currentID != made.currentID && fromEnvironment.previous.map(SecretKeys.id(of:)) == [made.currentID])
-        #expect(throws: SecretKeysError.badKey) { try SecretKeys.load(file: file, environment: ["TRESOR_SECRETS_KEY": "c2hvcnQ="]) }
+        #expect(
+            throws: KeyProblem(
+                description: "TRESOR_SECRETS_KEY holds no key: a key is 32 bytes in base64 (make one with: openssl rand -base64 32).")
+        ) { try SecretKeys.load(file: file, environment: ["TRESOR_SECRETS_KEY": "c2hvcnQ="]) }
+        // Each source of a key is named when it holds none: a previous key, the file, a folder.
+        let previous = #expect(throws: KeyProblem.self) {
+            try SecretKeys.load(file: file, environment: ["TRESOR_SECRETS_PREVIOUS_KEYS": "\(other),not-a-key"])
+        }
+        #expect(previous?.description.hasPrefix("TRESOR_SECRETS_PREVIOUS_KEYS (item 2) holds no key") == true, "\(String(describing: previous))")
+        try Data("notbase64\n".utf8).write(to: file)
+        let garbled = #expect(throws: KeyProblem.self) { try FileBlobStore.loadKey(file: file, environment: [:]) }
+        #expect(garbled?.description.hasPrefix("\(file.path) holds no key") == true, "\(String(describing: garbled))")
+        let nowhere = file.deletingLastPathComponent().appendingPathComponent("no-such-folder-\(UUID().uuidString)/blob.key")
+        let missing = #expect(throws: KeyProblem.self) { try FileBlobStore.loadKey(file: nowhere, environment: [:]) }
+        #expect(missing?.description.hasSuffix("does not exist.") == true, "\(String(describing: missing))")
+        let folder = #expect(throws: KeyProblem.self) { try FileBlobStore.loadKey(file: file.deletingLastPathComponent(), environment: [:]) }
+        #expect(folder?.description.hasSuffix(": Is a directory") == true, "\(String(describing: folder))")
         let sealed = try made.seal([1, 2, 3], context: "a")
         #expect(throws: SecretKeysError.corrupt) { try made.open(sealed, context: "b") }
     }

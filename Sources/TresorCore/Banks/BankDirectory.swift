@@ -1,4 +1,5 @@
 import Foundation
+import TresorDomain
 
 /// The configuration folder of a deployment: one `<id>.json` per bank. Read whole at start-up
 /// and refused whole when any file is wrong, so a server never serves half of its banks.
@@ -39,46 +40,12 @@ public struct BankDirectory: Sendable {
         do { data = try Data(contentsOf: url) } catch { throw BankConfigError(file: url.path, field: "", "cannot be read") }
         guard data.count <= fileBytesMax else { throw BankConfigError(file: url.path, field: "", "is larger than 64 KiB") }
         let bank: BankConfig
-        do {
-            bank = try JSONDecoder().decode(BankConfig.self, from: data)
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw BankConfigError(file: url.path, field: Self.path(context.codingPath + [key]), "is missing")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw BankConfigError(file: url.path, field: Self.path(context.codingPath), "has the wrong type")
-        } catch let DecodingError.valueNotFound(_, context) {
-            throw BankConfigError(file: url.path, field: Self.path(context.codingPath), "is null")
-        } catch {
-            throw BankConfigError(file: url.path, field: "", "is not valid JSON" + Self.syntaxFault(data))
+        do { bank = try JSONDecoder().decode(BankConfig.self, from: data) } catch {
+            let fault = JSONFileFault(error, in: data)
+            throw BankConfigError(file: url.path, field: fault.field, fault.message)
         }
         try bank.validate(file: url.path)
         return bank
-    }
-
-    /// Where the JSON in `data` breaks, as ": what, at line L, column C", or "" when the parser
-    /// does not say. why: JSONDecoder says only "The given data was not valid JSON."; a bank's
-    /// file is edited by hand, and its editor needs the place.
-    static func syntaxFault(_ data: Data) -> String {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data)
-            return ""
-        } catch {
-            guard let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else { return "" }
-            guard let match = text.firstMatch(of: /(.*) around (?:line \d+, column \d+ )?character (\d+)\.?$/), let offset = Int(match.2),
-                offset <= data.count
-            else { return ": " + text.trimmingCharacters(in: CharacterSet(charactersIn: ".")) }
-            let before = data.prefix(offset)
-            let line = before.count { $0 == UInt8(ascii: "\n") } + 1
-            let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
-            let column = String(decoding: before[lineStart...], as: UTF8.self).count + 1
-            return ": \(match.1) at line \(line), column \(column)"
-        }
-    }
-
-    static func path(_ keys: [any CodingKey]) -> String {
-        keys.reduce("") { path, key in
-            if let index = key.intValue { return path + "[\(index)]" }
-            return path.isEmpty ? key.stringValue : path + "." + key.stringValue
-        }
     }
 
     /// Adds a bank: validated alone and with the others, then written atomically as `<id>.json`.

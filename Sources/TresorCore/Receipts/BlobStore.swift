@@ -18,7 +18,6 @@ public protocol BlobStore: Sendable {
 public enum BlobStoreError: Error, Equatable {
     case notFound(String)
     case corrupt(String)
-    case badKey
     case remote(String)
     /// The disk holding the store is full (ENOSPC, EDQUOT): nothing was kept; a later try works
     /// once space is freed.
@@ -59,10 +58,9 @@ public struct FileBlobStore: BlobStore {
 
     /// The key from `TRESOR_BLOB_KEY` (base64 of 32 bytes) or from `keyFile`, which is created
     /// with a random key (mode 0600) the first time.
-    public static func loadKey(file: URL) throws -> SymmetricKey {
-        let key = ProcessInfo.processInfo.environment["TRESOR_BLOB_KEY"].map(KeyFile.decode) ?? KeyFile.loadOrCreate(file)
-        guard let key else { throw BlobStoreError.badKey }
-        return key
+    public static func loadKey(file: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SymmetricKey {
+        if let text = environment["TRESOR_BLOB_KEY"] { return try KeyFile.decode(text, from: "TRESOR_BLOB_KEY") }
+        return try KeyFile.loadOrCreate(file)
     }
 
     func path(_ hash: String) throws -> URL {

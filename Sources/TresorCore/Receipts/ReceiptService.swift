@@ -50,7 +50,7 @@ public struct ReceiptService: Sendable {
             case .full, .remote, .io:
                 throw DomainError(
                     .storageUnavailable, field: "image", "The image cannot be stored right now; please try again later.", suggested: "30")
-            case .notFound, .corrupt, .badKey: throw error
+            case .notFound, .corrupt: throw error
             }
         }
     }

@@ -56,19 +56,17 @@ public struct SecretKeys: Sendable {
     /// file, created with a random key (mode 0600) the first time; `TRESOR_SECRETS_PREVIOUS_KEYS`
     /// (comma-separated base64) during a rotation.
     public static func load(file: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SecretKeys {
-        func decode(_ text: String) throws -> SymmetricKey {
-            guard let key = KeyFile.decode(text) else { throw SecretKeysError.badKey }
-            return key
+        let previous = try (environment["TRESOR_SECRETS_PREVIOUS_KEYS"] ?? "").split(separator: ",").enumerated().map { index, text in
+            try KeyFile.decode(String(text), from: "TRESOR_SECRETS_PREVIOUS_KEYS (item \(index + 1))")
         }
-        let previous = try (environment["TRESOR_SECRETS_PREVIOUS_KEYS"] ?? "").split(separator: ",").map { try decode(String($0)) }
-        if let text = environment["TRESOR_SECRETS_KEY"] { return SecretKeys(current: try decode(text), previous: previous) }
-        guard let key = KeyFile.loadOrCreate(file) else { throw SecretKeysError.badKey }
-        return SecretKeys(current: key, previous: previous)
+        if let text = environment["TRESOR_SECRETS_KEY"] {
+            return SecretKeys(current: try KeyFile.decode(text, from: "TRESOR_SECRETS_KEY"), previous: previous)
+        }
+        return SecretKeys(current: try KeyFile.loadOrCreate(file), previous: previous)
     }
 }
 
 public enum SecretKeysError: Error, Equatable {
-    case badKey
     case corrupt
     /// Sealed with a key this server was not given (set `TRESOR_SECRETS_PREVIOUS_KEYS`).
     case unknownKey(String)

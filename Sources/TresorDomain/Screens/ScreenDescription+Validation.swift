@@ -19,18 +19,9 @@ extension ScreenDescription {
     /// screen's contract; `expectedID` is the id its file name gives.
     public static func parse(_ data: Data, expectedID: String) throws -> ScreenDescription {
         let screen: ScreenDescription
-        do {
-            screen = try JSONDecoder().decode(ScreenDescription.self, from: data)
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw ScreenError(path: Self.path(context.codingPath + [key]), message: "is missing")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw ScreenError(path: Self.path(context.codingPath), message: "has the wrong type")
-        } catch let DecodingError.valueNotFound(_, context) {
-            throw ScreenError(path: Self.path(context.codingPath), message: "is null")
-        } catch let DecodingError.dataCorrupted(context) {
-            throw ScreenError(path: Self.path(context.codingPath), message: "is not a value this format knows")
-        } catch {
-            throw ScreenError(path: "", message: "is not valid JSON")
+        do { screen = try JSONDecoder().decode(ScreenDescription.self, from: data) } catch {
+            let fault = JSONFileFault(error, in: data)
+            throw ScreenError(path: fault.field, message: fault.message)
         }
         guard screen.id == expectedID else { throw ScreenError(path: "id", message: "must be \(expectedID), as the file is called") }
         try screen.validate()
@@ -105,14 +96,6 @@ extension ScreenDescription {
         }
         if contract.route != nil, !actions.contains(where: { $0.kind == .submit }) {
             throw ScreenError(path: "actions", message: "the screen needs its submit action")
-        }
-    }
-
-    /// `sections[1].fields[0].name` from a decoder's coding path.
-    static func path(_ keys: [any CodingKey]) -> String {
-        keys.reduce("") { path, key in
-            if let index = key.intValue { return path + "[\(index)]" }
-            return path.isEmpty ? key.stringValue : path + "." + key.stringValue
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import TresorCore
 import TresorDocuments
+import TresorDomain
 
 /// A bank's look: its colours and logo, from a JSON file given to `tresor serve --theme`.
 /// `{"brand": "#0b4f6c", "brand_contrast": "#ffffff", "logo_svg": "path/to/logo.svg"}`
@@ -28,7 +29,11 @@ public struct WebTheme: Sendable, Decodable {
     /// Reads a theme file; the logo path is relative to the file. Colours must be `#rrggbb`.
     public static func load(path: String) throws -> WebTheme {
         let url = URL(fileURLWithPath: path)
-        let theme = try JSONDecoder().decode(WebTheme.self, from: Data(contentsOf: url))
+        let data = try Data(contentsOf: url)
+        let theme: WebTheme
+        do { theme = try JSONDecoder().decode(WebTheme.self, from: data) } catch {
+            throw ThemeError(message: "\(path): \(JSONFileFault(error, in: data).description)")
+        }
         return try make(brand: theme.brand, brandContrast: theme.brandContrast, logoPath: theme.logoSVG, folder: url.deletingLastPathComponent())
     }
 

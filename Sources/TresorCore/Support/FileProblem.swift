@@ -2,14 +2,14 @@ import Foundation
 
 /// A file a command could not read or write, said as `PATH: what went wrong`.
 ///
-/// why: ArgumentParser prints an error as it describes itself, and Foundation's file errors
+/// why: the command line prints an error as it describes itself, and Foundation's file errors
 /// describe themselves as an `NSError` dump (`Error Domain=NSCocoaErrorDomain Code=260 … UserInfo=
 /// {NSFilePath=…}`); an operator who mistyped a path should read the path and the reason.
-struct FileProblem: Error, CustomStringConvertible {
-    let description: String
+public struct FileProblem: Error, CustomStringConvertible {
+    public let description: String
 
     /// The problem `error` is, when it is a Foundation file error naming its path.
-    init?(_ error: any Error) {
+    public init?(_ error: any Error) {
         let error = error as NSError
         guard error.domain == NSCocoaErrorDomain, let path = error.userInfo[NSFilePathErrorKey] as? String else { return nil }
         // why the POSIX reason first: it is the precise one ("Permission denied", "Is a
