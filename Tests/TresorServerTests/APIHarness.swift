@@ -102,9 +102,9 @@ struct APIHarness: @unchecked Sendable {
         }
 
         /// Sends raw bytes, as a phone uploads a photo.
-        func upload(_ uri: String, token: String, bytes: [UInt8], contentType: String) async throws -> Reply {
+        func upload(_ uri: String, token: String?, bytes: [UInt8], contentType: String) async throws -> Reply {
             var headers = HTTPFields()
-            headers[.authorization] = "Bearer \(token)"
+            if let token { headers[.authorization] = "Bearer \(token)" }
             headers[.contentType] = contentType
             return try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(bytes: bytes)) { response in
                 Reply(status: response.status, headers: response.headers, text: String(buffer: response.body))

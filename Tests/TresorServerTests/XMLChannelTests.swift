@@ -176,6 +176,34 @@ struct XMLChannelTests {
     }
 }
 
+extension XMLChannelTests {
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("corpus/xml-requests")
+
+    @Test(
+        "a login as other XML libraries write it: indented, ISO-8859-1, UTF-16, CDATA, .NET's utf-16 label; DTDs in other encodings refused",
+        arguments: [
+            ("etree-utf8-indented.xml", nil), ("etree-latin1-comment.xml", nil), ("etree-utf16.xml", nil), ("minidom-pretty.xml", nil),
+            ("lxml-cdata.xml", nil), ("dotnet-stringwriter-utf16-label.xml", nil), ("lxml-prefixed.xml", "xml_wrong_root"),
+            ("hostile-utf16-doctype.xml", "xml_dtd_refused"), ("hostile-utf16le-nobom-doctype.xml", "xml_dtd_refused"),
+            ("hostile-utf7-doctype.xml", "xml_encoding_refused"), ("hostile-ebcdic-doctype.xml", "xml_malformed"),
+        ] as [(String, String?)])
+    func otherWriters(file: String, refusal: String?) async throws {
+        let bytes = [UInt8](try Data(contentsOf: Self.corpus.appendingPathComponent(file)))
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let reply = try await client.upload("/xml/v1/Login", token: nil, bytes: bytes, contentType: "application/xml")
+            if let refusal {
+                #expect(reply.status == .badRequest && Self.value("Code", in: reply.text) == refusal, "\(reply.text)")
+                if refusal == "xml_wrong_root" { #expect(reply.text.contains("no namespace")) }
+            } else {
+                #expect(reply.status == .ok && Self.value("State", in: reply.text) == "1", "\(reply.text)")
+                #expect(Self.value("SessionToken", in: reply.text)?.count ?? 0 > 20)
+            }
+        }
+    }
+}
+
 /// Text content for hand-written XML in the tests.
 enum XMLEscape {
     static func text(_ value: String) -> String {

@@ -51,7 +51,14 @@ struct XMLChannel: Sendable {
             return Self.refused(root, XMLRefusal.tooLarge.code, XMLRefusal.tooLarge.message, status: .contentTooLarge)
         }
         guard parsed.root == "\(service)Request" else {
-            return Self.refused(root, "xml_wrong_root", "Send <\(service)Request> to this service.", status: .badRequest)
+            // why said apart: a library that puts its elements in a namespace sends the right
+            // name with a prefix, and "send <LoginRequest>" alone would not tell it what differs.
+            let prefixed = parsed.root.hasSuffix(":\(service)Request")
+            let message =
+                prefixed
+                ? "Elements of this channel have no namespace: send <\(service)Request> without a prefix."
+                : "Send <\(service)Request> to this service."
+            return Self.refused(root, "xml_wrong_root", message, status: .badRequest)
         }
         var language = languages.first ?? "en"
         do {

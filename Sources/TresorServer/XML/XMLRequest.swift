@@ -22,10 +22,13 @@ struct XMLRequest: Sendable {
         fields[name].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    static func parse(_ bytes: [UInt8]) throws -> XMLRequest {
-        guard bytes.count <= bytesMax else { throw XMLRefusal.tooLarge }
+    static func parse(_ body: [UInt8]) throws -> XMLRequest {
+        guard body.count <= bytesMax else { throw XMLRefusal.tooLarge }
+        let bytes = try utf8(body)
         // why by bytes and not by parser option: no option of any parser then decides whether a
-        // DTD is read; `<!DOCTYPE` (or `<!ENTITY`) anywhere, in any case, ends the request.
+        // DTD is read; `<!DOCTYPE` (or `<!ENTITY`) anywhere, in any case, ends the request. The
+        // bytes are UTF-8 here (`utf8`), or an encoding whose markup is ASCII (ISO-8859-1): in
+        // UTF-16 the keyword's bytes are interleaved with zeros, and a DTD passed unseen.
         let upper = String(decoding: bytes, as: UTF8.self).uppercased()
         guard !upper.contains("<!DOCTYPE"), !upper.contains("<!ENTITY") else { throw XMLRefusal.dtd }
         let reader = FieldReader()
@@ -39,6 +42,58 @@ struct XMLRequest: Sendable {
         guard parsed, reader.closed, let root = reader.root else { throw XMLRefusal.malformed }
         return XMLRequest(root: root, fields: reader.fields)
     }
+
+    /// The body with its markup in ASCII, as the DTD check and the parser read it: UTF-16 and
+    /// UTF-32 (by byte-order mark, or by the zeros around `<`) transcoded to UTF-8 with the
+    /// declaration saying so; other bodies as they came. A declaration of UTF-16 on a body that
+    /// is not (what .NET's XmlSerializer writes through a StringWriter) is corrected to UTF-8.
+    static func utf8(_ bytes: [UInt8]) throws -> [UInt8] {
+        let wide: String.Encoding? =
+            switch Array(bytes.prefix(4)) {
+            case [0xFF, 0xFE, 0, 0], [0, 0, 0xFE, 0xFF]: .utf32
+            case let start where start.starts(with: [0xFF, 0xFE]) || start.starts(with: [0xFE, 0xFF]): .utf16
+            case let start where start.starts(with: [0x3C, 0]): .utf16LittleEndian
+            case let start where start.starts(with: [0, 0x3C]): .utf16BigEndian
+            default: nil
+            }
+        var text: String
+        if let wide {
+            guard let decoded = String(data: Data(bytes), encoding: wide) else { throw XMLRefusal.malformed }
+            text = decoded.hasPrefix("\u{FEFF}") ? String(decoded.dropFirst()) : decoded
+        } else {
+            // why the first byte: libxml2 reads EBCDIC (`<?xml` is 4C 6F A7 94 there), where a
+            // DTD's bytes are not the ASCII ones the check looks for.
+            let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+            guard let first = start.drop(while: { [0x20, 0x09, 0x0A, 0x0D].contains($0) }).first, first == UInt8(ascii: "<") else {
+                throw XMLRefusal.malformed
+            }
+            // why only the declaration is read here: the rest stays in the encoding it declares.
+            let head = String(decoding: bytes.prefix(200), as: UTF8.self)
+            guard let declared = head.firstMatch(of: Self.declaredEncoding) else { return bytes }
+            let name = declared.1.lowercased()
+            if !name.hasPrefix("utf-16") {
+                // why a list: libxml2 reads any encoding iconv knows, and in some (UTF-7) `<!`
+                // is written with other bytes; these all write markup in ASCII.
+                guard Self.asciiMarkupEncodings.contains(where: { name.wholeMatch(of: $0) != nil }) else { throw XMLRefusal.encoding }
+                return bytes
+            }
+            text = String(decoding: bytes, as: UTF8.self)
+        }
+        // A NUL is no XML character: a body that still has one was no text in these encodings.
+        guard !text.unicodeScalars.contains("\0") else { throw XMLRefusal.malformed }
+        if let declared = text.firstMatch(of: Self.declaredEncoding) {
+            text.replaceSubrange(declared.1.startIndex..<declared.1.endIndex, with: "UTF-8")
+        }
+        return Array(text.utf8)
+    }
+
+    /// Encodings a body may declare, all of which write markup in ASCII (lower-cased names).
+    static var asciiMarkupEncodings: [Regex<Substring>] {
+        [/utf-?8/, /(?:us-)?ascii/, /iso[-_]?8859-(?:[1-9]|1[0-6])/, /latin-?[1-9]/, /(?:windows|cp)-?125[0-8]/]
+    }
+
+    /// The encoding an XML declaration at the start names (`<?xml version="1.0" encoding="X"?>`).
+    static var declaredEncoding: Regex<(Substring, Substring)> { /^\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/ }
 
     /// Collects the root's children; aborts on depth, count or size beyond the limits.
     private final class FieldReader: NSObject, XMLParserDelegate {
@@ -68,6 +123,12 @@ struct XMLRequest: Sendable {
             if text.utf8.count > XMLRequest.textMax { stop(parser, .tooLarge) }
         }
 
+        /// Text in `<![CDATA[…]]>`, as libraries write text with `&` or `<`. why: without this,
+        /// a field sent so arrived empty (a login was "wrong password").
+        func parser(_ parser: XMLParser, foundCDATA block: Data) {
+            self.parser(parser, foundCharacters: String(decoding: block, as: UTF8.self))
+        }
+
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             if depth == 2, let current {
                 fields[current] = text
@@ -86,7 +147,7 @@ struct XMLRequest: Sendable {
 
 /// Why a body is not read at all.
 enum XMLRefusal: Error, Sendable {
-    case tooLarge, dtd, tooDeep, malformed
+    case tooLarge, dtd, tooDeep, malformed, encoding
 
     var code: String {
         switch self {
@@ -94,6 +155,7 @@ enum XMLRefusal: Error, Sendable {
         case .dtd: "xml_dtd_refused"
         case .tooDeep: "xml_too_deep"
         case .malformed: "xml_malformed"
+        case .encoding: "xml_encoding_refused"
         }
     }
 
@@ -103,6 +165,7 @@ enum XMLRefusal: Error, Sendable {
         case .dtd: "Document type declarations and entities are not accepted."
         case .tooDeep: "The request is nested deeper than any service's."
         case .malformed: "The body is not well-formed XML."
+        case .encoding: "Send the request in UTF-8 (UTF-16 and ISO-8859 are read too)."
         }
     }
 }
