@@ -97,12 +97,37 @@ struct JSONFieldsTests {
                     body.insert(contentsOf: body[at..<end], at: at)
                 }
             }
+            // The repeated-name scan reads what JSONFields does not, mangled too: it must end.
+            _ = JSONDuplicateKeys.first(in: Data(body))
             guard let fast = Self.fast(body) else { continue }
             read += 1
             #expect(fast == Self.foundation(body), "\(String(decoding: body, as: UTF8.self))")
         }
         // why: a reading that gave up on everything would pass the comparison trivially.
         #expect(read > 500)
+    }
+
+    @Test("a member given twice is refused by its path, however nested or escaped; one name in two objects is not")
+    func repeatedMembers() throws {
+        let cases: [(String, String)] = [
+            (#"{"from_account": "5", "from_account": "6", "to_account": "7", "amount": {"amount": "1.00", "currency": "CHF"}}"#, "from_account"),
+            (
+                #"{"from_account": "5", "to_account": "7", "amount": {"amount": "1.00", "currency": "CHF"}, "message": null, "message": "x"}"#,
+                "message"
+            ),
+            (#"{"from_account": "5", "to_account": "7", "amount": {"amount": "1.00", "amount": "1000.00", "currency": "CHF"}}"#, "amount.amount"),
+            (#"{"from_account": "5", "from_\u0061ccount": "6", "to_account": "7", "amount": {"amount": "1.00", "currency": "CHF"}}"#, "from_account"),
+        ]
+        for (body, path) in cases {
+            #expect(throws: DomainError(.invalidJSON, field: path, "\(path) is given twice; send each member once.")) {
+                try JSON.decode(TransferRequest.self, from: ByteBuffer(string: body))
+            }
+        }
+        #expect(JSONDuplicateKeys.first(in: Data(#"{"lines": [{"a": 1}, {"a": 2, "b": [true, null], "a": 3}]}"#.utf8)) == "lines.1.a")
+        #expect(JSONDuplicateKeys.first(in: Data(#"{"a": {"a": {"a": 1}}, "b": [{"a": 1}, {"a": 1}]}"#.utf8)) == nil)
+        let deep = String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000)
+        #expect(JSONDuplicateKeys.first(in: Data(deep.utf8)) == nil)
+        for body in Self.written + Self.payments { #expect(JSONDuplicateKeys.first(in: Data(body.utf8)) == nil, "\(body)") }
     }
 
     static let payments = [

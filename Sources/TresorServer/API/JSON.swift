@@ -24,6 +24,9 @@ enum JSON {
         guard buffer.readableBytes > 0 else { throw DomainError(.invalidJSON, "The body is empty; send a JSON object.") }
         let data = Data(buffer: buffer)
         try refuseControlCharacters(data)
+        if let repeated = JSONDuplicateKeys.first(in: data) {
+            throw DomainError(.invalidJSON, field: repeated, "\(repeated) is given twice; send each member once.")
+        }
         return try JSONDecoder().decode(T.self, from: data)
     }
 

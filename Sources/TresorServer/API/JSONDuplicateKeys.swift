@@ -1,0 +1,123 @@
+import Foundation
+
+/// The first member name given twice in one object of a JSON body, as a dotted path
+/// (`contract`, `amount.currency`, `lines.1.iban`).
+///
+/// why: RFC 8259 leaves a repeated name to the parser, and parsers differ (JSONDecoder read the
+/// first `contract` of a login; most others read the last). A body a proxy or an audit tool
+/// reads one way and the bank the other is refused instead (`invalid_json`, naming the member).
+enum JSONDuplicateKeys {
+    /// Objects nested deeper than this are not looked into (JSONDecoder refuses them itself).
+    static let depthMax = 64
+
+    /// The path of the first repeated name, or nil when there is none or the body is no JSON
+    /// this reads (JSONDecoder then says what is wrong).
+    static func first(in data: Data) -> String? {
+        data.withUnsafeBytes { bytes in
+            var scanner = Scanner(bytes: bytes)
+            return (try? scanner.value(path: [], depth: 0)) ?? nil
+        }
+    }
+
+    private struct Scanner {
+        let bytes: UnsafeRawBufferPointer
+        var index = 0
+
+        struct Unreadable: Error {}
+
+        init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+        mutating func skipSpace() {
+            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+        }
+
+        mutating func peek() throws -> UInt8 {
+            skipSpace()
+            guard index < bytes.count else { throw Unreadable() }
+            return bytes[index]
+        }
+
+        /// Reads a value; returns the path of a repeated name inside it, if any.
+        mutating func value(path: [String], depth: Int) throws -> String? {
+            guard depth <= JSONDuplicateKeys.depthMax else { throw Unreadable() }
+            switch try peek() {
+            case UInt8(ascii: "{"): return try object(path: path, depth: depth)
+            case UInt8(ascii: "["): return try array(path: path, depth: depth)
+            case UInt8(ascii: "\""):
+                _ = try string()
+                return nil
+            default:
+                // A number, true, false or null: up to the next delimiter.
+                while index < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) {
+                    index += 1
+                }
+                return nil
+            }
+        }
+
+        mutating func object(path: [String], depth: Int) throws -> String? {
+            index += 1
+            var names: Set<String> = []
+            if try peek() == UInt8(ascii: "}") {
+                index += 1
+                return nil
+            }
+            while true {
+                guard try peek() == UInt8(ascii: "\"") else { throw Unreadable() }
+                let name = try string()
+                guard names.insert(name).inserted else { return (path + [name]).joined(separator: ".") }
+                guard try peek() == UInt8(ascii: ":") else { throw Unreadable() }
+                index += 1
+                if let found = try value(path: path + [name], depth: depth + 1) { return found }
+                switch try peek() {
+                case UInt8(ascii: ","): index += 1
+                case UInt8(ascii: "}"):
+                    index += 1
+                    return nil
+                default: throw Unreadable()
+                }
+            }
+        }
+
+        mutating func array(path: [String], depth: Int) throws -> String? {
+            index += 1
+            if try peek() == UInt8(ascii: "]") {
+                index += 1
+                return nil
+            }
+            var position = 0
+            while true {
+                if let found = try value(path: path + [String(position)], depth: depth + 1) { return found }
+                position += 1
+                switch try peek() {
+                case UInt8(ascii: ","): index += 1
+                case UInt8(ascii: "]"):
+                    index += 1
+                    return nil
+                default: throw Unreadable()
+                }
+            }
+        }
+
+        /// A string token, its escapes decoded (`"contr\u0061ct"` is `contract`, the same name).
+        mutating func string() throws -> String {
+            let start = index
+            index += 1
+            var escaped = false
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                    index += 1
+                } else if byte == UInt8(ascii: "\"") {
+                    let token = Data(bytes[start..<index])
+                    guard escaped else { return String(decoding: token.dropFirst().dropLast(), as: UTF8.self) }
+                    guard let text = try? JSONDecoder().decode(String.self, from: token) else { throw Unreadable() }
+                    return text
+                }
+            }
+            throw Unreadable()
+        }
+    }
+}
