@@ -186,7 +186,8 @@ extension XMLChannelTests {
             ("etree-utf8-indented.xml", nil), ("etree-latin1-comment.xml", nil), ("etree-utf16.xml", nil), ("minidom-pretty.xml", nil),
             ("lxml-cdata.xml", nil), ("dotnet-stringwriter-utf16-label.xml", nil), ("lxml-prefixed.xml", "xml_wrong_root"),
             ("hostile-utf16-doctype.xml", "xml_dtd_refused"), ("hostile-utf16le-nobom-doctype.xml", "xml_dtd_refused"),
-            ("hostile-utf7-doctype.xml", "xml_encoding_refused"), ("hostile-ebcdic-doctype.xml", "xml_malformed"),
+            ("hostile-utf7-doctype.xml", "xml_encoding_refused"), ("hostile-bom-utf7-doctype.xml", "xml_encoding_refused"),
+            ("hostile-ebcdic-doctype.xml", "xml_malformed"),
         ] as [(String, String?)])
     func otherWriters(file: String, refusal: String?) async throws {
         let bytes = [UInt8](try Data(contentsOf: Self.corpus.appendingPathComponent(file)))

@@ -68,7 +68,7 @@ struct XMLRequest: Sendable {
                 throw XMLRefusal.malformed
             }
             // why only the declaration is read here: the rest stays in the encoding it declares.
-            let head = String(decoding: bytes.prefix(200), as: UTF8.self)
+            let head = String(decoding: start.prefix(200), as: UTF8.self)
             guard let declared = head.firstMatch(of: Self.declaredEncoding) else { return bytes }
             let name = declared.1.lowercased()
             if !name.hasPrefix("utf-16") {
