@@ -28,7 +28,7 @@ public struct JSONFileFault: Sendable, Equatable {
 
     /// Where the JSON in `data` breaks, as ": what at line L, column C", or "" when the parser
     /// does not say (JSONSerialization does, as a character offset).
-    static func syntaxFault(_ data: Data) -> String {
+    public static func syntaxFault(_ data: Data) -> String {
         do {
             _ = try JSONSerialization.jsonObject(with: data)
             return ""

@@ -88,6 +88,16 @@ struct ResourceServiceTests {
             }
             #expect(error?.path == path, "\(String(describing: error))")
         }
+        // A language pack's fault is told by entry, or by line and column.
+        let nested = await #expect(throws: ResourcePackError.self) {
+            try await resources.publish(
+                good + [Self.file("i18n/fr.json", "{\"a\": \"A\",\n \"login\": {\"title\": \"T\"}}")], baseLanguage: "de", actor: "test")
+        }
+        #expect(nested?.message == "a language pack is one JSON object of strings; login: has the wrong type", "\(String(describing: nested))")
+        let broken = await #expect(throws: ResourcePackError.self) {
+            try await resources.publish(good + [Self.file("i18n/fr.json", "{\"a\": \"A\",\n \"b\": \"B\",,}")], baseLanguage: "de", actor: "test")
+        }
+        #expect(broken?.message.hasSuffix("is not valid JSON: Invalid value at line 2, column 11") == true, "\(String(describing: broken))")
         #expect(try await resources.currentVersion() == 1)
         // The same pack again is no new version; a rollback is one, with the old files.
         #expect(try await resources.publish(good.reversed(), baseLanguage: "de", actor: "test") == 1)

@@ -131,17 +131,21 @@ public enum ResourcePack {
             }
         default:
             guard (try? JSONSerialization.jsonObject(with: file.bytes)) != nil else {
-                throw ResourcePackError(path: file.path, message: "not valid JSON")
+                throw ResourcePackError(path: file.path, message: "is not valid JSON" + JSONFileFault.syntaxFault(file.bytes))
             }
         }
     }
 
     /// A language pack: one JSON object of strings.
     static func catalogue(_ file: ResourceFile) throws -> [String: String] {
-        guard let strings = try? JSONDecoder().decode([String: String].self, from: file.bytes) else {
-            throw ResourcePackError(path: file.path, message: "a language pack is one JSON object of strings")
+        do {
+            return try JSONDecoder().decode([String: String].self, from: file.bytes)
+        } catch {
+            // why the fault's place: a pack exported from a translation tool is long, and
+            // "one object of strings" alone did not say which entry is not a string.
+            let fault = JSONFileFault(error, in: file.bytes)
+            throw ResourcePackError(path: file.path, message: "a language pack is one JSON object of strings; \(fault.description)")
         }
-        return strings
     }
 
     /// Reads a folder into files, paths relative to it; hidden files are left out.
