@@ -12,15 +12,30 @@ enum WebLanguage: String, CaseIterable, Sendable {
     /// reordered by the bidi algorithm; U+2066…U+2069 keep them one left-to-right unit.
     func isolated(_ text: String) -> String { isRightToLeft ? "\u{2066}\(text)\u{2069}" : text }
 
-    /// From the `lang` cookie, else the first language of `Accept-Language` the bank speaks,
-    /// else the bank's first language (German when it speaks all four).
+    /// From the `lang` cookie, else the language of `Accept-Language` the bank speaks with the
+    /// highest weight (the earlier of equal ones; `q=0` is "not this one"), else the bank's first
+    /// language (German when it speaks all four).
     static func choose(cookie: String?, acceptLanguage: String?, among spoken: [WebLanguage] = allCases) -> WebLanguage {
         if let cookie, let language = WebLanguage(rawValue: cookie), spoken.contains(language) { return language }
+        var best: (language: WebLanguage, weight: Int)?
         for part in (acceptLanguage ?? "").split(separator: ",") {
-            guard let tag = part.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() else { continue }
-            if let language = WebLanguage(rawValue: String(tag.prefix(2))), spoken.contains(language) { return language }
+            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let tag = pieces.first, tag.count == 2 || tag.dropFirst(2).first == "-",
+                let language = WebLanguage(rawValue: String(tag.prefix(2))), spoken.contains(language)
+            else { continue }
+            let weight = pieces.dropFirst().first { $0.hasPrefix("q=") }.map { Self.thousandths(String($0.dropFirst(2))) } ?? 1_000
+            if weight > 0, weight > best?.weight ?? 0 { best = (language, weight) }
         }
-        return spoken.first ?? .de
+        return best?.language ?? spoken.first ?? .de
+    }
+
+    /// A weight `0.8` as 800 (at most three decimals, RFC 9110); 0 for what is none.
+    static func thousandths(_ text: String) -> Int {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard let whole = parts.first.flatMap({ Int($0) }), (0...1).contains(whole), parts.count <= 2 else { return 0 }
+        let decimals = parts.count == 2 ? String(parts[1].prefix(3)) : ""
+        guard decimals.allSatisfy(\.isASCII), decimals.allSatisfy(\.isNumber) else { return 0 }
+        return min(1_000, whole * 1_000 + (Int(decimals.padding(toLength: 3, withPad: "0", startingAt: 0)) ?? 0))
     }
 
     /// The amount as the language writes it (`Money.localized`), isolated in right-to-left text.

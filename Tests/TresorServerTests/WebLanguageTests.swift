@@ -1,0 +1,29 @@
+import Testing
+
+@testable import TresorServer
+
+@Suite("Web app: the language a browser asks for")
+struct WebLanguageChoiceTests {
+    @Test(
+        "Accept-Language as browsers send it: the spoken language of highest weight, q=0 never, else the bank's first",
+        arguments: [
+            ("de-CH,de;q=0.9,fr-CH;q=0.8,fr;q=0.7,en;q=0.6", WebLanguage.de),  // Chrome in Swiss German
+            ("fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5", .fr),  // Firefox in Swiss French
+            ("it-IT,it;q=0.9", .it), ("en-GB,en-US;q=0.9,en;q=0.8", .en), ("ar-SA,ar;q=0.9,en-US;q=0.8,en;q=0.7", .ar),
+            ("ja-JP,ja;q=0.9,fr;q=0.5", .fr),  // the first the bank speaks, not the first asked
+            ("fr;q=0.1, it;q=0.8", .it),  // weights, not order
+            ("fr;q=0, en", .en),  // q=0: not French
+            ("fr;q=0.000, it", .it), ("eng, es, ja", .de), ("*", .de), ("", .de), ("de;q=abc, fr", .fr),
+        ])
+    func choose(header: String, expected: WebLanguage) {
+        #expect(WebLanguage.choose(cookie: nil, acceptLanguage: header) == expected, "\(header)")
+    }
+
+    @Test("the cookie wins over the header; a bank's languages bound the choice")
+    func cookieAndBank() {
+        #expect(WebLanguage.choose(cookie: "it", acceptLanguage: "fr") == .it)
+        #expect(WebLanguage.choose(cookie: "xx", acceptLanguage: "fr") == .fr)
+        #expect(WebLanguage.choose(cookie: nil, acceptLanguage: "de-CH,de;q=0.9,en;q=0.5", among: [.fr, .en]) == .en)
+        #expect(WebLanguage.choose(cookie: nil, acceptLanguage: "ja", among: [.fr, .en]) == .fr)
+    }
+}
