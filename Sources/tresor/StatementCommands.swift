@@ -23,6 +23,10 @@ struct StatementsCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard let format = StatementFormat(rawValue: format) else { throw ValidationError("--format is pdf, csv or camt053.") }
+            // why checked: a language the documents are not written in printed English silently.
+            if let language, !DocumentLabels.languages.contains(language) {
+                throw ValidationError("--language \(language): statements are written in \(DocumentLabels.languages.joined(separator: ", ")).")
+            }
             let (first, last) = (try LocalDate(parsing: from), try LocalDate(parsing: to))
             let (statement, (branding, languages)) = try await database.withServices { services in
                 let statement = try await services.statements.statement(account: AccountID(account), from: first, to: last)
@@ -44,6 +48,10 @@ struct StatementsCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard let first = try? LocalDate(parsing: month + "-01") else { throw ValidationError("--month is YYYY-MM.") }
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), !isFolder.boolValue {
+                throw ValidationError("--out \(out) is a file, not a folder.")
+            }
             let chosen = try formats.split(separator: ",").map { name in
                 guard let format = StatementFormat(rawValue: String(name)) else { throw ValidationError("Unknown format \(name).") }
                 return format

@@ -98,6 +98,13 @@ struct OperatorCommandTests {
         // The header and one line a booking.
         #expect(bookings > 0)
         #expect(try String(contentsOf: csv, encoding: .utf8).split(whereSeparator: \.isNewline).count == bookings + 1)
+        let spanish = try ToolRun.tresor([
+            "statements", "write", "--db", db, "--account", "\(account)", "--from", "\(year)-01-01", "--to", "\(year)-01-31", "--language", "es",
+            "--out", csv.path,
+        ])
+        #expect(spanish.status != 0 && spanish.output.contains("--language es: statements are written in de, fr, it, en."), "\(spanish.output)")
+        let intoFile = try ToolRun.tresor(["statements", "run-monthly", "--db", db, "--month", "\(year)-01", "--out", csv.path])
+        #expect(intoFile.status != 0 && intoFile.output.contains("--out \(csv.path) is a file, not a folder."), "\(intoFile.output)")
         #expect(try ok(["certificates", "requests"]).isEmpty)
         #expect(try ok(["ledger", "check"]).contains("Ledger check passed"))
         let copy = directory.appendingPathComponent("copy.sqlite").path
