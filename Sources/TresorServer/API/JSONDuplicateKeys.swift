@@ -44,7 +44,7 @@ enum JSONDuplicateKeys {
             case UInt8(ascii: "{"): return try object(path: path, depth: depth)
             case UInt8(ascii: "["): return try array(path: path, depth: depth)
             case UInt8(ascii: "\""):
-                _ = try string()
+                _ = try string(decoded: false)
                 return nil
             default:
                 // A number, true, false or null: up to the next delimiter.
@@ -64,7 +64,7 @@ enum JSONDuplicateKeys {
             }
             while true {
                 guard try peek() == UInt8(ascii: "\"") else { throw Unreadable() }
-                let name = try string()
+                let name = try string(decoded: true)
                 guard names.insert(name).inserted else { return (path + [name]).joined(separator: ".") }
                 guard try peek() == UInt8(ascii: ":") else { throw Unreadable() }
                 index += 1
@@ -99,8 +99,9 @@ enum JSONDuplicateKeys {
             }
         }
 
-        /// A string token, its escapes decoded (`"contr\u0061ct"` is `contract`, the same name).
-        mutating func string() throws -> String {
+        /// A string token, its escapes decoded when `decoded` (a name: `"contr\u0061ct"` is
+        /// `contract`, the same name); a value is only skipped ("" returned).
+        mutating func string(decoded: Bool) throws -> String {
             let start = index
             index += 1
             var escaped = false
@@ -111,6 +112,7 @@ enum JSONDuplicateKeys {
                     escaped = true
                     index += 1
                 } else if byte == UInt8(ascii: "\"") {
+                    guard decoded else { return "" }
                     let token = Data(bytes[start..<index])
                     guard escaped else { return String(decoding: token.dropFirst().dropLast(), as: UTF8.self) }
                     guard let text = try? JSONDecoder().decode(String.self, from: token) else { throw Unreadable() }
