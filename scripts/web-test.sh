@@ -9,10 +9,12 @@ venv=.build/web-venv
 # icalendar (PyPI) reads the appointments' .ics files: a parser written elsewhere than ours;
 # axe-selenium-python bundles axe-core, the accessibility audit every screen must pass;
 # cryptography signs as the demo phone does when it pairs with the self-service station;
-# hypothesis generates the input of the property tests of the parsers (test_properties.py).
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium, icalendar, axe_selenium_python, PIL, cryptography, hypothesis" 2>/dev/null; then
+# hypothesis generates the input of the property tests of the parsers (test_properties.py);
+# pycamt, a camt.053 reader written for banks' files, reads the statements as a customer's
+# accounting software would.
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium, icalendar, axe_selenium_python, PIL, cryptography, hypothesis, pycamt" 2>/dev/null; then
   python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet "selenium==4.25.0" "icalendar==6.1.0" "axe-selenium-python==2.1.6" "pillow==13.0.0" "cryptography==44.0.0" "hypothesis==6.112.0"
+  "$venv/bin/pip" install --quiet "selenium==4.25.0" "icalendar==6.1.0" "axe-selenium-python==2.1.6" "pillow==13.0.0" "cryptography==44.0.0" "hypothesis==6.112.0" "pycamt==1.1.1"
 fi
 work=$(mktemp -d /tmp/tresor-web.XXXXXX)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')

@@ -1,8 +1,12 @@
 """Statements from the phone: the customer picks an account and a period from More and gets
 the PDF, CSV or camt.053 file; a wrong period is explained at the field. The files are fetched
 by the page itself (as the download link does), so their bytes can be checked here."""
+import csv
 import datetime
+import io
+from decimal import Decimal
 
+from pycamt.parser import Camt053Parser
 from selenium.webdriver.common.by import By
 
 from webbase import BASE, BrowserTest
@@ -16,11 +20,42 @@ fetch(arguments[0]).then(async r => {
 });
 """
 
+FETCH_TEXT = """
+const done = arguments[arguments.length - 1];
+fetch(arguments[0]).then(async r => done([r.status, await r.text()]));
+"""
+
 
 class StatementsTest(BrowserTest):
     def fetch(self, path):
         self.browser.set_script_timeout(20)
         return self.browser.execute_async_script(FETCH, path)
+
+    def test_the_camt053_file_reads_in_a_parser_written_elsewhere(self):
+        """pycamt (PyPI), a camt.053 reader written for banks' files, reads Anna's statement of
+        this year as her accounting software would: her account's IBAN, one entry a row of the
+        CSV with the same amounts, and the opening balance plus the entries is the closing one."""
+        self.login()
+        self.browser.get(BASE + "/statements")
+        account = self.browser.find_element(By.ID, "account").get_attribute("value")
+        today = datetime.date.today()
+        query = f"/statements/download?account={account}&from={today.year}-01-01&to={today.isoformat()}"
+        self.browser.set_script_timeout(20)
+        status, xml = self.browser.execute_async_script(FETCH_TEXT, query + "&format=camt053")
+        self.assertEqual(200, status)
+        _, text = self.browser.execute_async_script(FETCH_TEXT, query + "&format=csv")
+        rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))[1:]
+        parser = Camt053Parser(xml.encode("utf-8"))
+        self.assertEqual("camt.053.001.08", parser.version)
+        (info,) = parser.get_statement_info()
+        self.assertRegex(info["IBAN"], r"^CH\d{19}$")
+        self.assertEqual((f"{today.year}-01-01", today.isoformat()), (info["OpeningBalanceDate"], info["ClosingBalanceDate"]))
+        entries = parser.get_transactions()
+        self.assertGreater(len(entries), 10)
+        signed = [Decimal(e["Amount"]) * (1 if e["CreditDebitIndicator"] == "CRDT" else -1) for e in entries]
+        self.assertEqual(sorted(Decimal(row[5]) for row in rows), sorted(signed))
+        self.assertEqual(Decimal(info["ClosingBalance"]), Decimal(info["OpeningBalance"]) + sum(signed))
+        self.assertTrue(all(e["Status"] == "BOOK" and e["AccountIBAN"] == info["IBAN"] for e in entries))
 
     def test_download_a_statement_in_each_format(self):
         """Anna opens Statements from More, takes "this year" and downloads it in the three
