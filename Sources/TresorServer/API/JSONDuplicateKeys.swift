@@ -58,45 +58,42 @@ enum JSONDuplicateKeys {
         mutating func object(path: [String], depth: Int) throws -> String? {
             index += 1
             var names: Set<String> = []
-            if try peek() == UInt8(ascii: "}") {
-                index += 1
-                return nil
-            }
-            while true {
+            if try closes(UInt8(ascii: "}")) { return nil }
+            repeat {
                 guard try peek() == UInt8(ascii: "\"") else { throw Unreadable() }
                 let name = try string(decoded: true)
                 guard names.insert(name).inserted else { return (path + [name]).joined(separator: ".") }
                 guard try peek() == UInt8(ascii: ":") else { throw Unreadable() }
                 index += 1
                 if let found = try value(path: path + [name], depth: depth + 1) { return found }
-                switch try peek() {
-                case UInt8(ascii: ","): index += 1
-                case UInt8(ascii: "}"):
-                    index += 1
-                    return nil
-                default: throw Unreadable()
-                }
-            }
+            } while try !next(closing: UInt8(ascii: "}"))
+            return nil
         }
 
         mutating func array(path: [String], depth: Int) throws -> String? {
             index += 1
-            if try peek() == UInt8(ascii: "]") {
-                index += 1
-                return nil
-            }
+            if try closes(UInt8(ascii: "]")) { return nil }
             var position = 0
-            while true {
+            repeat {
                 if let found = try value(path: path + [String(position)], depth: depth + 1) { return found }
                 position += 1
-                switch try peek() {
-                case UInt8(ascii: ","): index += 1
-                case UInt8(ascii: "]"):
-                    index += 1
-                    return nil
-                default: throw Unreadable()
-                }
-            }
+            } while try !next(closing: UInt8(ascii: "]"))
+            return nil
+        }
+
+        /// Whether the container ends here (an empty one), taking its `closing` bracket.
+        mutating func closes(_ closing: UInt8) throws -> Bool {
+            guard try peek() == closing else { return false }
+            index += 1
+            return true
+        }
+
+        /// After a member or element: a comma (false, more follow) or the `closing` bracket (true).
+        mutating func next(closing: UInt8) throws -> Bool {
+            if try closes(closing) { return true }
+            guard try peek() == UInt8(ascii: ",") else { throw Unreadable() }
+            index += 1
+            return false
         }
 
         /// A string token, its escapes decoded when `decoded` (a name: `"contr\u0061ct"` is
