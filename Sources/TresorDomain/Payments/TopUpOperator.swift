@@ -15,12 +15,15 @@ public struct TopUpOperator: Hashable, Sendable, Codable {
 
     public static func named(_ id: String) -> TopUpOperator? { all.first { $0.id == id } }
 
-    /// A Swiss mobile number in E.164 (`+4179…`). Typed forms such as `079 123 45 67` or
-    /// `0041 79…` are refused with the E.164 form in `suggested`.
+    /// A Swiss mobile number in E.164 (`+4179…`). Typed forms such as `079 123 45 67`,
+    /// `0041 79…` or `+41 (0)79…` are refused with the E.164 form in `suggested`.
     public static func phoneNumber(_ text: String, field: String = "topup.phone") throws -> String {
-        var digits = text.filter { !" ./-()".contains($0) }
+        // why the non-breaking and thin spaces: numbers copied from a web page or a signature.
+        var digits = text.filter { !" ./-()\u{00A0}\u{202F}\u{2009}".contains($0) }
         if digits.hasPrefix("00") { digits = "+" + digits.dropFirst(2) }
         if digits.hasPrefix("0") { digits = "+41" + digits.dropFirst() }
+        // `+41 (0)79 …`, as Swiss letterheads write it: the trunk 0 after the country code.
+        if digits.hasPrefix("+410") { digits = "+41" + digits.dropFirst(4) }
         let national = digits.dropFirst(3)
         guard digits.hasPrefix("+41"), national.count == 9, national.allSatisfy({ $0.isASCII && $0.isNumber }),
             ["75", "76", "77", "78", "79"].contains(String(national.prefix(2)))

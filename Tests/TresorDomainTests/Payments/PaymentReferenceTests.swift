@@ -58,5 +58,10 @@ struct PaymentReferenceTests {
         #expect((#expect(throws: DomainError.self) { try TopUpOperator.phoneNumber("079 123 45 67") })?.suggested == "+41791234567")
         #expect((#expect(throws: DomainError.self) { try TopUpOperator.phoneNumber("0041 79 123 45 67") })?.suggested == "+41791234567")
         #expect((#expect(throws: DomainError.self) { try TopUpOperator.phoneNumber("+41 31 123 45 67") })?.suggested == nil)
+        // As Swiss letterheads and web pages write it: the trunk 0 in brackets, non-breaking spaces.
+        #expect((#expect(throws: DomainError.self) { try TopUpOperator.phoneNumber("+41 (0)79 123 45 67") })?.suggested == "+41791234567")
+        #expect(
+            (#expect(throws: DomainError.self) { try TopUpOperator.phoneNumber("079\u{00A0}123\u{00A0}45\u{00A0}67") })?.suggested == "+41791234567")
+        #expect((#expect(throws: DomainError.self) { try TopUpOperator.phoneNumber("+41 (0)31 123 45 67") })?.suggested == nil)
     }
 }
