@@ -12,9 +12,11 @@ public struct IBAN: Hashable, Sendable, Codable, CustomStringConvertible {
         "CZ": 24, "HU": 28, "MC": 27, "SM": 27, "GR": 27,
     ]
 
-    /// Accepts spaces and lower case as people type them; throws `invalid_iban` on `field`.
+    /// Accepts spaces and lower case as people type them, and the invisible characters an IBAN
+    /// copied from a PDF invoice or a web page brings along (non-breaking and thin spaces, tabs,
+    /// zero-width spaces, soft hyphens); throws `invalid_iban` on `field`.
     public init(_ text: String, field: String = "iban") throws {
-        let compact = String(text.filter { $0 != " " }.uppercased())
+        let compact = Self.compact(text)
         guard compact.count >= 15, compact.count <= 34,
             compact.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
         else {
@@ -31,6 +33,15 @@ public struct IBAN: Hashable, Sendable, Codable, CustomStringConvertible {
             throw DomainError(.invalidIBAN, field: field, "The IBAN check digits are wrong.")
         }
         electronic = compact
+    }
+
+    /// Characters no one sees that are not whitespace: zero-width space, word joiner, soft
+    /// hyphen, zero-width no-break space (a byte-order mark inside pasted text).
+    static let invisible: Set<Character> = ["\u{200B}", "\u{2060}", "\u{00AD}", "\u{FEFF}"]
+
+    /// `text` without whitespace or invisible characters, in capitals.
+    static func compact(_ text: String) -> String {
+        String(text.filter { !$0.isWhitespace && !invisible.contains($0) }.uppercased())
     }
 
     /// An IBAN read back from the bank's own database, where only validated ones are written.

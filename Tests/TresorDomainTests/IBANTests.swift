@@ -20,6 +20,17 @@ struct IBANTests {
         #expect(throws: DomainError.self) { try IBAN(text) }
     }
 
+    @Test(
+        "an IBAN copied from a PDF or a web page reads, invisible characters and all",
+        arguments: [
+            "CH93\u{00A0}0076\u{00A0}2011\u{00A0}6238\u{00A0}5295\u{00A0}7", "CH93\u{202F}0076\u{2009}2011 6238 5295 7",
+            "CH93\t0076 2011 6238 5295 7\n",
+            "\u{200B}CH9300762011\u{200B}623852957", "CH93 00\u{00AD}76 2011 6238 5295 7", "\u{FEFF}CH93 0076 2011 6238 5295 7",
+        ])
+    func pasted(text: String) throws {
+        #expect(try IBAN(text).electronic == "CH9300762011623852957")
+    }
+
     @Test("generated Swiss IBANs are valid and distinct")
     func generated() throws {
         let ibans = (1...500).map { IBAN.swiss(clearing: 9_999, accountNumber: Int64($0)) }

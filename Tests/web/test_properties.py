@@ -1,7 +1,8 @@
 """Property tests of the parsers that take customer input, through the running server with
 hypothesis (PyPI) generating the input: QR-bill payloads (valid ones with one line changed, and
 any text), slip code lines, IBANs, amounts, and JSON bodies of the payment route. Never a 5xx,
-every refusal in the error shape with a stable code; a valid IBAN with any spacing and case is
+every refusal in the error shape with a stable code; a valid IBAN with any spacing (spaces, tabs,
+non-breaking and zero-width spaces, as a paste brings them) and case is
 accepted or answered with itself as the repair to confirm. Fixed seed and bounded example counts, so the run is the same every time and short."""
 import json
 import unittest
@@ -77,7 +78,7 @@ class PropertiesTest(unittest.TestCase):
 
     @SETTINGS
     @given(st.sampled_from(["CH5604835012345678009", "DE89370400440532013000", "CH4431999123000889012"]),
-           st.lists(st.sampled_from([" ", "", "  "]), min_size=22, max_size=22), st.booleans())
+           st.lists(st.sampled_from([" ", "", "  ", "\u00a0", "\u200b", "\t"]), min_size=22, max_size=22), st.booleans())
     def test_a_valid_iban_in_any_spacing_and_case_is_taken_or_suggested_back(self, iban, gaps, lower):
         spaced = "".join(c + gaps[i] for i, c in enumerate(iban))
         spaced = spaced.lower() if lower else spaced

@@ -24,7 +24,7 @@ extension IBAN {
     /// single digit of the check pair and passes. `nil` when there is none (the mistake is
     /// elsewhere, and a guess would move money to a stranger).
     static func checkPairRepair(_ text: String) -> String? {
-        let compact = Array(text.filter { $0 != " " }.uppercased())
+        let compact = Array(Self.compact(text))
         guard compact.count == 21, ["CH", "LI"].contains(String(compact.prefix(2))),
             compact.dropFirst(2).allSatisfy({ $0.isASCII && $0.isNumber })
         else { return nil }

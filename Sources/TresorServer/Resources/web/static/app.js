@@ -10,8 +10,10 @@ document.addEventListener("click", (event) => {
 });
 
 // Live validation with the server's rules for the fields that have them; the server checks again.
+// Whitespace and the invisible characters a pasted IBAN brings along, as the server drops them.
+const IBAN_GAPS = /[\s\u200B\u2060\u00AD]+/g;
 function ibanError(text) {
-  const compact = text.replace(/\s+/g, "").toUpperCase();
+  const compact = text.replace(IBAN_GAPS, "").toUpperCase();
   if (!compact) return "";
   if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(compact)) return "format";
   const rearranged = compact.slice(4) + compact.slice(0, 4);
@@ -203,7 +205,7 @@ document.addEventListener("submit", (event) => {
 document.addEventListener("input", (event) => {
   const input = event.target;
   if (!input.dataset || input.dataset.validate !== "iban" || event.inputType === "deleteContentBackward") return;
-  const compact = input.value.replace(/\s+/g, "").toUpperCase();
+  const compact = input.value.replace(IBAN_GAPS, "").toUpperCase();
   const grouped = compact.replace(/(.{4})(?=.)/g, "$1 ");
   if (grouped !== input.value) input.value = grouped;
 });
