@@ -20,10 +20,7 @@ struct BlobOptions: ParsableArguments {
         let key = try withKeyProblem(told: "The key of the receipt images") { try FileBlobStore.loadKey(file: URL(fileURLWithPath: blobKeyFile)) }
         guard let s3Endpoint else {
             let root = URL(fileURLWithPath: blobDir, isDirectory: true)
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder), !isFolder.boolValue {
-                throw ValidationError("--blob-dir \(blobDir) is a file, not a folder.")
-            }
+            try refuseFile(at: blobDir, for: "--blob-dir")
             return try FileBlobStore(directory: bank.map { root.appendingPathComponent($0, isDirectory: true) } ?? root, key: key)
         }
         let environment = ProcessInfo.processInfo.environment

@@ -48,10 +48,7 @@ struct StatementsCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard let first = try? LocalDate(parsing: month + "-01") else { throw ValidationError("--month is YYYY-MM.") }
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), !isFolder.boolValue {
-                throw ValidationError("--out \(out) is a file, not a folder.")
-            }
+            try refuseFile(at: out, for: "--out")
             let chosen = try formats.split(separator: ",").map { name in
                 guard let format = StatementFormat(rawValue: String(name)) else { throw ValidationError("Unknown format \(name).") }
                 return format

@@ -18,8 +18,9 @@ public struct TopUpOperator: Hashable, Sendable, Codable {
     /// A Swiss mobile number in E.164 (`+4179…`). Typed forms such as `079 123 45 67`,
     /// `0041 79…` or `+41 (0)79…` are refused with the E.164 form in `suggested`.
     public static func phoneNumber(_ text: String, field: String = "topup.phone") throws -> String {
-        // why the non-breaking and thin spaces: numbers copied from a web page or a signature.
-        var digits = text.filter { !" ./-()\u{00A0}\u{202F}\u{2009}".contains($0) }
+        // why any whitespace: numbers copied from a web page or a signature bring non-breaking
+        // and thin spaces (as pasted IBANs do, `IBAN.compact`).
+        var digits = text.filter { !$0.isWhitespace && !"./-()".contains($0) }
         if digits.hasPrefix("00") { digits = "+" + digits.dropFirst(2) }
         if digits.hasPrefix("0") { digits = "+41" + digits.dropFirst() }
         // `+41 (0)79 …`, as Swiss letterheads write it: the trunk 0 after the country code.
