@@ -5,7 +5,7 @@ from datetime import date, timedelta
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from webbase import BASE, BrowserTest
+from webbase import BASE, BrowserTest, api
 
 
 class ScreensTest(BrowserTest):
@@ -16,17 +16,76 @@ class ScreensTest(BrowserTest):
         self.browser.find_element(By.CSS_SELECTOR, selector).click()
         self.wait_until_left(old_page)
 
-    def test_timeline_filters_by_type_and_groups_by_day(self):
+    def test_timeline_shows_the_list_first_filters_by_chip_and_pages_to_the_oldest(self):
         self.login()
         self.browser.get(BASE + "/transactions")
-        Select(self.browser.find_element(By.ID, "type")).select_by_value("income")
-        self.submit(".filters button")
+        first = self.browser.find_element(By.CSS_SELECTOR, ".timeline li")
+        self.assertLess(first.rect["y"] + first.rect["height"], self.browser.execute_script("return window.innerHeight"),
+                        "the newest transaction shows without scrolling past the filters")
+        self.assertFalse(self.browser.find_element(By.ID, "account").is_displayed(), "the filters stay folded until asked for")
+        self.assert_fits_and_accessible()
+
+        self.submit("#timeline-types a[href*='type=income']")
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "#timeline-types a[aria-current]").get_attribute("href").split("type=")[1][:6], "income")
         amounts = [e.text for e in self.browser.find_elements(By.CSS_SELECTOR, ".timeline .amount")]
         self.assertTrue(amounts, "the demo has income")
-        self.assertTrue(all("−" not in a for a in amounts), amounts)
+        self.assertTrue(all("+" in a and "−" not in a for a in amounts), amounts)
         days = [e.text for e in self.browser.find_elements(By.CSS_SELECTOR, ".day h2")]
         self.assertEqual(len(days), len(set(days)), "one group per day")
+
+        # A period set in the folded form is kept by the chips and said in the summary.
+        self.browser.find_element(By.CSS_SELECTOR, "#timeline-filters summary").click()
+        self.browser.execute_script("document.getElementById('from').value = '2026-01-01'; document.getElementById('to').value = '2026-06-30'")
+        self.submit("#timeline-filters button")
+        self.assertIn("01.01.2026 – 30.06.2026", self.browser.find_element(By.ID, "filter-summary").text)
+        self.assertIn("from=2026-01-01", self.browser.find_element(By.CSS_SELECTOR, "#timeline-types a[href*='type=all']").get_attribute("href"))
+
+        # Every entry of the account once, newest first, a page at a time, as the API lists them.
+        account = Select(self.browser.find_element(By.ID, "account")).first_selected_option.get_attribute("value")
+        status, session = api("POST", "/v1/sessions", {"contract": "10000001", "password": "tresor-demo"})
+        self.assertEqual(status, 201, session)
+        expected, cursor = [], None
+        while True:
+            status, page = api("GET", f"/v1/accounts/{account}/transactions?limit=100" + (f"&cursor={cursor}" if cursor else ""), token=session["token"])
+            self.assertEqual(status, 200, page)
+            expected += [t["id"] for t in page["transactions"]]
+            cursor = page["next_cursor"]
+            if not cursor:
+                break
+        self.browser.get(BASE + f"/transactions?account={account}")
+        seen, pages = [], 0
+        while True:
+            ids = [a.get_attribute("href").rsplit("/", 1)[1] for a in self.browser.find_elements(By.CSS_SELECTOR, ".timeline a.who")]
+            self.assertLessEqual(len(ids), 30)
+            seen += ids
+            pages += 1
+            self.assertLess(pages, 100, "older pages end")
+            if pages > 1:
+                self.assertTrue(self.browser.find_elements(By.ID, "timeline-newest"), "an older page leads back to the newest")
+            if not self.browser.find_elements(By.ID, "timeline-older"):
+                break
+            self.submit("#timeline-older")
+        self.assertGreater(pages, 1, "the demo account has more than a page")
+        self.assertEqual(seen, expected)
         self.assert_fits_and_accessible()
+
+    def test_an_account_opens_its_own_transactions(self):
+        """From the home page's account cards and the accounts page. (The account select is in the
+        folded filters, so its text is read with textContent: Selenium shows hidden text as "".)"""
+        self.login()
+        cards = self.browser.find_elements(By.CSS_SELECTOR, "#account-cards a.account-card")
+        self.assertGreater(len(cards), 1)
+        name = cards[1].find_element(By.CSS_SELECTOR, ".account-name").text
+        self.submit("#account-cards li:nth-child(2) a.account-card")
+        self.assertEqual(Select(self.browser.find_element(By.ID, "account")).first_selected_option.get_attribute("textContent").strip(), name, "the account tapped")
+        self.assertTrue(self.browser.find_element(By.ID, "filter-summary").text.startswith(name))
+        self.browser.get(BASE + "/accounts")
+        sections = self.browser.find_elements(By.CSS_SELECTOR, "section.account")
+        name = self.browser.execute_script("return arguments[0].querySelector('h2').firstChild.textContent.trim()", sections[-1])
+        old_page = self.browser.find_element(By.TAG_NAME, "html")
+        sections[-1].find_element(By.CSS_SELECTOR, "[data-testid=account-transactions]").click()
+        self.wait_until_left(old_page)
+        self.assertEqual(Select(self.browser.find_element(By.ID, "account")).first_selected_option.get_attribute("textContent").strip(), name, "the account tapped")
 
     def test_repeat_and_templates(self):
         self.login()

@@ -13,21 +13,9 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from selenium.webdriver.common.by import By
 
-from webbase import BASE, BrowserTest
+from webbase import BASE, BrowserTest, api
 
 STATIONS = os.environ.get("TRESOR_WEB_STATION", "")
-
-
-def api(method, path, body=None, token=None):
-    request = urllib.request.Request(BASE + path, method=method, data=json.dumps(body).encode() if body is not None else None)
-    request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", "Bearer " + token)
-    try:
-        with urllib.request.urlopen(request) as reply:
-            return reply.status, json.loads(reply.read() or b"{}")
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"{}")
 
 
 class StationTest(BrowserTest):

@@ -1,7 +1,10 @@
 """Shared set-up of the browser tests: a headless Chromium at 375x812 and the checks every page
 must pass (no horizontal overflow, labels, contrast)."""
+import json
 import os
 import unittest
+import urllib.error
+import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -47,6 +50,19 @@ for (const el of document.querySelectorAll("body *")) {
 }
 return problems;
 """
+
+
+def api(method, path, body=None, token=None):
+    """A call of the JSON API beside the browser: (status, decoded body), an error answer too."""
+    request = urllib.request.Request(BASE + path, method=method, data=json.dumps(body).encode() if body is not None else None)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", "Bearer " + token)
+    try:
+        with urllib.request.urlopen(request) as reply:
+            return reply.status, json.loads(reply.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
 
 
 class BrowserTest(unittest.TestCase):

@@ -13,10 +13,15 @@ extension WebApp {
         router.post("/payments/{id}/repeat", use: repeatPayment)
     }
 
+    /// Entries per page of the timeline. why not all: a salaried customer books a few hundred
+    /// a year; a page a phone scrolls through, then "older transactions", as banking apps do.
+    static let timelinePage = 30
+
     func timeline(_ request: Request, context: TresorRequestContext) async throws -> Response {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
         let language = page.language
+        let strings = page.strings
         let query = request.uri.queryParameters
         let accounts = try await services.accounts.accounts(of: principal)
         guard let fallback = accounts.first(where: { $0.kind == .current }) ?? accounts.first else { return render("transactions", page) }
@@ -24,34 +29,57 @@ extension WebApp {
         let direction = query.get("type").flatMap { EntryQuery.Direction(rawValue: String($0)) } ?? .all
         let from = query.get("from").flatMap { try? LocalDate(parsing: String($0)) }
         let to = query.get("to").flatMap { try? LocalDate(parsing: String($0)) }
+        let filter = TimelineFilter(account: accountID, direction: direction, from: from, to: to)
         do {
-            let entries = try await services.accounts.transactions(
-                accountID, of: principal, from: from, to: to, direction: direction, limit: 100, cursor: nil
-            ).entries
-            var days: [[String: Any]] = []
-            for entry in entries {
+            let cursor = try query.get("cursor").map { try EntryCursor(token: String($0)) }
+            let found = try await services.accounts.transactions(
+                accountID, of: principal, from: from, to: to, direction: direction, limit: Self.timelinePage, cursor: cursor)
+            let kinds = try await services.accounts.bookingKinds(of: found.entries.map(\.transactionID))
+            let today = services.today
+            var days: [(date: LocalDate, entries: [[String: Any]])] = []
+            for entry in found.entries {
+                let category = TransactionCategory.of(
+                    kind: kinds[entry.transactionID], counterparty: entry.counterparty, remittance: entry.remittance,
+                    incoming: entry.amount.minorUnits > 0)
+                // why the message beside the category: two payments to one shop differ by it.
+                let message = entry.counterparty == nil ? nil : entry.remittance
                 let row: [String: Any] = [
                     "id": String(entry.transactionID.rawValue), "counterparty": entry.counterparty ?? entry.remittance ?? "",
-                    "amount": language.format(entry.amount), "income": entry.amount.minorUnits > 0, "account": String(accountID.rawValue),
+                    "amount": language.formatSigned(entry.amount), "income": entry.amount.minorUnits > 0,
+                    "icon": TransactionCategory.icon(category), "category": strings["category_\(category)"] ?? category,
+                    "message": message ?? "",
                 ]
-                if let last = days.last, last["date"] as? String == language.format(entry.bookingDate) {
-                    var day = last
-                    day["entries"] = (last["entries"] as! [[String: Any]]) + [row]
-                    days[days.count - 1] = day
+                if days.last?.date == entry.bookingDate {
+                    days[days.count - 1].entries.append(row)
                 } else {
-                    days.append(["date": language.format(entry.bookingDate), "entries": [row]])
+                    days.append((entry.bookingDate, [row]))
                 }
             }
-            page.values["days"] = days
+            page.values["days"] = days.map { ["date": language.friendly($0.date, today: today, strings: strings), "entries": $0.entries] }
+            page.values["older"] = found.next.map { filter.href(cursor: $0) }
+            page.values["newest"] = cursor == nil ? nil : filter.href(cursor: nil)
         } catch let error as DomainError {
-            page.values["error"] = Self.message(for: error, strings: page.strings)
+            page.values["error"] = Self.message(for: error, strings: strings)
+            page.values["filters_open"] = true
         }
+        let account = accounts.first { $0.id == accountID }
         page.values["accounts"] = accounts.map { ["id": String($0.id.rawValue), "name": $0.name, "selected": $0.id == accountID] }
         page.values["from"] = from?.description ?? ""
         page.values["to"] = to?.description ?? ""
-        page.values["types"] = EntryQuery.Direction.allCases.map {
-            ["value": $0.rawValue, "label": page.strings["timeline_\($0.rawValue)"] ?? $0.rawValue, "selected": $0 == direction]
+        page.values["type"] = direction.rawValue
+        page.values["types"] = [EntryQuery.Direction.all, .income, .expense].map {
+            var chip = filter
+            chip.direction = $0
+            return ["href": chip.href(cursor: nil), "label": strings["timeline_\($0.rawValue)"] ?? $0.rawValue, "current": $0 == direction]
         }
+        let period: String? =
+            switch (from, to) {
+            case (nil, nil): nil
+            case (let from?, nil): "\(strings["timeline_from"] ?? "") \(language.format(from))"
+            case (nil, let to?): "\(strings["timeline_to"] ?? "") \(language.format(to))"
+            case (let from?, let to?): "\(language.format(from)) – \(language.format(to))"
+            }
+        page.values["filter_summary"] = ([account?.name] + [period]).compactMap { $0 }.joined(separator: " · ")
         return render("transactions", page)
     }
 
@@ -110,5 +138,22 @@ extension WebApp {
         fields["topup_operator"] = draft.topup?.operator
         fields["topup_phone"] = draft.topup?.phone
         return fields
+    }
+}
+
+/// What the timeline shows: one account, one direction, an optional period; as a link that keeps
+/// it (the type chips, "older transactions").
+struct TimelineFilter {
+    var account: AccountID
+    var direction: EntryQuery.Direction
+    var from: LocalDate?
+    var to: LocalDate?
+
+    func href(cursor: EntryCursor?) -> String {
+        var items = ["account=\(account.rawValue)", "type=\(direction.rawValue)"]
+        if let from { items.append("from=\(from)") }
+        if let to { items.append("to=\(to)") }
+        if let cursor { items.append("cursor=\(cursor.token)") }
+        return "/transactions?" + items.joined(separator: "&")
     }
 }

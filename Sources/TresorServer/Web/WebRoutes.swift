@@ -161,7 +161,8 @@ extension WebApp {
         let strings = page.strings
         page.values["account_cards"] = accounts.filter { $0.kind != .card }.map { account in
             [
-                "name": account.name, "tail": "•••• " + String(account.iban.electronic.suffix(4)), "available": language.format(account.available),
+                "id": String(account.id.rawValue), "name": account.name, "tail": "•••• " + String(account.iban.electronic.suffix(4)),
+                "available": language.format(account.available),
                 "kind": strings["kind_\(account.kind.rawValue)"] ?? account.kind.rawValue,
             ]
         }
@@ -224,7 +225,7 @@ extension WebApp {
         let language = page.language
         page.values["accounts"] = try await services.accounts.accounts(of: principal).map { account in
             var values: [String: Any] = [
-                "name": account.name, "iban": account.iban.formatted, "iban_compact": account.iban.electronic,
+                "id": String(account.id.rawValue), "name": account.name, "iban": account.iban.formatted, "iban_compact": account.iban.electronic,
                 "kind": page.strings["kind_\(account.kind.rawValue)"] ?? account.kind.rawValue, "booked": language.format(account.booked),
                 "available": language.format(account.available), "held": account.heldMinor > 0,
             ]
