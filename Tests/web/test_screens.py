@@ -55,7 +55,7 @@ class ScreensTest(BrowserTest):
         self.browser.get(BASE + f"/transactions?account={account}")
         seen, pages = [], 0
         while True:
-            ids = [a.get_attribute("href").rsplit("/", 1)[1] for a in self.browser.find_elements(By.CSS_SELECTOR, ".timeline a.who")]
+            ids = [a.get_attribute("href").rsplit("/", 1)[1].split("?")[0] for a in self.browser.find_elements(By.CSS_SELECTOR, ".timeline a.who")]
             self.assertLessEqual(len(ids), 30)
             seen += ids
             pages += 1
@@ -79,6 +79,15 @@ class ScreensTest(BrowserTest):
         self.submit("#account-cards li:nth-child(2) a.account-card")
         self.assertEqual(Select(self.browser.find_element(By.ID, "account")).first_selected_option.get_attribute("textContent").strip(), name, "the account tapped")
         self.assertTrue(self.browser.find_element(By.ID, "filter-summary").text.startswith(name))
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "nav a[href='/accounts']").get_attribute("aria-current"), "page")
+        # A booking says its account, and both back links lead to that account's list.
+        account = Select(self.browser.find_element(By.ID, "account")).first_selected_option.get_attribute("value")
+        listed = self.browser.find_element(By.CSS_SELECTOR, ".timeline .amount").text
+        self.submit(".timeline a.who")
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=account]").text, name)
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=amount]").text, listed, "this account's side of it")
+        for back in ["header a.back", "#back-to-list"]:
+            self.assertIn(f"account={account}&", self.browser.find_element(By.CSS_SELECTOR, back).get_attribute("href"))
         self.browser.get(BASE + "/accounts")
         sections = self.browser.find_elements(By.CSS_SELECTOR, "section.account")
         name = self.browser.execute_script("return arguments[0].querySelector('h2').firstChild.textContent.trim()", sections[-1])

@@ -47,7 +47,7 @@ extension WebApp {
                     "id": String(entry.transactionID.rawValue), "counterparty": entry.counterparty ?? entry.remittance ?? "",
                     "amount": language.formatSigned(entry.amount), "income": entry.amount.minorUnits > 0,
                     "icon": TransactionCategory.icon(category), "category": strings["category_\(category)"] ?? category,
-                    "message": message ?? "",
+                    "message": message ?? "", "account": String(accountID.rawValue),
                 ]
                 if days.last?.date == entry.bookingDate {
                     days[days.count - 1].entries.append(row)
@@ -90,11 +90,23 @@ extension WebApp {
         guard let id = TransactionID(text: context.parameters.get("id") ?? ""), let posted = try await services.ledger.transaction(id) else {
             return WebSupport.html("Not found", status: .notFound)
         }
-        let mine = Set(try await services.accounts.accounts(of: principal).map(\.id))
+        let accounts = try await services.accounts.accounts(of: principal)
+        let mine = Set(accounts.map(\.id))
         // why: a transaction is shown only through a posting on one of the caller's accounts.
-        guard let line = posted.postings.first(where: { mine.contains($0.accountID) }) else { return WebSupport.html("Not found", status: .notFound) }
+        // why the account of the list it was opened from first: an own-account transfer has a
+        // posting on both of the customer's accounts, and from the savings account's list the
+        // customer expects the credit to it, not the debit of the other.
+        let asked = request.uri.queryParameters.get("account").flatMap { AccountID(text: $0) }
+        guard
+            let line = posted.postings.first(where: { $0.accountID == asked && mine.contains($0.accountID) })
+                ?? posted.postings.first(where: { mine.contains($0.accountID) })
+        else { return WebSupport.html("Not found", status: .notFound) }
+        let account = accounts.first { $0.id == line.accountID }
+        // why back to this account's list, not the default one: the customer came from it.
+        page.values["back"] = TimelineFilter(account: line.accountID, direction: .all).href(cursor: nil)
         page.values["detail"] = [
-            "date": language.format(posted.bookingDate), "value_date": language.format(posted.valueDate), "amount": language.format(line.amount),
+            "account": account?.name ?? "", "date": language.format(posted.bookingDate), "value_date": language.format(posted.valueDate),
+            "amount": language.formatSigned(line.amount), "income": line.amount.minorUnits > 0,
             "counterparty": line.counterparty ?? "", "remittance": line.remittance ?? "", "balance": language.format(line.balanceAfter),
         ]
         if let payment = try await services.payments.payment(forTransaction: id, of: principal.customerID) {
@@ -146,8 +158,8 @@ extension WebApp {
 struct TimelineFilter {
     var account: AccountID
     var direction: EntryQuery.Direction
-    var from: LocalDate?
-    var to: LocalDate?
+    var from: LocalDate? = nil
+    var to: LocalDate? = nil
 
     func href(cursor: EntryCursor?) -> String {
         var items = ["account=\(account.rawValue)", "type=\(direction.rawValue)"]

@@ -66,7 +66,8 @@ struct WebApp: Sendable {
     /// The tab a screen belongs to: the four first-level screens, everything else under More.
     static func tab(of path: String) -> String {
         if path == "/home" { return "home" }
-        if path.hasPrefix("/accounts") { return "accounts" }
+        // why transactions under Accounts: a customer opens them by tapping an account.
+        if path.hasPrefix("/accounts") || path.hasPrefix("/transactions") { return "accounts" }
         if path == "/pay" || path.hasPrefix("/pay/") { return "pay" }
         if path.hasPrefix("/inbox") { return "inbox" }
         return "more"
@@ -91,8 +92,9 @@ struct WebApp: Sendable {
             "/appointments/": "/appointments", "/templates/": "/templates", "/statements/": "/statements",
         ]
         for (prefix, parent) in parents where path.hasPrefix(prefix) { return parent }
+        if path == "/transactions" { return "/accounts" }
         let underMore = [
-            "/transactions", "/payments", "/templates", "/receipts", "/budget", "/branches", "/appointments", "/cash", "/loan", "/settings",
+            "/payments", "/templates", "/receipts", "/budget", "/branches", "/appointments", "/cash", "/loan", "/settings",
             "/statements", "/documents",
         ]
         return underMore.contains(path) ? "/more" : nil
