@@ -8,6 +8,18 @@ enum WebLanguage: String, CaseIterable, Sendable {
     /// Arabic is written right to left: pages get `dir="rtl"` and mirror.
     var isRightToLeft: Bool { self == .ar }
 
+    /// The language's name in itself, as a language menu lists it (a customer who switched by
+    /// mistake finds the way back without reading the language switched to).
+    var autonym: String {
+        switch self {
+        case .de: "Deutsch"
+        case .fr: "Français"
+        case .it: "Italiano"
+        case .en: "English"
+        case .ar: "العربية"
+        }
+    }
+
     /// why isolates: in right-to-left text a number, a minus sign and a currency code would be
     /// reordered by the bidi algorithm; U+2066…U+2069 keep them one left-to-right unit.
     func isolated(_ text: String) -> String { isRightToLeft ? "\u{2066}\(text)\u{2069}" : text }

@@ -54,7 +54,7 @@ struct WebApp: Sendable {
         var values: [String: Any] = [
             "lang": language.rawValue, "dir": language.isRightToLeft ? "rtl" : "ltr", "t": strings, "bank": bankName, "csrf": csrf ?? "",
             "logo": (overlay.logoSVG ?? theme.logoSVG) != nil, "brand_colour": theme.brand, "here": path.hasPrefix("/") ? path : "/home",
-            "languages": languages.map { ["code": $0.rawValue, "current": $0 == language] },
+            "languages": languages.map { ["code": $0.rawValue, "name": $0.autonym, "current": $0 == language] },
             "tab_\(Self.tab(of: path))": true,
         ]
         if let mode = cookies[WebSupport.themeCookie], ["light", "dark"].contains(mode) { values["theme_mode"] = mode }
