@@ -88,6 +88,14 @@ class ScreensTest(BrowserTest):
         self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=amount]").text, listed, "this account's side of it")
         for back in ["header a.back", "#back-to-list"]:
             self.assertIn(f"account={account}&", self.browser.find_element(By.CSS_SELECTOR, back).get_attribute("href"))
+        # The overview's latest bookings open too, and "Alle" beside them lists their account.
+        self.browser.get(BASE + "/home")
+        listed = self.browser.find_element(By.CSS_SELECTOR, "[data-live=latest] .amount").text
+        self.submit("[data-live=latest] a.who")
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=amount]").text, listed)
+        self.browser.get(BASE + "/home")
+        self.submit("#latest-all")
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, ".timeline .amount").text, listed, "the newest first")
         self.browser.get(BASE + "/accounts")
         sections = self.browser.find_elements(By.CSS_SELECTOR, "section.account")
         name = self.browser.execute_script("return arguments[0].querySelector('h2').firstChild.textContent.trim()", sections[-1])

@@ -190,11 +190,13 @@ extension WebApp {
             }
             let latest = try await services.accounts.transactions(main.id, of: principal, from: nil, to: nil, direction: .all, limit: 5, cursor: nil)
             let kinds = try await services.accounts.bookingKinds(of: latest.entries.map(\.transactionID))
+            page.values["latest_account"] = String(main.id.rawValue)
             page.values["latest"] = latest.entries.map { entry in
                 let category = TransactionCategory.of(
                     kind: kinds[entry.transactionID], counterparty: entry.counterparty, remittance: entry.remittance,
                     incoming: entry.amount.minorUnits > 0)
                 return [
+                    "id": String(entry.transactionID.rawValue), "account": String(main.id.rawValue),
                     "date": language.friendly(entry.bookingDate, today: today, strings: strings),
                     "counterparty": entry.counterparty ?? entry.remittance ?? "",
                     "amount": language.formatSigned(entry.amount), "income": entry.amount.minorUnits > 0,
