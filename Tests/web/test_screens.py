@@ -135,6 +135,7 @@ class ScreensTest(BrowserTest):
         self.pay()
         payment_id = self.browser.current_url.rstrip("/").split("/")[-1]
         self.browser.get(BASE + "/payments")
+        self.assert_fits_and_accessible()  # why: the payee's name was once squeezed letter by letter beside date and amount
         self.browser.find_element(By.CSS_SELECTOR, f"#pending li[data-id='{payment_id}'] a.edit").click()
         self.wait_until(lambda b: b.current_url.endswith("/edit"))
         self.assert_fits_and_accessible()
@@ -156,16 +157,22 @@ class ScreensTest(BrowserTest):
         self.submit("#save-template")
         self.browser.find_element(By.ID, "folder_name").send_keys("Sparen")
         self.submit("#create-folder")
-        template = self.browser.find_element(By.XPATH, "//li[span[@class='who' and text()='Kleinsparen']]")
+        # The templates without a folder are no folder: nothing to rename there.
+        self.assertFalse(self.browser.find_elements(By.CSS_SELECTOR, "form[action='/template-folders//rename']"))
+        template = self.browser.find_element(By.XPATH, "//li[.//span[@class='name' and text()='Kleinsparen']]")
         template_id = template.get_attribute("data-id")
+        self.assertFalse(template.find_element(By.CSS_SELECTOR, "select").is_displayed(), "changing a template is folded away")
+        self.assert_fits_and_accessible()
+        template.find_element(By.CSS_SELECTOR, "details summary").click()
         Select(template.find_element(By.CSS_SELECTOR, "select")).select_by_visible_text("Sparen")
         self.submit(f"form[action='/templates/{template_id}/move'] button")
         folder = self.browser.find_element(By.CSS_SELECTOR, "section[data-folder='Sparen']")
         self.assertTrue(folder.find_elements(By.CSS_SELECTOR, f"li[data-id='{template_id}']"))
-        rename = folder.find_element(By.CSS_SELECTOR, "form[action$='/rename'] input[name=name]")
+        folder.find_element(By.CSS_SELECTOR, ".folder-edit summary").click()
+        rename = folder.find_element(By.CSS_SELECTOR, "form[action^='/template-folders/'] input[name=name]")
         rename.clear()
         rename.send_keys("Sparziele")
-        self.submit("section[data-folder='Sparen'] form[action$='/rename'] button")
+        self.submit("section[data-folder='Sparen'] form[action^='/template-folders/'] button")
         self.assertTrue(self.browser.find_elements(By.CSS_SELECTOR, "section[data-folder='Sparziele']"))
         self.assert_fits_and_accessible()
 

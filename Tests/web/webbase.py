@@ -28,7 +28,7 @@ WebElement.click = _centred_click
 BASE = os.environ["TRESOR_WEB_URL"]
 ARTIFACTS = os.environ.get("TRESOR_WEB_ARTIFACTS", "/tmp/tresor-web-artifacts")
 
-# Every text element's contrast against its background, and every form control's label.
+# Every text element's contrast against its background and room to be read, and every form control's label.
 ACCESSIBILITY_CHECK = """
 function rgb(c) { const m = c.match(/[\\d.]+/g); return m ? m.map(Number) : [0, 0, 0, 0]; }
 function lum(c) { const [r, g, b] = c.slice(0, 3).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
@@ -47,6 +47,16 @@ for (const el of document.querySelectorAll("body *")) {
   const fg = lum(rgb(getComputedStyle(el).color)), bg = lum(background(el));
   const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
   if (ratio < 4.5) problems.push(`contrast ${ratio.toFixed(2)} on ${el.tagName} "${el.textContent.trim().slice(0, 30)}"`);
+  // Text squeezed into a column a few letters wide (a name broken letter by letter beside a
+  // date and an amount): fewer than four characters a line over several lines.
+  for (const node of el.childNodes) {
+    const text = node.nodeType === 3 ? node.textContent.trim() : "";
+    if (text.length < 6) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top))).size;
+    if (lines > 2 && text.length / lines < 4) problems.push(`squeezed into ${lines} lines: ${el.tagName} "${text.slice(0, 30)}"`);
+  }
 }
 return problems;
 """

@@ -135,9 +135,8 @@ extension WebApp {
         var grouped = Dictionary(grouping: templates) { $0.folderID }
         for folder in folders where grouped[folder.id] == nil { grouped[folder.id] = [] }
         page.values["groups"] = grouped.keys.sorted { (names[$0 ?? FolderID(0)] ?? "") < (names[$1 ?? FolderID(0)] ?? "") }.map { folder in
-            [
+            var group: [String: Any] = [
                 "folder": folder.flatMap { names[$0] } ?? page.strings["templates_no_folder"] ?? "",
-                "folder_id": folder.map { String($0.rawValue) } ?? "",
                 "templates": grouped[folder]!.map { template in
                     [
                         "id": String(template.id.rawValue), "name": template.name,
@@ -146,6 +145,10 @@ extension WebApp {
                     ]
                 },
             ]
+            // why only for a folder: the templates without one are no folder to rename (an empty
+            // id still counted as present, and the form posted to `/template-folders//rename`).
+            if let folder { group["folder_id"] = String(folder.rawValue) }
+            return group
         }
         return render("templates", page)
     }
