@@ -1,4 +1,5 @@
 import Testing
+import TresorDomain
 
 @testable import TresorServer
 
@@ -25,5 +26,37 @@ struct WebLanguageChoiceTests {
         #expect(WebLanguage.choose(cookie: "xx", acceptLanguage: "fr") == .fr)
         #expect(WebLanguage.choose(cookie: nil, acceptLanguage: "de-CH,de;q=0.9,en;q=0.5", among: [.fr, .en]) == .en)
         #expect(WebLanguage.choose(cookie: nil, acceptLanguage: "ja", among: [.fr, .en]) == .fr)
+    }
+}
+
+@Suite("Web app: every refusal a customer can meet is said in the page's language")
+struct WebErrorWordingTests {
+    /// The codes no page shows, and why: they are about how an API request is made (JSON,
+    /// bearer token, idempotency header, body size, control characters: a form drops those
+    /// itself), which bank a request is for (decided before any page), a ledger invariant (a
+    /// fault, not input), or a payment type (each pay form is one type).
+    static let apiOnly: Set<DomainError.Code> = [
+        .invalidJSON, .unauthorized, .idempotencyKeyRequired, .idempotencyKeyReused, .invalidIdempotencyKey, .payloadTooLarge,
+        .unbalancedTransaction, .invalidPaymentType, .unknownBank, .invalidCharacter,
+    ]
+
+    /// why: a code without words of its own shows the domain's English message in a German page
+    /// ("The cursor is not one this server handed out."); the QR-bill and slip codes share their
+    /// family's words, followed by the detail.
+    @Test("German, French, Italian and Arabic have words for every other code")
+    func everyCode() throws {
+        let catalogues = try Catalogues.load()
+        for language in [WebLanguage.de, .fr, .it, .ar] {
+            let own = catalogues.messages[language] ?? [:]
+            for code in DomainError.Code.allCases where !Self.apiOnly.contains(code) {
+                let family = ["qrbill", "slip"].first { code.rawValue.hasPrefix($0 + "_") }
+                let key = "error_" + (family ?? code.rawValue)
+                #expect(own[key] != nil, "\(language.rawValue): \(key)")
+            }
+        }
+        let german = catalogues.strings(.de)
+        #expect(
+            WebApp.message(for: DomainError(.invalidCursor, field: "cursor", "The cursor is not one this server handed out."), strings: german)
+                == german["error_invalid_cursor"])
     }
 }
