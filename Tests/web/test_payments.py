@@ -98,6 +98,38 @@ class PaymentsTest(BrowserTest):
         self.assertEqual(self.browser.find_element(By.ID, "creditor_name").get_attribute("value"), "Müller AG", "typed values stay")
         self.assert_fits_and_accessible()
 
+    def test_top_up_lists_the_amounts_each_operator_sells(self):
+        """The hint under the amount names each operator with its amounts; each listed amount is
+        one the server takes, and one not listed is refused at the field."""
+        self.login()
+        self.browser.get(BASE + "/pay/topup")
+        hint = self.browser.find_element(By.ID, "amount-help").text
+        groups = {}
+        for names, amounts in re.findall(r"([A-Za-z][A-Za-z, ]*?) ((?:\d+(?:\.\d\d)?, )*\d+(?:\.\d\d)?) CHF", hint.split(":", 1)[1]):
+            for name in names.split(", "):
+                groups[name.strip()] = amounts.split(", ")
+        operators = {o.text: o.get_attribute("value") for o in Select(self.browser.find_element(By.ID, "topup_operator")).options}
+        self.assertEqual(set(groups), set(operators), hint)
+        # The amounts that tell operators apart: sold by this one and not by all, and sold by
+        # another but not by this one.
+        everyone = set.intersection(*map(set, groups.values()))
+        offered = set().union(*map(set, groups.values()))
+        self.assertNotIn("15", offered)
+        for name, amounts in groups.items():
+            cases = [(a, True) for a in amounts if a not in everyone] or [(amounts[-1], True)]
+            for amount, accepted in cases + [(a, False) for a in sorted(offered - set(amounts))] + [("15", False)]:
+                self.browser.get(BASE + "/pay/topup")
+                Select(self.browser.find_element(By.ID, "topup_operator")).select_by_value(operators[name])
+                self.browser.find_element(By.ID, "topup_phone").send_keys("+41791234567")
+                self.browser.find_element(By.ID, "amount").send_keys(amount)
+                self.submit()
+                if accepted:
+                    self.assertFalse(self.browser.find_elements(By.ID, "form-error"), f"{name} {amount}")
+                    self.assertIn("/payments/", self.browser.current_url, f"{name} {amount}: paid")
+                else:
+                    self.assertEqual(self.browser.find_element(By.ID, "form-error").get_attribute("data-field"), "amount", f"{name} {amount}")
+                    self.assertIn(name, self.browser.find_element(By.ID, "amount-help").text)
+
     def test_pay_pages_fit_and_are_accessible(self):
         self.login()
         for path in ["/pay", "/pay/qrbill", "/pay/iban", "/pay/internal", "/pay/esr", "/pay/topup", "/payments"]:

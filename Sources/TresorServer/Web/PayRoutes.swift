@@ -55,12 +55,38 @@ extension WebApp {
             "accounts": accounts.map { (String($0.id.rawValue), "\($0.name) · \(language.format($0.available))") },
             "topup_operators": TopUpOperator.all.map { ($0.id, $0.name) },
         ]
-        page.values["fields"] = formFields(type: type, page: page, values: values, errors: errors, suggested: suggested, choices: choices)
+        var rendered = formFields(type: type, page: page, values: values, errors: errors, suggested: suggested, choices: choices)
+        // why: operators sell set amounts only; the customer learns them before typing another.
+        if type == .topup, let amount = rendered.firstIndex(where: { $0["name"] as? String == "amount" }),
+            rendered[amount]["has_help"] as? Bool != true
+        {
+            rendered[amount]["has_help"] = true
+            rendered[amount]["help"] = Self.topUpAmounts(strings: page.strings)
+        }
+        page.values["fields"] = rendered
         page.values["type"] = type.rawValue
         let title = screens.screen("pay-\(type.rawValue)", overlay: overlay.snapshot)?.title ?? "favorite_\(type.rawValue)"
         page.values["title"] = page.strings[title] ?? title
         page.values["is_\(type.rawValue)"] = true
         return page
+    }
+
+    /// "Amounts on offer: Swisscom, Sunrise 10, 20, 30, 50, 100 CHF · Salt 10, 20, 25, 50, 100 CHF":
+    /// the operators that sell the same amounts named together, in the order of `TopUpOperator.all`.
+    static func topUpAmounts(strings: [String: String]) -> String {
+        var groups: [(names: [String], amounts: [Money])] = []
+        for op in TopUpOperator.all {
+            if let index = groups.firstIndex(where: { $0.amounts == op.denominations }) {
+                groups[index].names.append(op.name)
+            } else {
+                groups.append(([op.name], op.denominations))
+            }
+        }
+        let listed = groups.map { group in
+            let amounts = group.amounts.map { $0.minorUnits % 100 == 0 ? String($0.minorUnits / 100) : $0.decimalString }
+            return "\(group.names.joined(separator: ", ")) \(amounts.joined(separator: ", ")) \(group.amounts.first?.currency.code ?? "")"
+        }
+        return "\(strings["pay_topup_amounts"] ?? ""): \(listed.joined(separator: " · "))"
     }
 
     /// The form with the values the bank's description fixes (read-only fields), whatever was sent.
