@@ -38,17 +38,9 @@ extension WebApp {
             let today = services.today
             var days: [(date: LocalDate, entries: [[String: Any]])] = []
             for entry in found.entries {
-                let category = TransactionCategory.of(
-                    kind: kinds[entry.transactionID], counterparty: entry.counterparty, remittance: entry.remittance,
-                    incoming: entry.amount.minorUnits > 0)
+                var row = Self.entryRow(entry, kind: kinds[entry.transactionID], of: accountID, language: language, strings: strings)
                 // why the message beside the category: two payments to one shop differ by it.
-                let message = entry.counterparty == nil ? nil : entry.remittance
-                let row: [String: Any] = [
-                    "id": String(entry.transactionID.rawValue), "counterparty": entry.counterparty ?? entry.remittance ?? "",
-                    "amount": language.formatSigned(entry.amount), "income": entry.amount.minorUnits > 0,
-                    "icon": TransactionCategory.icon(category), "category": strings["category_\(category)"] ?? category,
-                    "message": message ?? "", "account": String(accountID.rawValue),
-                ]
+                row["message"] = entry.counterparty == nil ? "" : entry.remittance ?? ""
                 if days.last?.date == entry.bookingDate {
                     days[days.count - 1].entries.append(row)
                 } else {
@@ -81,6 +73,19 @@ extension WebApp {
             }
         page.values["filter_summary"] = ([account?.name] + [period]).compactMap { $0 }.joined(separator: " · ")
         return render("transactions", page)
+    }
+
+    /// A booking as a row of a list (the timeline, the overview's latest): who, the signed amount,
+    /// its category in words and as an icon, and the link to it from `account`'s side.
+    static func entryRow(_ entry: Entry, kind: String?, of account: AccountID, language: WebLanguage, strings: [String: String]) -> [String: Any] {
+        let category = TransactionCategory.of(
+            kind: kind, counterparty: entry.counterparty, remittance: entry.remittance, incoming: entry.amount.minorUnits > 0)
+        return [
+            "id": String(entry.transactionID.rawValue), "account": String(account.rawValue),
+            "counterparty": entry.counterparty ?? entry.remittance ?? "", "amount": language.formatSigned(entry.amount),
+            "income": entry.amount.minorUnits > 0, "icon": TransactionCategory.icon(category),
+            "category": strings["category_\(category)"] ?? category,
+        ]
     }
 
     func transactionDetail(_ request: Request, context: TresorRequestContext) async throws -> Response {

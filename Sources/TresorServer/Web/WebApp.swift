@@ -63,7 +63,8 @@ struct WebApp: Sendable {
         return Page(language: language, strings: strings, values: values)
     }
 
-    /// The tab a screen belongs to: the four first-level screens, everything else under More.
+    /// The tab a screen belongs to: the four first-level screens (an account's bookings under
+    /// Accounts), everything else under More.
     static func tab(of path: String) -> String {
         if path == "/home" { return "home" }
         // why transactions under Accounts: a customer opens them by tapping an account.

@@ -192,16 +192,9 @@ extension WebApp {
             let kinds = try await services.accounts.bookingKinds(of: latest.entries.map(\.transactionID))
             page.values["latest_account"] = String(main.id.rawValue)
             page.values["latest"] = latest.entries.map { entry in
-                let category = TransactionCategory.of(
-                    kind: kinds[entry.transactionID], counterparty: entry.counterparty, remittance: entry.remittance,
-                    incoming: entry.amount.minorUnits > 0)
-                return [
-                    "id": String(entry.transactionID.rawValue), "account": String(main.id.rawValue),
-                    "date": language.friendly(entry.bookingDate, today: today, strings: strings),
-                    "counterparty": entry.counterparty ?? entry.remittance ?? "",
-                    "amount": language.formatSigned(entry.amount), "income": entry.amount.minorUnits > 0,
-                    "icon": TransactionCategory.icon(category), "category": strings["category_\(category)"] ?? category,
-                ] as [String: Any]
+                var row = Self.entryRow(entry, kind: kinds[entry.transactionID], of: main.id, language: language, strings: strings)
+                row["date"] = language.friendly(entry.bookingDate, today: today, strings: strings)
+                return row
             }
         }
         let favorites = try await services.favorites.favorites(of: principal.customerID)
