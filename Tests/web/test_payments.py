@@ -98,6 +98,20 @@ class PaymentsTest(BrowserTest):
         self.assertEqual(self.browser.find_element(By.ID, "creditor_name").get_attribute("value"), "Müller AG", "typed values stay")
         self.assert_fits_and_accessible()
 
+    def test_an_iban_copied_with_spaces_is_written_out_not_called_invalid(self):
+        self.login()
+        self.browser.get(BASE + "/pay/iban")
+        for field, value in [("creditor_name", "Müller Gartenbau AG"), ("creditor_iban", "ch56 0483 5012 3456 7800 9"),
+                             ("creditor_postal_code", "8002"), ("creditor_town", "Zürich"), ("amount", "120.00")]:
+            self.browser.find_element(By.ID, field).send_keys(value)
+        self.browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+        said = self.wait_until(lambda b: b.find_element(By.ID, "creditor_iban-error")).text
+        self.assertIn("ohne Leerzeichen", said)
+        self.assertNotIn("ungültig", said)
+        self.assertEqual(self.browser.find_element(By.ID, "creditor_iban").get_attribute("value"), "CH5604835012345678009")
+        self.browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+        self.wait_until(lambda b: b.find_elements(By.ID, "confirm"))
+
     def test_top_up_lists_the_amounts_each_operator_sells(self):
         """The hint under the amount names each operator with its amounts; each listed amount is
         one the server takes, and one not listed is refused at the field."""
