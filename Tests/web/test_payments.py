@@ -83,12 +83,16 @@ class PaymentsTest(BrowserTest):
         self.assertEqual(after[source_key], before[source_key] - 2500)
         self.assertEqual(after[target_key], before[target_key] + 2500)
 
+    def fill_iban_form(self, name, iban):
+        """Opens the IBAN pay form and types a payee in Zürich with `iban` and CHF 10.00."""
+        self.browser.get(BASE + "/pay/iban")
+        for field, value in [("creditor_name", name), ("creditor_iban", iban), ("creditor_postal_code", "8000"),
+                             ("creditor_town", "Zürich"), ("amount", "10.00")]:
+            self.browser.find_element(By.ID, field).send_keys(value)
+
     def test_wrong_iban_shows_the_error_at_the_field(self):
         self.login()
-        self.browser.get(BASE + "/pay/iban")
-        for field, value in [("creditor_name", "Müller AG"), ("creditor_iban", "CH93 0076 2011 6238 5295 8"),
-                             ("creditor_postal_code", "8000"), ("creditor_town", "Zürich"), ("amount", "10.00")]:
-            self.browser.find_element(By.ID, field).send_keys(value)
+        self.fill_iban_form("Müller AG", "CH93 0076 2011 6238 5295 8")
         iban = self.browser.find_element(By.ID, "creditor_iban")
         self.assertEqual(iban.get_attribute("aria-invalid"), "true", "live validation flags the checksum as you type")
         self.submit()
@@ -100,10 +104,7 @@ class PaymentsTest(BrowserTest):
 
     def test_an_iban_copied_with_spaces_is_written_out_not_called_invalid(self):
         self.login()
-        self.browser.get(BASE + "/pay/iban")
-        for field, value in [("creditor_name", "Müller Gartenbau AG"), ("creditor_iban", "ch56 0483 5012 3456 7800 9"),
-                             ("creditor_postal_code", "8002"), ("creditor_town", "Zürich"), ("amount", "120.00")]:
-            self.browser.find_element(By.ID, field).send_keys(value)
+        self.fill_iban_form("Müller Gartenbau AG", "ch56 0483 5012 3456 7800 9")
         self.browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
         said = self.wait_until(lambda b: b.find_element(By.ID, "creditor_iban-error")).text
         self.assertIn("ohne Leerzeichen", said)
