@@ -97,6 +97,7 @@ class PaymentsTest(BrowserTest):
         self.assertEqual(iban.get_attribute("aria-invalid"), "true", "live validation flags the checksum as you type")
         self.submit()
         self.assertEqual(self.browser.find_element(By.ID, "form-error").get_attribute("data-field"), "creditor_iban")
+        self.assertTrue(self.browser.find_element(By.ID, "form-error").text.startswith("Bitte korrigieren:"))
         self.assertTrue(self.browser.find_element(By.ID, "creditor_iban-error").text)
         self.assertEqual(self.browser.find_element(By.ID, "creditor_iban").get_attribute("aria-invalid"), "true")
         self.assertEqual(self.browser.find_element(By.ID, "creditor_name").get_attribute("value"), "Müller AG", "typed values stay")
@@ -109,6 +110,7 @@ class PaymentsTest(BrowserTest):
         said = self.wait_until(lambda b: b.find_element(By.ID, "creditor_iban-error")).text
         self.assertIn("ohne Leerzeichen", said)
         self.assertNotIn("ungültig", said)
+        self.assertTrue(self.browser.find_element(By.ID, "form-error").text.startswith("Bitte prüfen:"), "to check, not to correct")
         self.assertEqual(self.browser.find_element(By.ID, "creditor_iban").get_attribute("value"), "CH5604835012345678009")
         self.browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
         self.wait_until(lambda b: b.find_elements(By.ID, "confirm"))

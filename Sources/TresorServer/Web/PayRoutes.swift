@@ -143,7 +143,8 @@ extension WebApp {
             var page = try await formPage(
                 request, principal: principal, token: token, type: type, fields: fields, errors: [field: message],
                 suggested: error.suggested == nil ? [] : [field])
-            page.values["error"] = ["field": field, "message": message]
+            // why "check", not "correct": a suggested repair is the customer's input written out.
+            page.values["error"] = ["field": field, "message": message, "check": error.suggested != nil]
             page.values["idempotency"] = WebSupport.randomToken()
             return render("pay_form", page, status: .unprocessableContent)
         }
