@@ -8,12 +8,17 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
     public let field: String?
     public let message: String
     public let suggested: String?
+    /// Whether `suggested` is the input only written another way (without spaces, in capitals,
+    /// with its leading zeros, in international form), not changed: what was typed was right,
+    /// and a page must not call it invalid. Known where the repair is made, not re-derived.
+    public let rewritten: Bool
 
-    public init(_ code: Code, field: String? = nil, _ message: String, suggested: String? = nil) {
+    public init(_ code: Code, field: String? = nil, _ message: String, suggested: String? = nil, rewritten: Bool = false) {
         self.code = code
         self.field = field
         self.message = message
         self.suggested = suggested
+        self.rewritten = rewritten && suggested != nil
     }
 
     public var description: String { "\(code.rawValue)\(field.map { " (\($0))" } ?? ""): \(message)" }

@@ -39,9 +39,8 @@ public struct IBAN: Hashable, Sendable, Codable, CustomStringConvertible {
     /// hyphen, zero-width no-break space (a byte-order mark inside pasted text).
     static let invisible: Set<Character> = ["\u{200B}", "\u{2060}", "\u{00AD}", "\u{FEFF}"]
 
-    /// `text` without whitespace or invisible characters, in capitals: an IBAN or reference as
-    /// the customer typed or pasted it, compared with its electronic form.
-    public static func compact(_ text: String) -> String {
+    /// `text` without whitespace or invisible characters, in capitals.
+    static func compact(_ text: String) -> String {
         String(text.filter { !$0.isWhitespace && !invisible.contains($0) }.uppercased())
     }
 

@@ -15,7 +15,7 @@ extension IBAN {
             throw error
         }
         guard iban.electronic == text else {
-            throw DomainError(.invalidIBAN, field: field, "Enter the IBAN without spaces, in capitals.", suggested: iban.electronic)
+            throw DomainError(.invalidIBAN, field: field, "Enter the IBAN without spaces, in capitals.", suggested: iban.electronic, rewritten: true)
         }
         self = iban
     }

@@ -31,7 +31,7 @@ public enum PaymentReference: Hashable, Sendable {
             throw DomainError(.invalidQRReference, field: field, "The check digit of the reference is wrong.")
         }
         guard padded == text else {
-            throw DomainError(.invalidQRReference, field: field, "Enter the reference as 27 digits.", suggested: padded)
+            throw DomainError(.invalidQRReference, field: field, "Enter the reference as 27 digits.", suggested: padded, rewritten: true)
         }
         return .qrr(padded)
     }
@@ -51,7 +51,7 @@ public enum PaymentReference: Hashable, Sendable {
             throw DomainError(.invalidCreditorReference, field: field, "The check digits of the creditor reference are wrong.")
         }
         guard compact == text else {
-            throw DomainError(.invalidCreditorReference, field: field, "Enter the reference without spaces.", suggested: compact)
+            throw DomainError(.invalidCreditorReference, field: field, "Enter the reference without spaces.", suggested: compact, rewritten: true)
         }
         return .scor(compact)
     }

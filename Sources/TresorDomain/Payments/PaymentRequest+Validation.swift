@@ -77,7 +77,9 @@ extension PaymentRequest {
             bill = try QRBill(payload: payload)
         } catch let error as DomainError {
             // why: the client sent one field; name the element inside it.
-            throw DomainError(error.code, field: "qrbill_payload.\(error.field ?? "payload")", error.message, suggested: error.suggested)
+            throw DomainError(
+                error.code, field: "qrbill_payload.\(error.field ?? "payload")", error.message, suggested: error.suggested, rewritten: error.rewritten
+            )
         }
         let amount: Money
         if let fixed = bill.amount {

@@ -30,7 +30,8 @@ public struct SlipDraft: Hashable, Sendable, Codable {
         do {
             bill = try QRBill(payload: payload)
         } catch let error as DomainError {
-            throw DomainError(error.code, field: "payload.\(error.field ?? "")", error.message, suggested: error.suggested)
+            throw DomainError(
+                error.code, field: "payload.\(error.field ?? "")", error.message, suggested: error.suggested, rewritten: error.rewritten)
         }
         let address = bill.creditor
         type = .qrbill

@@ -32,7 +32,7 @@ public struct TopUpOperator: Hashable, Sendable, Codable {
             throw DomainError(.invalidPhoneNumber, field: field, "Enter a Swiss mobile number, e.g. +41 79 123 45 67.")
         }
         guard digits == text else {
-            throw DomainError(.invalidPhoneNumber, field: field, "Confirm the number in international form.", suggested: digits)
+            throw DomainError(.invalidPhoneNumber, field: field, "Confirm the number in international form.", suggested: digits, rewritten: true)
         }
         return digits
     }

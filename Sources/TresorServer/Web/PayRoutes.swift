@@ -139,7 +139,7 @@ extension WebApp {
             var fields = form
             if let suggested = error.suggested { fields[field] = suggested }
             let strings = page(request, csrf: nil).strings
-            let message = Self.message(for: error, strings: strings, typed: form[field])
+            let message = Self.message(for: error, strings: strings)
             var page = try await formPage(
                 request, principal: principal, token: token, type: type, fields: fields, errors: [field: message],
                 suggested: error.suggested == nil ? [] : [field])
@@ -176,34 +176,17 @@ extension WebApp {
     }
 
     /// The error in the page's language: its own string, else the family's (`qrbill_…`, `slip_…`),
-    /// else the server's English message. A repair that only writes what was `typed` another way
-    /// has words of its own (`error_<code>_rewritten`).
-    static func message(for error: DomainError, strings: [String: String], typed: String? = nil) -> String {
-        if let typed, let suggested = error.suggested, Self.onlyRewritten(error.code, typed: typed, as: suggested),
-            let own = strings["error_\(error.code.rawValue)_rewritten"]
-        {
-            return own
-        }
+    /// else the server's English message. A repair that only writes the input another way
+    /// (`DomainError.rewritten`) has words of its own (`error_<code>_rewritten`).
+    /// why: "Diese IBAN ist ungültig" over an IBAN copied right from an invoice, with spaces, made
+    /// customers look for a mistake that was not there.
+    static func message(for error: DomainError, strings: [String: String]) -> String {
+        if error.rewritten, let own = strings["error_\(error.code.rawValue)_rewritten"] { return own }
         if let own = strings["error_\(error.code.rawValue)"] { return own }
         for family in ["qrbill", "slip"] where error.code.rawValue.hasPrefix(family + "_") {
             if let text = strings["error_\(family)"] { return "\(text) (\(error.field ?? "")): \(error.message)" }
         }
         return error.message
-    }
-
-    /// Whether `suggested` is `typed` written another way, not changed: an IBAN or creditor
-    /// reference without its spaces and in capitals, a QR reference with its leading zeros, a
-    /// phone number in international form (suggested only for a number that is valid).
-    /// why: "Diese IBAN ist ungültig" over an IBAN copied right from an invoice, with spaces, made
-    /// customers look for a mistake that was not there.
-    static func onlyRewritten(_ code: DomainError.Code, typed: String, as suggested: String) -> Bool {
-        let compact = IBAN.compact(typed)
-        switch code {
-        case .invalidIBAN, .invalidCreditorReference: return compact == suggested
-        case .invalidQRReference: return !compact.isEmpty && compact.drop { $0 == "0" } == suggested.drop { $0 == "0" }
-        case .invalidPhoneNumber: return true
-        default: return false
-        }
     }
 
     /// `creditor.iban` → `creditor_iban`, the form's input name; unknown fields show at the top.
