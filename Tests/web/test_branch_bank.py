@@ -46,6 +46,37 @@ class BranchBankTest(BrowserTest):
         self.browser.get(BASE + "/branches?q=3011")
         self.assertIn("Bern", self.browser.find_element(By.CSS_SELECTOR, "#places li").text)
 
+    def test_the_country_map_gathers_a_towns_places_and_zooms_in(self):
+        """Without a position the map shows every place in the country: marks that would cover
+        each other are one cluster with their count, none covers another or leaves the map, and
+        a tap on the largest cluster shows the finder around its town."""
+        self.browser.get(BASE + "/branches")
+        listed = len(self.browser.find_elements(By.CSS_SELECTOR, "#places li"))
+        marks = self.browser.execute_script("""
+            const map = document.querySelector("svg.map").getBoundingClientRect();
+            return [...document.querySelectorAll("svg.map .map-branch, svg.map .map-atm, svg.map .map-cluster")].map(m => {
+              const r = m.querySelector("rect, circle").getBoundingClientRect();
+              return {cluster: m.matches(".map-cluster"), count: Number(m.querySelector("text").textContent),
+                      href: m.getAttribute("href"), left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+                      inside: r.left >= map.left && r.right <= map.right && r.top >= map.top && r.bottom <= map.bottom};
+            });""")
+        clusters = [m for m in marks if m["cluster"]]
+        self.assertTrue(clusters, "Zürich's places are one cluster on the country map")
+        # Every place is on the map once: a pin, or counted in a cluster.
+        self.assertEqual(sum(m["count"] if m["cluster"] else 1 for m in marks), listed)
+        self.assertTrue(all(m["inside"] for m in marks), marks)
+        for i, a in enumerate(marks):
+            for b in marks[i + 1:]:
+                overlap = min(a["right"], b["right"]) - max(a["left"], b["left"]) > 1 and min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 1
+                self.assertFalse(overlap, (a, b))
+        largest = max(clusters, key=lambda m: m["count"])
+        town = urllib.parse.parse_qs(urllib.parse.urlparse(largest["href"]).query)["q"][0]
+        self.browser.get(BASE + largest["href"])
+        self.assertEqual(self.browser.find_element(By.ID, "q").get_attribute("value"), town)
+        self.assertIn(town, self.browser.find_element(By.CSS_SELECTOR, "#places li").text)
+        self.assertTrue(self.browser.find_elements(By.CSS_SELECTOR, "svg.map .map-you"))
+        self.assert_fits_and_accessible()
+
     def test_book_an_appointment_and_find_it_in_the_inbox_and_the_calendar(self):
         self.login()
         self.browser.get(BASE + "/branches?q=Uster&kind=branch")

@@ -21,8 +21,12 @@ class WebAppTest(BrowserTest):
 
     def test_french_formats_amounts_and_dates(self):
         self.login()
-        self.browser.find_element(By.CSS_SELECTOR, "a[href^='/language/fr']").click()
+        # Logged in, the language is chosen in Settings: the header keeps its room for the title.
+        self.assertEqual(self.browser.find_elements(By.CSS_SELECTOR, "header a[href^='/language/']"), [])
+        self.browser.get(BASE + "/settings")
+        self.browser.find_element(By.CSS_SELECTOR, "#settings-languages a[href^='/language/fr']").click()
         self.wait_until(lambda b: b.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fr")
+        self.browser.get(BASE + "/home")
         self.assertEqual(self.browser.find_element(By.TAG_NAME, "html").get_attribute("lang"), "fr")
         totals = [e.text for e in self.browser.find_elements(By.CSS_SELECTOR, "[data-testid=total]")]
         self.assertTrue(any(re.fullmatch(r"\d{1,3}(\s\d{3})*,\d{2}\sCHF", t) for t in totals), totals)

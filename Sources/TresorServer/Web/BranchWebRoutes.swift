@@ -51,11 +51,15 @@ extension WebApp {
             ]
         }
         page.values["has_results"] = !found.isEmpty
+        // A cluster on the country map leads to the finder around its town, with the same filters.
+        let filters = (kind.map { "&kind=\($0.rawValue)" } ?? "") + (openNow ? "&open=1" : "")
         page.values["map"] = FinderMap.svg(
             pins: found.enumerated().map { index, item in
                 FinderMap.Pin(
                     number: index + 1, point: item.branch.position, isBranch: item.branch.kind == .branch, isOpen: item.status.isOpen,
-                    label: item.branch.name)
+                    label: item.branch.name,
+                    zoom: origin != nil
+                        ? nil : "/branches?q=\(item.branch.town.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")\(filters)")
             }, you: origin, title: strings["finder_map_title"] ?? "", youLabel: query.isEmpty ? strings["finder_you"] ?? "" : query)
         return render("branches", page)
     }

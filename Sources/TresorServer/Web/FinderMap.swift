@@ -16,6 +16,9 @@ enum FinderMap {
         let isBranch: Bool
         let isOpen: Bool
         let label: String
+        /// Where tapping a cluster this pin leads (the finder around the pin's town), or nil
+        /// where it would show the same map again (a search's map already is zoomed in).
+        var zoom: String?
     }
 
     /// A rough outline of Switzerland (clockwise from Basel), for orientation at country scale.
@@ -52,7 +55,6 @@ enum FinderMap {
         func project(_ lat: Double, _ lon: Double) -> (Double, Double) {
             (originX + (lon - minLon) * xScale * scale, originY + (maxLat - lat) * scale)
         }
-        func f(_ value: Double) -> String { String(format: "%.1f", value) }
         var svg =
             "<svg class=\"map\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-labelledby=\"map-title\" xmlns=\"http://www.w3.org/2000/svg\">"
             + "<title id=\"map-title\">\(BalanceChart.escape(title))</title>"
@@ -73,24 +75,79 @@ enum FinderMap {
                 "<g class=\"map-you\"><title>\(BalanceChart.escape(youLabel))</title><circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"11\" class=\"map-halo\"/>"
             svg += "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"5\"/></g>"
         }
-        // Pins that would cover each other (an ATM in its branch's lobby) move aside by a pin's width.
-        var placed: [(Double, Double)] = []
-        let positions = pins.map { pin -> (Double, Double) in
-            var (x, y) = project(pin.point.latitude, pin.point.longitude)
-            while placed.contains(where: { abs($0.0 - x) < 12 && abs($0.1 - y) < 12 }) { x += 14 }
-            placed.append((x, y))
-            return (x, y)
-        }
-        for (pin, (x, y)) in zip(pins, positions).reversed() {
-            let kind = pin.isBranch ? "map-branch" : "map-atm"
-            let state = pin.isOpen ? "" : " map-closed"
-            svg += "<g class=\"\(kind)\(state)\"><title>\(pin.number). \(BalanceChart.escape(pin.label))</title>"
+        let gathering = you == nil ? Gathering.country : .search
+        for group in groups(pins.map { ($0, project($0.point.latitude, $0.point.longitude)) }, near: gathering.near).reversed() {
             svg +=
-                pin.isBranch
-                ? "<rect x=\"\(f(x - 8))\" y=\"\(f(y - 8))\" width=\"16\" height=\"16\" rx=\"3\"/>"
-                : "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"8\"/>"
-            svg += "<text x=\"\(f(x))\" y=\"\(f(y + 3.5))\" text-anchor=\"middle\">\(pin.number)</text></g>"
+                group.count > gathering.sideBySide
+                ? cluster(group) : group.enumerated().map { pin($0.element.0, at: spread($0.offset, of: group)) }.joined()
         }
         return svg + "</svg>"
     }
+
+    /// How pins that would cover each other are drawn. On the country map, places nearer each
+    /// other than a cluster's width are one cluster with their count, as map apps draw a city
+    /// before one zooms in; a tap on it shows the finder around its town. On a search's map (a
+    /// town's places), up to three pins at one spot (an ATM in its branch's lobby) stand side by
+    /// side, more are a cluster. why: side by side, Zürich's dozen places on the country map ran
+    /// in a row past the map's edge.
+    struct Gathering {
+        /// Pins nearer a group's first pin than this (in pixels, both ways) join the group.
+        let near: Double
+        /// Groups up to this size stand side by side; larger ones are a cluster.
+        let sideBySide: Int
+
+        /// A cluster is 24 px wide with its ring: clusters at first pins 24 px apart never touch.
+        static let country = Gathering(near: 24, sideBySide: 1)
+        static let search = Gathering(near: 16, sideBySide: 3)
+    }
+
+    /// The pins gathered where they would cover each other: each joins the first group whose
+    /// first pin is `near`, in the list's order (nearest first).
+    static func groups(_ projected: [(Pin, (Double, Double))], near: Double) -> [[(Pin, (Double, Double))]] {
+        var groups: [[(Pin, (Double, Double))]] = []
+        for item in projected {
+            if let index = groups.firstIndex(where: { abs($0[0].1.0 - item.1.0) < near && abs($0[0].1.1 - item.1.1) < near }) {
+                groups[index].append(item)
+            } else {
+                groups.append([item])
+            }
+        }
+        return groups
+    }
+
+    /// Where the `index`th pin of a small group stands: side by side around the group's first
+    /// pin, inside the map.
+    static func spread(_ index: Int, of group: [(Pin, (Double, Double))]) -> (Double, Double) {
+        let (x, y) = group[0].1
+        let step = 17.0  // a pin's width and a pixel
+        let left = min(max(x - step * Double(group.count - 1) / 2, 10), width - 10 - step * Double(group.count - 1))
+        return (left + step * Double(index), y)
+    }
+
+    static func pin(_ pin: Pin, at point: (Double, Double)) -> String {
+        let (x, y) = point
+        let kind = pin.isBranch ? "map-branch" : "map-atm"
+        let state = pin.isOpen ? "" : " map-closed"
+        let mark =
+            pin.isBranch
+            ? "<rect x=\"\(f(x - 8))\" y=\"\(f(y - 8))\" width=\"16\" height=\"16\" rx=\"3\"/>"
+            : "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"8\"/>"
+        return "<g class=\"\(kind)\(state)\"><title>\(pin.number). \(BalanceChart.escape(pin.label))</title>\(mark)"
+            + "<text x=\"\(f(x))\" y=\"\(f(y + 3.5))\" text-anchor=\"middle\">\(pin.number)</text></g>"
+    }
+
+    /// One mark for many pins, at the first one's place (so two clusters never cover each other),
+    /// with their count; its title names them, and a tap shows the finder around the first one's
+    /// town.
+    static func cluster(_ group: [(Pin, (Double, Double))]) -> String {
+        let (x, y) = group[0].1
+        let names = group.map { "\($0.0.number). \($0.0.label)" }.joined(separator: ", ")
+        let mark =
+            "<title>\(BalanceChart.escape(names))</title><circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"10\"/>"
+            + "<text x=\"\(f(x))\" y=\"\(f(y + 4))\" text-anchor=\"middle\">\(group.count)</text>"
+        guard let zoom = group[0].0.zoom else { return "<g class=\"map-cluster\">\(mark)</g>" }
+        return "<a class=\"map-cluster\" href=\"\(BalanceChart.escape(zoom))\">\(mark)</a>"
+    }
+
+    static func f(_ value: Double) -> String { String(format: "%.1f", value) }
 }
