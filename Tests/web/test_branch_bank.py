@@ -25,6 +25,8 @@ class BranchBankTest(BrowserTest):
         self.browser.execute_cdp_cmd("Browser.grantPermissions", {"origin": BASE, "permissions": ["geolocation"]})
         self.browser.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": 47.3779, "longitude": 8.5403, "accuracy": 20})
         self.browser.get(BASE + "/branches")
+        # Not logged in, back leads to the login (More is behind it).
+        self.assertTrue(self.browser.find_element(By.CSS_SELECTOR, "header a.back").get_attribute("href").endswith("/login"))
         self.browser.find_element(By.CSS_SELECTOR, "input[name=kind][value=atm] + span").click()
         self.wait_until(lambda b: "kind=atm" in b.current_url)
         self.browser.find_element(By.CSS_SELECTOR, "label[for=open]").click()

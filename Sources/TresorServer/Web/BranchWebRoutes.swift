@@ -16,6 +16,8 @@ extension WebApp {
         let signedIn = await session(request)
         var page = page(request, csrf: signedIn.map { WebSupport.csrfToken(forSession: $0.token) })
         page.values["signed_in"] = signedIn != nil
+        // why: More is behind the login; someone not logged in goes back to the login page.
+        if signedIn == nil, page.values["back"] as? String == "/more" { page.values["back"] = "/login" }
         return page
     }
 
