@@ -44,6 +44,7 @@ class PaymentsTest(BrowserTest):
         self.submit()
         status = self.browser.find_element(By.CSS_SELECTOR, "[data-testid=status]")
         self.assertEqual(status.get_attribute("data-status"), "needs_signature")
+        self.assert_fits_and_accessible()
         position = self.browser.find_element(By.CSS_SELECTOR, "[data-testid=tan-position] strong").text
         self.browser.find_element(By.ID, "code").send_keys(tan("10000001", position))
         self.browser.find_element(By.CSS_SELECTOR, "form[action$='/sign'] button").click()
@@ -51,6 +52,8 @@ class PaymentsTest(BrowserTest):
             lambda b: b.find_element(By.CSS_SELECTOR, "[data-testid=status]").get_attribute("data-status") == "pending")
         payment_id = self.browser.current_url.rstrip("/").split("/")[-1]
         self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=payee]").text, "Robert Schneider AG")
+        # The reference in the blocks the bill prints it in, to compare with the paper.
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=reference]").text, "21 00000 00003 13947 14300 09017")
 
         self.browser.get(BASE + "/payments")
         row = self.browser.find_element(By.CSS_SELECTOR, f"#pending li[data-id='{payment_id}']")

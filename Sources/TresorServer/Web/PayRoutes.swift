@@ -166,7 +166,7 @@ extension WebApp {
             "payee": payee, "amount": language.format(checked.instruction.amount), "date": language.format(checked.execution),
             "from": names[checked.instruction.debtorAccount] ?? "", "signature": checked.signing.required,
         ]
-        if let reference = checked.instruction.reference { summary["reference"] = reference.value }
+        if let reference = checked.instruction.reference { summary["reference"] = reference.formatted }
         if let message = checked.instruction.message { summary["message"] = message }
         page.values["review"] = summary
         page.values["hidden"] = form.filter { $0.key != "csrf" && $0.key != "confirm" }.sorted { $0.key < $1.key }.map {
@@ -255,7 +255,7 @@ extension WebApp {
         ]
         // why only when present: an empty string is truthy in Mustache and would show an empty row.
         if let message = payment.instruction.message { values["message"] = message }
-        if let reference = payment.instruction.reference { values["reference"] = reference.value }
+        if let reference = payment.instruction.reference { values["reference"] = reference.formatted }
         return values
     }
 

@@ -25,6 +25,26 @@ struct PaymentReferenceTests {
         #expect(error?.code == .invalidQRReference)
     }
 
+    @Test("references are shown in the blocks a bill prints them in, and read back from them")
+    func formatted() throws {
+        // The QR reference of SIX's sample bills, as printed on them.
+        #expect(try PaymentReference.qrReference("210000000003139471430009017").formatted == "21 00000 00003 13947 14300 09017")
+        #expect(try PaymentReference.creditorReference("RF18539007547034").formatted == "RF18 5390 0754 7034")
+        let odd = try PaymentReference.creditorReference(PaymentReference.makeCreditorReference("INVOICE2026"))
+        #expect(odd.formatted.split(separator: " ").map(\.count) == [4, 4, 4, 3])
+        // What a customer copies from the screen is offered back in its electronic form.
+        for reference in [try PaymentReference.qrReference("210000000003139471430009017"), odd] {
+            let read = #expect(throws: DomainError.self) {
+                if case .qrr = reference {
+                    _ = try PaymentReference.qrReference(reference.formatted)
+                } else {
+                    _ = try PaymentReference.creditorReference(reference.formatted)
+                }
+            }
+            #expect(read?.suggested == reference.value)
+        }
+    }
+
     @Test("an IBAN with spaces or lower case is refused with the electronic form suggested")
     func ibanFormatting() throws {
         #expect(try IBAN(strict: "CH9300762011623852957").electronic == "CH9300762011623852957")
