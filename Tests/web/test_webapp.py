@@ -74,6 +74,9 @@ class WebAppTest(BrowserTest):
         confirmation is among her messages on the home page."""
         self.login("10000003")
         self.browser.get(BASE + "/accounts")
+        # Folded under the card until asked for.
+        self.assertFalse(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=block-card]").is_displayed())
+        self.browser.find_element(By.CSS_SELECTOR, "details.card-block summary").click()
         Select(self.browser.find_element(By.CSS_SELECTOR, "form[action^='/cards/'] select")).select_by_value("stolen")
         old_page = self.browser.find_element(By.TAG_NAME, "html")
         self.browser.find_element(By.CSS_SELECTOR, "[data-testid=block-card]").click()
