@@ -118,18 +118,48 @@ class PaymentsTest(BrowserTest):
         self.browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
         self.wait_until(lambda b: b.find_elements(By.ID, "confirm"))
 
-    def test_top_up_lists_the_amounts_each_operator_sells(self):
-        """The hint under the amount names each operator with its amounts; each listed amount is
-        one the server takes, and one not listed is refused at the field."""
-        self.login()
-        self.browser.get(BASE + "/pay/topup")
+    def top_up_hint(self):
+        """The amounts the top-up form's hint lists, by operator name: {"Salt": ["10", "20", "25", …]}."""
         hint = self.browser.find_element(By.ID, "amount-help").text
         groups = {}
         for names, amounts in re.findall(r"([A-Za-z][A-Za-z, ]*?) ((?:\d+(?:\.\d\d)?, )*\d+(?:\.\d\d)?) CHF", hint.split(":", 1)[1]):
             for name in names.split(", "):
                 groups[name.strip()] = amounts.split(", ")
+        return groups
+
+    def test_top_up_amounts_are_tapped_from_the_operators_chips(self):
+        """Under the amount, the chosen operator's amounts to tap: they change with the operator,
+        agree with the hint, and a tapped one fills the field and is paid."""
+        self.login()
+        self.browser.get(BASE + "/pay/topup")
+        operator = Select(self.browser.find_element(By.ID, "topup_operator"))
+        chips = lambda: [c for c in self.browser.find_elements(By.CSS_SELECTOR, ".amount-chips button") if c.is_displayed()]
+        shown = {}
+        for option in operator.options:
+            operator.select_by_value(option.get_attribute("value"))
+            shown[option.text] = [c.get_attribute("data-value") for c in chips()]
+        self.assertEqual({name: [str(int(float(v))) for v in values] for name, values in shown.items()}, self.top_up_hint())
+        # An amount only one operator sells: its chip shows for that operator alone.
+        name, amount = next((n, a) for n, values in shown.items() for a in values if sum(a in v for v in shown.values()) == 1)
+        operator.select_by_visible_text(name)
+        chip = next(c for c in chips() if c.get_attribute("data-value") == amount)
+        chip.click()
+        self.assertEqual(self.browser.find_element(By.ID, "amount").get_attribute("value"), amount)
+        self.assertEqual(chip.get_attribute("aria-pressed"), "true")
+        self.assert_fits_and_accessible()
+        self.browser.find_element(By.ID, "topup_phone").send_keys("+41791234567")
+        self.submit()
+        self.assertIn("/payments/", self.browser.current_url, f"{name} {amount}: paid")
+        self.assertEqual(minor(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=amount]").text), int(float(amount) * 100))
+
+    def test_top_up_lists_the_amounts_each_operator_sells(self):
+        """The hint under the amount names each operator with its amounts; each listed amount is
+        one the server takes, and one not listed is refused at the field."""
+        self.login()
+        self.browser.get(BASE + "/pay/topup")
+        groups = self.top_up_hint()
         operators = {o.text: o.get_attribute("value") for o in Select(self.browser.find_element(By.ID, "topup_operator")).options}
-        self.assertEqual(set(groups), set(operators), hint)
+        self.assertEqual(set(groups), set(operators), groups)
         # The amounts that tell operators apart: sold by this one and not by all, and sold by
         # another but not by this one.
         everyone = set.intersection(*map(set, groups.values()))

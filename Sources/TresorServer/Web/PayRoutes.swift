@@ -62,6 +62,8 @@ extension WebApp {
         {
             rendered[amount]["has_help"] = true
             rendered[amount]["help"] = Self.topUpAmounts(strings: page.strings)
+            rendered[amount]["chips"] = Self.topUpChips(language: language)
+            rendered[amount]["chips_by"] = "topup_operator"
         }
         page.values["fields"] = rendered
         page.values["type"] = type.rawValue
@@ -87,6 +89,19 @@ extension WebApp {
             return "\(group.names.joined(separator: ", ")) \(amounts.joined(separator: ", ")) \(group.amounts.first?.currency.code ?? "")"
         }
         return "\(strings["pay_topup_amounts"] ?? ""): \(listed.joined(separator: " · "))"
+    }
+
+    /// The amounts to tap under a top-up's amount field, each with the operators that sell it;
+    /// the web app shows those of the chosen operator (typing stays possible, and the server
+    /// checks either way). why: a phone's top-up is a voucher of a set value, picked, not typed.
+    static func topUpChips(language: WebLanguage) -> [[String: Any]] {
+        let amounts = Set(TopUpOperator.all.flatMap(\.denominations)).sorted { $0.minorUnits < $1.minorUnits }
+        return amounts.map { amount in
+            [
+                "value": amount.decimalString, "label": language.format(amount),
+                "operators": TopUpOperator.all.filter { $0.denominations.contains(amount) }.map(\.id).joined(separator: " "),
+            ]
+        }
     }
 
     /// The form with the values the bank's description fixes (read-only fields), whatever was sent.

@@ -70,6 +70,33 @@ function applyConditions() {
 document.addEventListener("input", applyConditions);
 document.addEventListener("DOMContentLoaded", applyConditions);
 
+// Amounts to tap under a field (a top-up's vouchers): those the chosen operator sells. Without
+// this file the chips stay hidden and the hint lists the amounts; the server checks either way.
+document.addEventListener("DOMContentLoaded", () => {
+  for (const chips of document.querySelectorAll(".amount-chips")) {
+    const input = document.getElementById(chips.dataset.for);
+    const by = document.getElementById(chips.dataset.by);
+    if (!input || !by) continue;
+    const update = () => {
+      const typed = input.value.trim().replace(",", ".");
+      for (const chip of chips.querySelectorAll("button")) {
+        chip.hidden = !chip.dataset.when.split(" ").includes(by.value);
+        chip.setAttribute("aria-pressed", String(!chip.hidden && Number(typed) === Number(chip.dataset.value)));
+      }
+    };
+    chips.addEventListener("click", (event) => {
+      const chip = event.target.closest("button");
+      if (!chip) return;
+      input.value = chip.dataset.value;
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    by.addEventListener("change", update);
+    input.addEventListener("input", update);
+    chips.hidden = false;
+    update();
+  }
+});
+
 // Filters and selects that apply at once (the forms work without this file through their button).
 document.addEventListener("change", (event) => {
   if (event.target.matches && event.target.matches("[data-autosubmit]")) event.target.form.submit();
