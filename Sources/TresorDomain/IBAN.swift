@@ -81,15 +81,7 @@ public struct IBAN: Hashable, Sendable, Codable, CustomStringConvertible {
         return remainder
     }
 
-    public var formatted: String {
-        var groups: [Substring] = []
-        var rest = Substring(electronic)
-        while !rest.isEmpty {
-            groups.append(rest.prefix(4))
-            rest = rest.dropFirst(4)
-        }
-        return groups.joined(separator: " ")
-    }
+    public var formatted: String { electronic.spacedBlocks(of: 4) }
 
     public var countryCode: String { String(electronic.prefix(2)) }
     public var description: String { electronic }

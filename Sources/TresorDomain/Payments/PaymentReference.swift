@@ -25,23 +25,8 @@ public enum PaymentReference: Hashable, Sendable {
     /// why: 27 digits in one run break at random places on a phone and cannot be checked at a glance.
     public var formatted: String {
         switch self {
-        case .qrr(let digits):
-            let head = digits.count % 5
-            var blocks = head == 0 ? [] : [String(digits.prefix(head))]
-            var rest = digits.dropFirst(head)
-            while !rest.isEmpty {
-                blocks.append(String(rest.prefix(5)))
-                rest = rest.dropFirst(5)
-            }
-            return blocks.joined(separator: " ")
-        case .scor(let reference):
-            var blocks: [Substring] = []
-            var rest = Substring(reference)
-            while !rest.isEmpty {
-                blocks.append(rest.prefix(4))
-                rest = rest.dropFirst(4)
-            }
-            return blocks.joined(separator: " ")
+        case .qrr(let digits): digits.spacedBlocks(of: 5, fromEnd: true)
+        case .scor(let reference): reference.spacedBlocks(of: 4)
         }
     }
 
