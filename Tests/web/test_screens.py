@@ -183,7 +183,20 @@ class ScreensTest(BrowserTest):
         self.browser.find_element(By.ID, "current_password").send_keys("wrong-password")
         self.browser.find_element(By.ID, "new_password").send_keys("a-new-password-1")
         self.submit("form[action='/settings/password'] button")
-        self.assertEqual(self.browser.find_element(By.ID, "password-error").get_attribute("data-field"), "current_password")
+        error = self.browser.find_element(By.ID, "password-error")
+        self.assertEqual(error.get_attribute("data-field"), "current_password")
+        # Words of its own (not the login's "contract number or password"), at the field at fault.
+        self.assertEqual(error.text, "Das aktuelle Passwort stimmt nicht.")
+        self.assertEqual(self.browser.find_element(By.ID, "current_password").get_attribute("aria-invalid"), "true")
+        self.assertIsNone(self.browser.find_element(By.ID, "new_password").get_attribute("aria-invalid"))
+        # A new password too short for the server (the browser's own check set aside).
+        self.browser.find_element(By.ID, "current_password").send_keys("tresor-demo")
+        self.browser.execute_script("document.getElementById('new_password').removeAttribute('minlength')")
+        self.browser.find_element(By.ID, "new_password").send_keys("short")
+        self.submit("form[action='/settings/password'] button")
+        self.assertEqual(self.browser.find_element(By.ID, "password-error").text, "Das neue Passwort braucht mindestens 10 Zeichen.")
+        self.assertEqual(self.browser.find_element(By.ID, "new_password").get_attribute("aria-invalid"), "true")
+        self.assert_fits_and_accessible()
         self.browser.get(BASE + "/templates")
         self.assert_fits_and_accessible()
         # Luca has no activated phone (Anna has the demo's), so he cannot sign with a device key.

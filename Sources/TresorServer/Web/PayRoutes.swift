@@ -197,6 +197,9 @@ extension WebApp {
     /// customers look for a mistake that was not there.
     static func message(for error: DomainError, strings: [String: String]) -> String {
         if error.rewritten, let own = strings["error_\(error.code.rawValue)_rewritten"] { return own }
+        // why a field's own words first: "wrong credentials" on the current password of a change
+        // of password is not the login's "contract number or password".
+        if let field = error.field, let own = strings["error_\(error.code.rawValue)_\(formField(field))"] { return own }
         if let own = strings["error_\(error.code.rawValue)"] { return own }
         for family in ["qrbill", "slip"] where error.code.rawValue.hasPrefix(family + "_") {
             if let text = strings["error_\(family)"] { return "\(text) (\(error.field ?? "")): \(error.message)" }

@@ -120,6 +120,7 @@ extension WebApp {
             try await fillSettings(&page, principal: principal)
             page.values["password_error"] = Self.message(for: error, strings: page.strings)
             page.values["password_error_field"] = Self.formField(error.field)
+            page.values["password_error_on_\(Self.formField(error.field))"] = true
             return render("settings", page, status: .unprocessableContent)
         }
     }
