@@ -32,6 +32,10 @@ class ScreensTest(BrowserTest):
         self.assertTrue(all("+" in a and "−" not in a for a in amounts), amounts)
         days = [e.text for e in self.browser.find_elements(By.CSS_SELECTOR, ".day h2")]
         self.assertEqual(len(days), len(set(days)), "one group per day")
+        # A booking's message shows beside its category unless it says the same ("Lohn", not "Lohn · Lohn").
+        metas = [e.text for e in self.browser.find_elements(By.CSS_SELECTOR, ".timeline .meta")]
+        self.assertTrue(any(m.startswith("Lohn") for m in metas), metas)
+        self.assertTrue(all(len(m.split(" · ")) == len({p.lower() for p in m.split(" · ")}) for m in metas), metas)
 
         # A period set in the folded form is kept by the chips and said in the summary.
         self.browser.find_element(By.CSS_SELECTOR, "#timeline-filters summary").click()

@@ -72,7 +72,8 @@ public struct DemoBank: Sendable {
                         profile: profile))
             }
             var history = DemoHistory(
-                bankName: edition.name, customer: customer, accounts: opened, seed: UInt64(index + 1) * 0x9E37_79B9 + edition.seedOffset)
+                bankName: edition.name, language: edition.languages.first ?? "de", customer: customer, accounts: opened,
+                seed: UInt64(index + 1) * 0x9E37_79B9 + edition.seedOffset)
             for draft in try await history.drafts(ending: today, bank: bank.ledger) {
                 _ = try await bank.ledger.commit(draft, now: 0)
             }

@@ -7,13 +7,36 @@ struct DemoHistory {
     let bankName: String
     let customer: DemoBank.Customer
     let accounts: [Account]
+    let texts: Texts
     var random: SeededRandom
 
-    init(bankName: String, customer: DemoBank.Customer, accounts: [Account], seed: UInt64) {
+    init(bankName: String, language: String, customer: DemoBank.Customer, accounts: [Account], seed: UInt64) {
         self.bankName = bankName
         self.customer = customer
         self.accounts = accounts
+        self.texts = language == "fr" ? .french : .german
         self.random = SeededRandom(seed: seed)
+    }
+
+    /// The booking texts, in the bank's first language, as a Swiss bank writes them on its
+    /// statements. why not English: a Zurich bank's customer reads "Einkauf Debitkarte", and
+    /// English texts stood out in a German overview.
+    struct Texts {
+        let opening: String
+        let interest: String
+        let rent: String
+        let salary: String
+        let debitCard: String
+        let creditCard: String
+        let cardStatement: String
+        let savings: String
+
+        static let german = Texts(
+            opening: "Eröffnungssaldo", interest: "Zins", rent: "Miete", salary: "Lohn", debitCard: "Einkauf Debitkarte",
+            creditCard: "Einkauf Kreditkarte", cardStatement: "Kartenabrechnung", savings: "Sparen")
+        static let french = Texts(
+            opening: "Solde d’ouverture", interest: "Intérêts", rent: "Loyer", salary: "Salaire", debitCard: "Achat carte de débit",
+            creditCard: "Achat carte de crédit", cardStatement: "Décompte de carte", savings: "Épargne")
     }
 
     static let groceries = ["Migros", "Coop", "Denner", "Aldi Suisse", "Lidl"]
@@ -53,28 +76,28 @@ struct DemoHistory {
         let current = first(.current, .chf) ?? first(.current, .eur)!
         let bank = clearing[current.currency]!
         // An opening balance a year ago, so the first rent never dips into the overdraft.
-        book(start, "opening", from: bank, to: current, customer.salaryMinor, customer.name, bankName, "Opening balance")
+        book(start, "opening", from: bank, to: current, customer.salaryMinor, customer.name, bankName, texts.opening)
         // A savings book carried over from the paper one, with its year-end interest.
         if let passbook = accounts.first(where: { $0.kind == .savingsBook }), let bookClearing = clearing[passbook.currency] {
-            book(start, "opening", from: bookClearing, to: passbook, 1_245_000, customer.name, bankName, "Opening balance")
+            book(start, "opening", from: bookClearing, to: passbook, 1_245_000, customer.name, bankName, texts.opening)
             for year in [start.year, today.year] {
                 book(
                     LocalDate(year: year, month: 12, day: 31)!, "interest", from: bookClearing, to: passbook, 3_112, customer.name, bankName,
-                    "Interest \(year)")
+                    "\(texts.interest) \(year)")
             }
         }
         for monthOffset in 0...12 {
             let month = start.adding(months: monthOffset).startOfMonth
             book(
                 month, "standing_order", from: current, to: bank, customer.rentMinor, customer.landlord, customer.name,
-                "Rent \(month.month)/\(month.year)")
+                "\(texts.rent) \(month.month)/\(month.year)")
             book(
                 month.adding(days: 24), "salary", from: bank, to: current, customer.salaryMinor + random.next(upTo: 20_000), customer.name,
-                customer.employer, "Salary")
+                customer.employer, texts.salary)
             for week in 0..<4 {
                 let day = month.adding(days: week * 7 + Int(random.next(upTo: 6)))
                 let shop = Self.groceries[Int(random.next(upTo: Int64(Self.groceries.count)))]
-                book(day, "card_payment", from: current, to: bank, 4_000 + random.next(upTo: 12_000), shop, customer.name, "Debit card purchase")
+                book(day, "card_payment", from: current, to: bank, 4_000 + random.next(upTo: 12_000), shop, customer.name, texts.debitCard)
             }
             if let card = first(.card, .chf) ?? first(.card, .eur), let cardClearing = clearing[card.currency] {
                 var billMinor: Int64 = 0
@@ -82,21 +105,21 @@ struct DemoHistory {
                     let day = month.adding(days: Int(random.next(upTo: 27)))
                     let amount = 1_500 + random.next(upTo: 25_000)
                     let merchant = Self.cardMerchants[Int(random.next(upTo: Int64(Self.cardMerchants.count)))]
-                    if book(day, "card_payment", from: card, to: cardClearing, amount, merchant, customer.name, "Card purchase") {
+                    if book(day, "card_payment", from: card, to: cardClearing, amount, merchant, customer.name, texts.creditCard) {
                         billMinor += amount
                     }
                 }
                 if let payer = accounts.first(where: { $0.kind == .current && $0.currency == card.currency }) {
-                    book(month.adding(days: 27), "card_bill", from: payer, to: card, billMinor, card.name, payer.name, "Card statement")
+                    book(month.adding(days: 27), "card_bill", from: payer, to: card, billMinor, card.name, payer.name, texts.cardStatement)
                 }
             }
             if let savings = accounts.first(where: { $0.kind == .savings && $0.currency == current.currency }) {
-                book(month.adding(days: 25), "transfer", from: current, to: savings, 50_000, savings.name, current.name, "Savings")
+                book(month.adding(days: 25), "transfer", from: current, to: savings, 50_000, savings.name, current.name, texts.savings)
                 // Year-end interest on savings (below the CHF 200 exemption, so no withholding tax).
                 if month.month == 12 {
                     book(
                         month.endOfMonth, "interest", from: bank, to: savings, 485 + customer.salaryMinor % 300, customer.name, bankName,
-                        "Interest \(month.year)")
+                        "\(texts.interest) \(month.year)")
                 }
             }
             if let euro = first(.current, .eur), euro.id != current.id, let euroBank = clearing[.eur] {
@@ -106,7 +129,7 @@ struct DemoHistory {
                 let shop = Self.euroMerchants[Int(random.next(upTo: Int64(Self.euroMerchants.count)))]
                 book(
                     month.adding(days: 15), "card_payment", from: euro, to: euroBank, 2_000 + random.next(upTo: 20_000), shop, customer.name,
-                    "Card purchase")
+                    texts.creditCard)
                 if let euroSavings = accounts.first(where: { $0.kind == .savings && $0.currency == .eur }) {
                     book(month.adding(days: 20), "transfer", from: euro, to: euroSavings, 20_000, euroSavings.name, euro.name, "Épargne")
                 }

@@ -39,8 +39,10 @@ extension WebApp {
             var days: [(date: LocalDate, entries: [[String: Any]])] = []
             for entry in found.entries {
                 var row = Self.entryRow(entry, kind: kinds[entry.transactionID], of: accountID, language: language, strings: strings)
-                // why the message beside the category: two payments to one shop differ by it.
-                row["message"] = entry.counterparty == nil ? "" : entry.remittance ?? ""
+                // why the message beside the category: two payments to one shop differ by it;
+                // not when it says the category again ("Lohn · Lohn").
+                let message = entry.counterparty == nil ? "" : entry.remittance ?? ""
+                row["message"] = message.caseInsensitiveCompare(row["category"] as? String ?? "") == .orderedSame ? "" : message
                 if days.last?.date == entry.bookingDate {
                     days[days.count - 1].entries.append(row)
                 } else {
