@@ -79,6 +79,22 @@ class BranchBankTest(BrowserTest):
         self.assertTrue(self.browser.find_elements(By.CSS_SELECTOR, "svg.map .map-you"))
         self.assert_fits_and_accessible()
 
+    def test_booking_without_a_time_says_so_and_keeps_the_topic_and_note(self):
+        """The browser asks for a time at the first slot; a request without one (the browser's
+        check set aside, as another client would send it) is answered with words of its own."""
+        self.login()
+        self.browser.get(BASE + "/appointments/new?branch=1")
+        Select(self.browser.find_element(By.ID, "topic")).select_by_value("investment")
+        self.browser.find_element(By.ID, "note").send_keys("Vorsorge")
+        first = self.browser.find_element(By.CSS_SELECTOR, ".slot input")
+        self.assertEqual(first.get_attribute("required"), "true")
+        self.browser.execute_script("document.getElementById('book-form').noValidate = true")
+        self.submit_and_wait("#book-submit")
+        self.assertEqual(self.browser.find_element(By.ID, "book-error").text, "Bitte wählen Sie eine Zeit.")
+        self.assertEqual(Select(self.browser.find_element(By.ID, "topic")).first_selected_option.get_attribute("value"), "investment")
+        self.assertEqual(self.browser.find_element(By.ID, "note").get_attribute("value"), "Vorsorge")
+        self.assert_fits_and_accessible()
+
     def test_book_an_appointment_and_find_it_in_the_inbox_and_the_calendar(self):
         self.login()
         self.browser.get(BASE + "/branches?q=Uster&kind=branch")

@@ -84,7 +84,7 @@ extension WebApp {
             return WebSupport.redirect("/appointments?booked=\(booked.id)")
         } catch let error as DomainError {
             var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
-            page.values["error"] = page.strings["error_\(error.code.rawValue)"] ?? error.message
+            page.values["error"] = Self.message(for: error, strings: page.strings)
             page.values["replace"] = form["replace"].flatMap { Int64($0) }.map(String.init)
             try await fillBooking(&page, branch: branch, topic: form["topic"], note: form["note"] ?? "")
             return render("book", page, status: error.code == .slotTaken ? .conflict : .unprocessableContent)
