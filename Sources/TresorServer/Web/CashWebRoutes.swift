@@ -107,7 +107,7 @@ extension WebApp {
                 "pickup_note": "\(language.format(amount)) · \(language.format(pickup))",
             ]
         } catch let error as DomainError {
-            page.values["error"] = strings["error_\(error.code.rawValue)"] ?? error.message
+            page.values["error"] = Self.message(for: error, strings: strings)
             page.values["error_field"] = error.field ?? ""
             if let suggested = error.suggested, error.code == .invalidDenomination { page.values["suggested"] = suggested }
         }

@@ -70,7 +70,7 @@ extension WebApp {
                     .addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""),
             ]
         } catch let error as DomainError {
-            page.values["error"] = strings["error_\(error.code.rawValue)"] ?? error.message
+            page.values["error"] = Self.message(for: error, strings: strings)
         }
         return render(request.text("partial") == "1" ? "loan_result" : "loan", page)
     }

@@ -130,7 +130,7 @@ extension WebApp {
             }
             return WebSupport.redirect("/home", cookies: cookies)
         } catch let error as DomainError {
-            page.values["error"] = page.strings["error_\(error.code.rawValue)"] ?? error.message
+            page.values["error"] = Self.message(for: error, strings: page.strings)
             try await addQuickView(request, page: &page)
             page.values["contract"] = form["contract"] ?? ""
             return render("login", page, status: [.loginLocked, .rateLimited].contains(error.code) ? .tooManyRequests : .unauthorized)
