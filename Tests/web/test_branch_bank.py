@@ -168,7 +168,12 @@ class BranchBankTest(BrowserTest):
         self.browser.get(BASE + "/cash?branch=1&currency=EUR")
         self.browser.find_element(By.ID, "amount").send_keys("123")
         self.submit_and_wait("#cash-quote-button")
-        self.assertIn("120.00", self.browser.find_element(By.ID, "cash-error").text)
+        self.assertIn("EUR 120.00", self.browser.find_element(By.ID, "cash-error").text)
+        # The suggestion is in the field, to confirm: the next tap prices it.
+        self.assertEqual(self.browser.find_element(By.ID, "amount").get_attribute("value"), "120.00")
+        self.submit_and_wait("#cash-quote-button")
+        self.assertFalse(self.browser.find_elements(By.ID, "cash-error"))
+        self.assertIn("EUR 120.00", self.browser.find_element(By.ID, "cash-quote").text)
 
     def test_the_loan_calculator_recomputes_live_and_ends_in_an_appointment(self):
         self.login()

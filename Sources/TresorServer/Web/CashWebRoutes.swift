@@ -67,6 +67,7 @@ extension WebApp {
         var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
         let strings = page.strings
         let language = page.language
+        var shown = form
         do {
             guard let branch = Int64(form["branch"] ?? "") else { throw DomainError(.missingField, field: "branch", "Choose a branch.") }
             guard let currency = Currency(code: form["currency"] ?? "") else {
@@ -109,9 +110,15 @@ extension WebApp {
         } catch let error as DomainError {
             page.values["error"] = Self.message(for: error, strings: strings)
             page.values["error_field"] = error.field ?? ""
-            if let suggested = error.suggested, error.code == .invalidDenomination { page.values["suggested"] = suggested }
+            if let suggested = error.suggested, error.code == .invalidDenomination {
+                // The amount in notes nearest below what was typed, in the field to confirm or change,
+                // as the pay forms offer their repairs.
+                let currency = Currency(code: form["currency"] ?? "")
+                page.values["suggested"] = currency.flatMap { try? Money(parsing: suggested, currency: $0) }.map(language.format) ?? suggested
+                shown["amount"] = suggested
+            }
         }
-        try await fillCash(&page, principal: principal, form: form)
+        try await fillCash(&page, principal: principal, form: shown)
         return render("cash", page, status: page.values["error"] == nil ? .ok : .unprocessableContent)
     }
 
