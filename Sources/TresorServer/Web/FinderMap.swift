@@ -76,10 +76,14 @@ enum FinderMap {
             svg += "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"5\"/></g>"
         }
         let gathering = you == nil ? Gathering.country : .search
-        for group in groups(pins.map { ($0, project($0.point.latitude, $0.point.longitude)) }, near: gathering.near).reversed() {
+        let placed = pins.map { pin in
+            let (x, y) = project(pin.point.latitude, pin.point.longitude)
+            return Placed(pin: pin, x: x, y: y)
+        }
+        for group in groups(placed, near: gathering.near).reversed() {
             svg +=
                 group.count > gathering.sideBySide
-                ? cluster(group) : group.enumerated().map { pin($0.element.0, at: spread($0.offset, of: group)) }.joined()
+                ? cluster(group) : group.enumerated().map { pin($0.element.pin, at: spread($0.offset, of: group)) }.joined()
         }
         return svg + "</svg>"
     }
@@ -101,12 +105,19 @@ enum FinderMap {
         static let search = Gathering(near: 16, sideBySide: 3)
     }
 
+    /// A pin where the map projects it.
+    struct Placed {
+        let pin: Pin
+        let x: Double
+        let y: Double
+    }
+
     /// The pins gathered where they would cover each other: each joins the first group whose
     /// first pin is `near`, in the list's order (nearest first).
-    static func groups(_ projected: [(Pin, (Double, Double))], near: Double) -> [[(Pin, (Double, Double))]] {
-        var groups: [[(Pin, (Double, Double))]] = []
-        for item in projected {
-            if let index = groups.firstIndex(where: { abs($0[0].1.0 - item.1.0) < near && abs($0[0].1.1 - item.1.1) < near }) {
+    static func groups(_ placed: [Placed], near: Double) -> [[Placed]] {
+        var groups: [[Placed]] = []
+        for item in placed {
+            if let index = groups.firstIndex(where: { abs($0[0].x - item.x) < near && abs($0[0].y - item.y) < near }) {
                 groups[index].append(item)
             } else {
                 groups.append([item])
@@ -117,8 +128,8 @@ enum FinderMap {
 
     /// Where the `index`th pin of a small group stands: side by side around the group's first
     /// pin, inside the map.
-    static func spread(_ index: Int, of group: [(Pin, (Double, Double))]) -> (Double, Double) {
-        let (x, y) = group[0].1
+    static func spread(_ index: Int, of group: [Placed]) -> (Double, Double) {
+        let (x, y) = (group[0].x, group[0].y)
         let step = 17.0  // a pin's width and a pixel
         let left = min(max(x - step * Double(group.count - 1) / 2, 10), width - 10 - step * Double(group.count - 1))
         return (left + step * Double(index), y)
@@ -139,13 +150,13 @@ enum FinderMap {
     /// One mark for many pins, at the first one's place (so two clusters never cover each other),
     /// with their count; its title names them, and a tap shows the finder around the first one's
     /// town.
-    static func cluster(_ group: [(Pin, (Double, Double))]) -> String {
-        let (x, y) = group[0].1
-        let names = group.map { "\($0.0.number). \($0.0.label)" }.joined(separator: ", ")
+    static func cluster(_ group: [Placed]) -> String {
+        let (x, y) = (group[0].x, group[0].y)
+        let names = group.map { "\($0.pin.number). \($0.pin.label)" }.joined(separator: ", ")
         let mark =
             "<title>\(BalanceChart.escape(names))</title><circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"10\"/>"
             + "<text x=\"\(f(x))\" y=\"\(f(y + 4))\" text-anchor=\"middle\">\(group.count)</text>"
-        guard let zoom = group[0].0.zoom else { return "<g class=\"map-cluster\">\(mark)</g>" }
+        guard let zoom = group[0].pin.zoom else { return "<g class=\"map-cluster\">\(mark)</g>" }
         return "<a class=\"map-cluster\" href=\"\(BalanceChart.escape(zoom))\">\(mark)</a>"
     }
 
