@@ -34,7 +34,7 @@ public struct MessageText: Sendable, Hashable {
         let chosen = Self.languages[index]
         var filled = values
         for (name, money) in amounts { filled[name] = money.localized(chosen) }
-        for (name, term) in terms { filled[name] = (Self.terms[term] ?? Self.moreTerms[term])?[index] ?? term }
+        for (name, term) in terms { filled[name] = (Self.terms[term] ?? Self.moreTerms[term] ?? Self.budgetTerms[term])?[index] ?? term }
         func fill(_ text: String) -> String {
             filled.reduce(text) { $0.replacingOccurrences(of: "{\($1.key)}", with: $1.value) }.trimmingCharacters(in: .whitespaces)
         }
@@ -144,13 +144,16 @@ public struct MessageText: Sendable, Hashable {
         ),
         .budgetAlert: (
             [
-                "Budget {month}: {name} bei {threshold} %", "Budget {month} : {name} à {threshold} %", "Budget {month}: {name} al {threshold} %",
-                "Budget {month}: {name} at {threshold} %", "الميزانية {month}: {name} عند {threshold} %",
+                "Budget {month} {year}: {name} bei {threshold} %", "Budget {month} {year} : {name} à {threshold} %",
+                "Budget {month} {year}: {name} al {threshold} %", "Budget {month} {year}: {name} at {threshold} %",
+                "الميزانية {month} {year}: {name} عند {threshold} %",
             ],
             [
-                "Sie haben {spent} von {limit} für {name} im {month} ausgegeben.", "Vous avez dépensé {spent} sur {limit} pour {name} en {month}.",
-                "Avete speso {spent} di {limit} per {name} in {month}.", "You have spent {spent} of your {limit} budget for {name} in {month}.",
-                "أنفقت {spent} من {limit} على {name} في {month}.",
+                "Sie haben {spent} von {limit} für {name} im {month} {year} ausgegeben.",
+                "Vous avez dépensé {spent} sur {limit} pour {name} en {month} {year}.",
+                "Avete speso {spent} di {limit} per {name} a {month} {year}.",
+                "You have spent {spent} of your {limit} budget for {name} in {month} {year}.",
+                "أنفقت {spent} من {limit} على {name} في {month} {year}.",
             ]
         ),
         .appointmentRequested: (

@@ -139,12 +139,16 @@ public struct BudgetService: Sendable {
                             ON CONFLICT DO NOTHING RETURNING threshold
                             """, [.int(customer.rawValue), .text(month), .text(line.category ?? Self.overall), .int(Int64(threshold)), .int(now)]))
                     guard !inserted.isEmpty else { continue }
+                    // A built-in category and the whole budget in the customer's words; a category
+                    // of their own as they named it.
                     let name = line.category ?? "overall"
+                    var terms = ["month": "month_\(date.month)"]
+                    if line.category == nil || ReceiptCategories.builtIn.contains(name) { terms["name"] = "category_\(name)" }
                     try await MessageService.post(
                         to: customer, category: .budget,
                         MessageText(
-                            .budgetAlert, ["month": month, "name": name, "threshold": String(threshold)],
-                            amounts: ["spent": line.spent, "limit": limit]),
+                            .budgetAlert, ["year": String(date.year), "name": name, "threshold": String(threshold)],
+                            amounts: ["spent": line.spent, "limit": limit], terms: terms),
                         now: now, in: session)
                 }
             }
