@@ -80,7 +80,7 @@ class ScanReceiptsTest(BrowserTest):
         self.assertIn("3.54", line.find_element(By.CSS_SELECTOR, "[data-testid=remaining]").text.replace("’", ""))
         self.assert_fits_and_accessible()
         self.browser.get(BASE + "/home")
-        self.assertIn("household bei 80 %", self.browser.find_element(By.ID, "messages").text, "the alert reaches the inbox, in German")
+        self.assertIn("Budget März 2024: Haushalt bei 80 %", self.browser.find_element(By.ID, "messages").text, "the alert reaches the inbox, in German")
         self.assert_fits_and_accessible()
 
         self.browser.get(BASE + "/receipts")
