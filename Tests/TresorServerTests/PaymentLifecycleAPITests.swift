@@ -132,6 +132,7 @@ struct PaymentLifecycleAPITests {
             #expect(after.available == after.booked, "the hold is gone")
             let messages = try await harness.services.messages.messages(of: CustomerID(1))
             #expect(messages.first?.subject == "Payment not executed")
+            #expect(messages.first?.body.hasSuffix("was not executed (insufficient funds).") == true, "the reason in words, not its code")
             // The forced card settlement broke the limit on purpose; every other invariant holds.
             #expect(try await harness.services.ledger.invariantViolations().map(\.rule) == ["overdraft limit"])
         }

@@ -34,7 +34,9 @@ public struct MessageText: Sendable, Hashable {
         let chosen = Self.languages[index]
         var filled = values
         for (name, money) in amounts { filled[name] = money.localized(chosen) }
-        for (name, term) in terms { filled[name] = (Self.terms[term] ?? Self.moreTerms[term] ?? Self.budgetTerms[term])?[index] ?? term }
+        for (name, term) in terms {
+            filled[name] = (Self.terms[term] ?? Self.moreTerms[term] ?? Self.budgetTerms[term] ?? Self.rejectionTerms[term])?[index] ?? term
+        }
         func fill(_ text: String) -> String {
             filled.reduce(text) { $0.replacingOccurrences(of: "{\($1.key)}", with: $1.value) }.trimmingCharacters(in: .whitespaces)
         }

@@ -70,8 +70,9 @@ public struct PaymentScheduler: Sendable {
                 try await MessageService.post(
                     to: payment.customerID, category: .payments,
                     MessageText(
-                        .paymentRejected, ["payee": payment.instruction.payeeDisplay, "date": payment.executionDate.swissFormat, "reason": reason],
-                        amounts: ["amount": payment.instruction.amount]), now: now, in: session)
+                        .paymentRejected, ["payee": payment.instruction.payeeDisplay, "date": payment.executionDate.swissFormat],
+                        amounts: ["amount": payment.instruction.amount], terms: ["reason": MessageText.rejectionTerm(reason)]), now: now,
+                    in: session)
             }
             try await PaymentStore.update(payment, in: session)
             return payment.status

@@ -24,4 +24,24 @@ extension MessageText {
         for (index, names) in months.enumerated() { terms["month_\(index + 1)"] = names }
         return terms
     }()
+
+    /// Why a payment due today was not executed, as its message says it: [de, fr, it, en, ar].
+    /// why: the message showed the code ("insufficient_funds") inside a German sentence.
+    static let rejectionTerms: [String: [String]] = [
+        "rejected_insufficient_funds": ["Guthaben reicht nicht", "solde insuffisant", "saldo insufficiente", "insufficient funds", "الرصيد غير كافٍ"],
+        "rejected_account_not_found": [
+            "Konto nicht mehr vorhanden", "compte introuvable", "conto inesistente", "the account no longer exists", "الحساب غير موجود",
+        ],
+        "rejected_currency_mismatch": [
+            "Währung passt nicht zum Konto", "devise différente de celle du compte", "valuta diversa da quella del conto",
+            "the currency does not match the account", "العملة لا تطابق الحساب",
+        ],
+        "rejected_card_blocked": ["Konto gesperrt", "compte bloqué", "conto bloccato", "the account is blocked", "الحساب محظور"],
+        "rejected_other": ["anderer Grund", "autre raison", "altro motivo", "another reason", "سبب آخر"],
+    ]
+
+    /// The term for a rejected payment's reason code; a code without words of its own is "another reason".
+    static func rejectionTerm(_ code: String) -> String {
+        rejectionTerms["rejected_\(code)"] == nil ? "rejected_other" : "rejected_\(code)"
+    }
 }
