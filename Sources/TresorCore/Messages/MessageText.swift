@@ -8,7 +8,7 @@ public struct MessageText: Sendable, Hashable {
     public let values: [String: String]
     /// Amounts, formatted per language into the placeholder of the same name.
     public let amounts: [String: Money]
-    /// Words of the bank's own vocabulary (`Self.terms`), translated into the placeholder.
+    /// Words of the bank's own vocabulary (`Self.vocabulary`), translated into the placeholder.
     public let terms: [String: String]
 
     public init(_ key: Key, _ values: [String: String] = [:], amounts: [String: Money] = [:], terms: [String: String] = [:]) {
@@ -35,7 +35,7 @@ public struct MessageText: Sendable, Hashable {
         var filled = values
         for (name, money) in amounts { filled[name] = money.localized(chosen) }
         for (name, term) in terms {
-            filled[name] = (Self.terms[term] ?? Self.moreTerms[term] ?? Self.budgetTerms[term] ?? Self.rejectionTerms[term])?[index] ?? term
+            filled[name] = Self.vocabulary[term]?[index] ?? term
         }
         func fill(_ text: String) -> String {
             filled.reduce(text) { $0.replacingOccurrences(of: "{\($1.key)}", with: $1.value) }.trimmingCharacters(in: .whitespaces)
@@ -43,31 +43,6 @@ public struct MessageText: Sendable, Hashable {
         let (subjects, bodies) = Self.table[key]!
         return (fill(subjects[index]), fill(bodies[index]))
     }
-
-    /// term: [de, fr, it, en, ar], as a sentence uses it.
-    static let terms: [String: [String]] = [
-        "balance_confirmation": ["Saldobestätigung", "attestation de solde", "conferma del saldo", "balance confirmation", "تأكيد الرصيد"],
-        "interest_tax_statement": [
-            "Zins- und Steuerausweis", "attestation d’intérêts et d’impôt", "attestato interessi e imposta", "interest and tax statement",
-            "كشف الفوائد والضريبة",
-        ],
-        "account_opening": [
-            "Kontoeröffnungsantrag", "demande d’ouverture de compte", "richiesta di apertura conto", "account opening request", "طلب فتح الحساب",
-        ],
-    ]
-
-    /// Appointment topics and reasons a card was blocked.
-    static let moreTerms: [String: [String]] = [
-        "topic_account": ["Konto und Karten", "compte et cartes", "conto e carte", "account and cards", "الحساب والبطاقات"],
-        "topic_financing": ["Finanzierung", "financement", "finanziamento", "financing", "التمويل"],
-        "topic_investment": ["Anlegen", "placements", "investimenti", "investing", "الاستثمار"],
-        "topic_foreign_cash_pickup": ["Abholung Fremdwährung", "retrait de devises", "ritiro valuta", "foreign cash pickup", "استلام عملات أجنبية"],
-        "topic_other": ["Anderes", "autre", "altro", "other", "أخرى"],
-        "reason_lost": ["verloren", "perdue", "smarrita", "lost", "مفقودة"],
-        "reason_stolen": ["gestohlen", "volée", "rubata", "stolen", "مسروقة"],
-        "reason_damaged": ["beschädigt", "endommagée", "danneggiata", "damaged", "تالفة"],
-        "reason_other": ["anderer Grund", "autre raison", "altro motivo", "another reason", "سبب آخر"],
-    ]
 
     /// key: ([subject de, fr, it, en, ar], [body de, fr, it, en, ar])
     static let table: [Key: ([String], [String])] = [
