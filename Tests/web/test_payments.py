@@ -54,12 +54,18 @@ class PaymentsTest(BrowserTest):
         self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=payee]").text, "Robert Schneider AG")
         # The reference in the blocks the bill prints it in, to compare with the paper.
         self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=reference]").text, "21 00000 00003 13947 14300 09017")
+        # Pending, it can be changed or deleted from its own page too.
+        self.assertTrue(self.browser.find_element(By.ID, "edit-payment").get_attribute("href").endswith(f"/payments/{payment_id}/edit"))
+        self.assertTrue(self.browser.find_element(By.ID, "delete-payment").is_displayed())
 
         self.browser.get(BASE + "/payments")
         row = self.browser.find_element(By.CSS_SELECTOR, f"#pending li[data-id='{payment_id}']")
         row.find_element(By.CSS_SELECTOR, "form button").click()
         self.wait_until(lambda b: not b.find_elements(By.CSS_SELECTOR, f"#pending li[data-id='{payment_id}']"))
         self.assertTrue(self.browser.find_elements(By.CSS_SELECTOR, f"#processed li[data-id='{payment_id}']"))
+        # Deleted, its page offers neither any more.
+        self.browser.get(BASE + f"/payments/{payment_id}")
+        self.assertFalse(self.browser.find_elements(By.ID, "edit-payment") + self.browser.find_elements(By.ID, "delete-payment"))
 
     def balances(self):
         self.browser.get(BASE + "/accounts")
