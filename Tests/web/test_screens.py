@@ -18,6 +18,15 @@ class ScreensTest(BrowserTest):
 
     def test_timeline_shows_the_list_first_filters_by_chip_and_pages_to_the_oldest(self):
         self.login()
+        # A transfer to savings without a message: its row says "Übertrag", with no separator after it.
+        self.browser.get(BASE + "/pay/internal")
+        self.browser.find_element(By.ID, "amount").send_keys("1.00")
+        self.pay()
+        self.browser.get(BASE + "/transactions")
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, ".timeline .meta").text, "Übertrag")
+        # Its page has no empty "Mitteilung" row either.
+        self.browser.get(self.browser.find_element(By.CSS_SELECTOR, ".timeline a.who").get_attribute("href"))
+        self.assertNotIn("Mitteilung", self.browser.find_element(By.CSS_SELECTOR, "dl.details").text)
         self.browser.get(BASE + "/transactions")
         first = self.browser.find_element(By.CSS_SELECTOR, ".timeline li")
         self.assertLess(first.rect["y"] + first.rect["height"], self.browser.execute_script("return window.innerHeight"),
