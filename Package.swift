@@ -137,6 +137,7 @@ let package = Package(
                 "TresorServer", "TresorCore", "TresorSQLite", "TresorPostgres", "TresorDomain", "TresorTestSupport", "TresorScan", "TresorDocuments",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
     ],

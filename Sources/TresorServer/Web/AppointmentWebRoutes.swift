@@ -102,7 +102,7 @@ extension WebApp {
         for appointment in try await services.appointments.appointments(of: principal) {
             let branch = try await services.branches.branch(appointment.branchID)
             let (day, time) = when(appointment.start, timeZone: branch.timeZone, page: page)
-            var item: [String: Any] = [
+            let item: [String: Any] = [
                 "id": String(appointment.id), "day": day, "time": time, "branch": branch.name, "advisor": appointment.advisorName,
                 "move": "/appointments/new?branch=\(branch.id)&topic=\(appointment.topic.rawValue)&replace=\(appointment.id)&note="
                     + (appointment.note.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""),
@@ -111,10 +111,8 @@ extension WebApp {
                 "active": [.requested, .confirmed].contains(appointment.status) && appointment.start > now,
                 "cancellable": [.requested, .confirmed].contains(appointment.status)
                     && appointment.start.timeIntervalSince(now) >= AppointmentService.changeDeadlineSeconds,
+                "message": appointment.staffMessage ?? "", "note": appointment.note,
             ]
-            // why absent rather than "": Mustache shows a section for an empty string.
-            if let message = appointment.staffMessage, !message.isEmpty { item["message"] = message }
-            if !appointment.note.isEmpty { item["note"] = appointment.note }
             items.append(item)
         }
         page.values["appointments"] = items

@@ -115,7 +115,6 @@ extension WebApp {
             "currencies": branch.currencies.map(\.code).joined(separator: ", "), "advice": branch.services.contains(.advice),
             "foreign_cash": branch.services.contains(.foreignCash),
         ]
-        // why only when present: Mustache treats an empty string as a value, not as absent.
         if let phone = branch.phone {
             values["phone"] = phone
             values["tel"] = phone.filter { $0 == "+" || $0.isNumber }

@@ -81,7 +81,9 @@ extension WebApp {
         page.values["kinds"] = ["current", "savings"].map {
             ["value": $0, "label": strings["document_kind_\($0)"] ?? $0, "selected": form["kind"] == $0]
         }
-        page.values["currencies"] = ["CHF", "EUR"].map { ["value": $0, "selected": form["currency"] == $0] }
+        page.values["currencies"] = ["CHF", "EUR"].map { code -> [String: Any] in
+            ["value": code, "selected": form["currency"].map { $0 == code } ?? false]
+        }
         page.values["form_action"] = "/documents"
         if let error {
             page.values["error"] = Self.message(for: error, strings: strings)

@@ -270,9 +270,8 @@ extension WebApp {
             "status_code": payment.status.rawValue, "amount": language.format(payment.instruction.amount),
             "payee": payee, "date": language.format(payment.executionDate), "adjusted": payment.dateAdjusted,
             "open": payment.status.isOpen, "type": page.strings["favorite_\(payment.instruction.type.rawValue)"] ?? "",
+            "message": payment.instruction.message ?? "",
         ]
-        // why only when present: an empty string is truthy in Mustache and would show an empty row.
-        if let message = payment.instruction.message { values["message"] = message }
         if let reference = payment.instruction.reference { values["reference"] = reference.formatted }
         return values
     }

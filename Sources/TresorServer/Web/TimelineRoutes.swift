@@ -40,12 +40,9 @@ extension WebApp {
             for entry in found.entries {
                 var row = Self.entryRow(entry, kind: kinds[entry.transactionID], of: accountID, language: language, strings: strings)
                 // why the message beside the category: two payments to one shop differ by it;
-                // not when it says the category again ("Lohn · Lohn"). Set only when there is
-                // one: an empty string is truthy in Mustache and left "Übertrag ·" dangling.
+                // not when it says the category again ("Lohn · Lohn").
                 let message = entry.counterparty == nil ? "" : entry.remittance ?? ""
-                if !message.isEmpty, message.caseInsensitiveCompare(row["category"] as? String ?? "") != .orderedSame {
-                    row["message"] = message
-                }
+                row["message"] = message.caseInsensitiveCompare(row["category"] as? String ?? "") == .orderedSame ? "" : message
                 if days.last?.date == entry.bookingDate {
                     days[days.count - 1].entries.append(row)
                 } else {
@@ -114,14 +111,11 @@ extension WebApp {
         let account = accounts.first { $0.id == line.accountID }
         // why back to this account's list, not the default one: the customer came from it.
         page.values["back"] = TimelineFilter(account: line.accountID, direction: .all).href(cursor: nil)
-        var detail: [String: Any] = [
+        page.values["detail"] = [
             "account": account?.name ?? "", "date": language.format(posted.bookingDate), "value_date": language.format(posted.valueDate),
             "amount": language.formatSigned(line.amount), "income": line.amount.minorUnits > 0,
-            "counterparty": line.counterparty ?? "", "balance": language.format(line.balanceAfter),
+            "counterparty": line.counterparty ?? "", "remittance": line.remittance ?? "", "balance": language.format(line.balanceAfter),
         ]
-        // why only when present: an empty string is truthy in Mustache and showed an empty "Mitteilung" row.
-        if let remittance = line.remittance, !remittance.isEmpty { detail["remittance"] = remittance }
-        page.values["detail"] = detail
         if let payment = try await services.payments.payment(forTransaction: id, of: principal.customerID) {
             page.values["repeat_id"] = String(payment.id.rawValue)
         }
