@@ -92,6 +92,30 @@ class DesignTest(BrowserTest):
                 self.assertEqual("groceries", icon)
                 self.assertEqual("Lebensmittel", item.find_element(By.CLASS_NAME, "category").text)
 
+    def test_tiles_of_a_row_stand_equally_tall_with_an_icon_each(self):
+        """The pay page's and the overview's tiles, at 375 px: each shows an icon drawn in the
+        sprite above its label, inside its tile, and tiles side by side are equally tall when one
+        label breaks over two lines ("Einzahlungs-schein" beside "Kontoübertrag")."""
+        self.login()
+        symbols = set(self.browser.execute_script(
+            "return fetch('/static/icons.svg').then(r => r.text()).then(t => [...t.matchAll(/symbol id=\"([^\"]+)\"/g)].map(m => m[1]))"))
+        for path, tiles in [("/pay", ".choices .choice"), ("/home", "#services .choice")]:
+            self.browser.get(BASE + path)
+            boxes = []
+            for tile in self.browser.find_elements(By.CSS_SELECTOR, tiles):
+                icon = tile.find_element(By.CSS_SELECTOR, "svg.icon use").get_attribute("href").split("#")[1]
+                self.assertIn(icon, symbols, f"{path}: {tile.text}")
+                box = tile.rect
+                label = tile.find_element(By.TAG_NAME, "span").rect
+                self.assertLessEqual(label["width"], box["width"], f"{path}: {tile.text} leaves its tile")
+                boxes.append(box)
+            self.assertGreaterEqual(len(boxes), 4, path)
+            rows = {}
+            for box in boxes: rows.setdefault(round(box["y"]), []).append(box["height"])
+            self.assertTrue(any(len(heights) == 2 for heights in rows.values()), f"{path}: two tiles a row")
+            for y, heights in rows.items():
+                self.assertEqual(len(set(round(h) for h in heights)), 1, f"{path}: tiles at y={y} are {heights} tall")
+
     def test_every_screen_passes_axe_light_and_dark(self):
         self.browser.get(BASE + "/login")
         self.assertEqual(self.axe_violations(), [], "/login")
