@@ -47,6 +47,11 @@ struct Serve: AsyncParsableCommand {
         if !seeded.isEmpty {
             try await Self.writeDemoTANLists(sites.filter { seeded.contains($0.config.id) })
             try await Self.writeDemoStations(sites.filter { seeded.contains($0.config.id) })
+            // why after the station: it sets the first customer's language, which the budget's alert is written in.
+            for site in sites where seeded.contains(site.config.id) {
+                guard let edition = DemoBank.Edition.all.first(where: { $0.name == site.config.name }) else { continue }
+                try await site.services.seedDemoHabits(edition: edition)
+            }
         }
         let host = self.host
         let schedulers = schedulerIntervalSeconds > 0 ? sites.map { Self.startScheduler($0, every: schedulerIntervalSeconds, logger: logger) } : []

@@ -1,0 +1,98 @@
+import TresorDomain
+
+/// What a customer who has banked with the app for a while has set up: payment templates in
+/// folders, a transfer to savings scheduled for the 25th, and a budget for the month. Seeded
+/// for each demo edition's first customer, in the bank's first language.
+///
+/// why: an empty Templates, Payments and Budget screen show none of what they are for
+/// (folders, favourites ranked by use, a pending payment to change, bars against a budget);
+/// someone trying the demo judges the app by them.
+struct DemoHabits {
+    struct Words {
+        let housing: String
+        let insurance: String
+        let rent: String
+        let healthInsurance: String
+        let insurer: String
+        let saving: String
+        /// Street, number, postal code and town of the landlord and of the insurer.
+        let landlordAddress: (String, String, String, String)
+        let insurerAddress: (String, String, String, String)
+    }
+
+    static func words(_ language: String) -> Words {
+        switch language {
+        case "fr":
+            Words(
+                housing: "Logement", insurance: "Assurances", rent: "Loyer", healthInsurance: "Assurance maladie",
+                insurer: "Caisse maladie du Léman", saving: "Épargne", landlordAddress: ("Avenue de la Gare", "12", "1003", "Lausanne"),
+                insurerAddress: ("Rue du Rhône", "8", "1204", "Genève"))
+        default:
+            Words(
+                housing: "Wohnen", insurance: "Versicherungen", rent: "Miete", healthInsurance: "Krankenkasse", insurer: "Krankenkasse Limmat",
+                saving: "Sparen", landlordAddress: ("Bahnhofstrasse", "10", "8001", "Zürich"), insurerAddress: ("Limmatquai", "4", "8001", "Zürich"))
+        }
+    }
+
+    /// Payees' accounts at other banks (valid check digits, clearing numbers of real banks' ranges,
+    /// no real account behind them).
+    static let landlordIBAN = "CH6000700110000456789"
+    static let insurerIBAN = "CH6800768300012345678"
+
+    /// The budget: the overall limit and two categories the demo history spends in every month.
+    static let budget: (overall: Int64, categories: [String: Int64]) = (350_000, ["groceries": 120_000, "restaurants": 20_000])
+
+    static func creditor(_ name: String, iban: String, at address: (String, String, String, String)) -> CreditorInput {
+        CreditorInput(name: name, iban: iban, street: address.0, buildingNumber: address.1, postalCode: address.2, town: address.3, country: "CH")
+    }
+
+    /// The day of the month the savings transfer is made.
+    static let savingDay = 25
+}
+
+extension Services {
+    /// Seeds `DemoHabits` for the edition's first customer; does nothing when the customer is not
+    /// found or has fewer than two accounts in one currency.
+    public func seedDemoHabits(edition: DemoBank.Edition) async throws {
+        guard let customer = edition.customers.first, let customerID = try await auth.customer(ofContract: customer.contract) else { return }
+        let principal = Principal(customerID: customerID, contract: customer.contract, level: 2)
+        let owned = try await accounts.accounts(of: principal)
+        guard let current = owned.first(where: { $0.kind == .current && $0.currency == .chf }),
+            let savings = owned.first(where: { $0.kind == .savings && $0.currency == .chf })
+        else { return }
+        let words = DemoHabits.words(edition.languages.first ?? "de")
+        let chf = { (minor: Int64) in Money(minorUnits: minor, currency: .chf) }
+
+        let housing = try await templates.createFolder(named: words.housing, for: customerID)
+        let insurance = try await templates.createFolder(named: words.insurance, for: customerID)
+        _ = try await templates.create(
+            named: words.rent, folder: housing.id,
+            request: PaymentRequest(
+                type: .iban, debtorAccount: current.id, amount: chf(customer.rentMinor),
+                creditor: DemoHabits.creditor(customer.landlord, iban: DemoHabits.landlordIBAN, at: words.landlordAddress),
+                message: words.rent),
+            for: customerID)
+        _ = try await templates.create(
+            named: words.healthInsurance, folder: insurance.id,
+            request: PaymentRequest(
+                type: .iban, debtorAccount: current.id, amount: chf(41_270),
+                creditor: DemoHabits.creditor(words.insurer, iban: DemoHabits.insurerIBAN, at: words.insurerAddress)),
+            for: customerID)
+        let saving = PaymentRequest(
+            type: .internal, debtorAccount: current.id, amount: chf(50_000), creditor: CreditorInput(account: savings.id), message: words.saving)
+        let savingTemplate = try await templates.create(named: words.saving, folder: nil, request: saving, for: customerID)
+
+        // The next 25th, pending until then: a payment the customer can still change or delete.
+        let today = self.today
+        let thisMonth = LocalDate(year: today.year, month: today.month, day: DemoHabits.savingDay)!
+        var scheduled = saving
+        scheduled.executionDate = thisMonth > today ? thisMonth : thisMonth.adding(months: 1)
+        _ = try await payments.create(
+            scheduled, by: principal, idempotencyKey: "demo-saving", requestHash: "demo-saving", templateID: savingTemplate.id)
+
+        let month = String(today.description.prefix(7))
+        try await budgets.set(
+            month: month, overall: chf(DemoHabits.budget.overall), categories: DemoHabits.budget.categories.mapValues(chf),
+            known: try await receipts.categories(of: customerID), for: customerID)
+    }
+}
