@@ -16,7 +16,11 @@ struct Demo: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
-        let seeded = try await database.withServices { try await $0.demo.seed(today: $0.today) }
+        let seeded = try await database.withServices { services in
+            guard try await services.demo.seed(today: services.today) else { return false }
+            try await services.seedDemoHabits(edition: .tresor)
+            return true
+        }
         print(seeded ? "Seeded the demo bank." : "A bank exists already; nothing seeded.")
         print(DemoBank.loginsText)
     }
