@@ -51,14 +51,15 @@ struct ReceiptStoreTests {
         let alerts = try await services.messages.messages(of: customer).filter { $0.subject.hasPrefix("Budget") }
         #expect(alerts.map(\.subject) == ["Budget \(english[today.month - 1]) \(today.year): treats at 80 %"])
 
-        // For a customer reading German, the whole budget and the month in German words.
+        // For a customer reading German, the whole budget and the month in German words. Set
+        // below what was spent, it crosses 80 % and 100 % at once: one message, the higher.
         try await services.messages.setLanguage("de", of: customer)
         try await services.budgets.set(
-            month: month, overall: Money(minorUnits: 1_500, currency: .chf), categories: ["treats": Money(minorUnits: 1_500, currency: .chf)],
+            month: month, overall: Money(minorUnits: 1_000, currency: .chf), categories: ["treats": Money(minorUnits: 1_500, currency: .chf)],
             known: try await services.receipts.categories(of: customer), for: customer)
         let german = ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"]
         let overall = try await services.messages.messages(of: customer).filter { $0.subject.contains("Gesamtbudget") }
-        #expect(overall.map(\.subject) == ["Budget \(german[today.month - 1]) \(today.year): Gesamtbudget bei 80 %"])
+        #expect(overall.map(\.subject) == ["Budget \(german[today.month - 1]) \(today.year): Gesamtbudget bei 100 %"])
         #expect(overall.first?.body.contains("für Gesamtbudget im \(german[today.month - 1]) \(today.year) ausgegeben") == true)
     }
 

@@ -1,7 +1,8 @@
 import TresorDomain
 
 /// What a customer who has banked with the app for a while has set up: payment templates in
-/// folders, a transfer to savings scheduled for the 25th, and a budget for the month. Seeded
+/// folders, a transfer to savings scheduled for the 25th, and a budget for the month after
+/// last month's spending. Seeded
 /// for each demo edition's first customer, in the bank's first language.
 ///
 /// why: an empty Templates, Payments and Budget screen show none of what they are for
@@ -39,8 +40,12 @@ struct DemoHabits {
     static let landlordIBAN = "CH6000700110000456789"
     static let insurerIBAN = "CH6800768300012345678"
 
-    /// The budget: the overall limit and two categories the demo history spends in every month.
-    static let budget: (overall: Int64, categories: [String: Int64]) = (350_000, ["groceries": 120_000, "restaurants": 20_000])
+    /// A budget as a customer sets one: last month's spending and a tenth more, rounded up to
+    /// `step` minor units. Integer arithmetic, as all money.
+    static func limit(after spentMinor: Int64, step: Int64) -> Int64 {
+        let wanted = spentMinor + spentMinor / 10
+        return (wanted + step - 1) / step * step
+    }
 
     static func creditor(_ name: String, iban: String, at address: (String, String, String, String)) -> CreditorInput {
         CreditorInput(name: name, iban: iban, street: address.0, buildingNumber: address.1, postalCode: address.2, town: address.3, country: "CH")
@@ -90,9 +95,14 @@ extension Services {
         _ = try await payments.create(
             scheduled, by: principal, idempotencyKey: "demo-saving", requestHash: "demo-saving", templateID: savingTemplate.id)
 
-        let month = String(today.description.prefix(7))
+        // The month's budget: overall, and for the two categories she spent most on last month.
+        let lastMonth = try await budgets.report(month: String(today.startOfMonth.adding(days: -1).description.prefix(7)), for: customerID)
+        let top = lastMonth.categories.filter { $0.category != nil && $0.spent.minorUnits > 0 }.sorted { $0.spent.minorUnits > $1.spent.minorUnits }
+        guard lastMonth.overall.spent.minorUnits > 0 else { return }
         try await budgets.set(
-            month: month, overall: chf(DemoHabits.budget.overall), categories: DemoHabits.budget.categories.mapValues(chf),
+            month: String(today.description.prefix(7)), overall: chf(DemoHabits.limit(after: lastMonth.overall.spent.minorUnits, step: 10_000)),
+            categories: Dictionary(
+                uniqueKeysWithValues: top.prefix(2).map { ($0.category!, chf(DemoHabits.limit(after: $0.spent.minorUnits, step: 5_000))) }),
             known: try await receipts.categories(of: customerID), for: customerID)
     }
 }

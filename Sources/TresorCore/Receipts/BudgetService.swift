@@ -131,6 +131,7 @@ public struct BudgetService: Sendable {
             let report = try await Self.report(month: month, first: date.startOfMonth, customer: customer, in: session)
             for line in [report.overall] + report.categories {
                 guard let percent = line.percent, let limit = line.limit else { continue }
+                var crossed: [Int] = []
                 for threshold in [80, 100] where percent >= threshold {
                     let inserted = try await session.query(
                         SQL(
@@ -138,19 +139,23 @@ public struct BudgetService: Sendable {
                             INSERT INTO budget_alerts (customer_id, month, category, threshold, created_at_ms) VALUES (?, ?, ?, ?, ?) \
                             ON CONFLICT DO NOTHING RETURNING threshold
                             """, [.int(customer.rawValue), .text(month), .text(line.category ?? Self.overall), .int(Int64(threshold)), .int(now)]))
-                    guard !inserted.isEmpty else { continue }
-                    // A built-in category and the whole budget in the customer's words; a category
-                    // of their own as they named it.
-                    let name = line.category ?? "overall"
-                    var terms = ["month": "month_\(date.month)"]
-                    if line.category == nil || ReceiptCategories.builtIn.contains(name) { terms["name"] = "category_\(name)" }
-                    try await MessageService.post(
-                        to: customer, category: .budget,
-                        MessageText(
-                            .budgetAlert, ["year": String(date.year), "name": name, "threshold": String(threshold)],
-                            amounts: ["spent": line.spent, "limit": limit], terms: terms),
-                        now: now, in: session)
+                    if !inserted.isEmpty { crossed.append(threshold) }
                 }
+                // why one message for the highest: a budget set below what was spent, or one large
+                // receipt, crosses 80 % and 100 % at once, and "at 80 %" beside "at 100 %" is noise.
+                // Both stay recorded, so the lower one is not sent later.
+                guard let threshold = crossed.max() else { continue }
+                // A built-in category and the whole budget in the customer's words; a category
+                // of their own as they named it.
+                let name = line.category ?? "overall"
+                var terms = ["month": "month_\(date.month)"]
+                if line.category == nil || ReceiptCategories.builtIn.contains(name) { terms["name"] = "category_\(name)" }
+                try await MessageService.post(
+                    to: customer, category: .budget,
+                    MessageText(
+                        .budgetAlert, ["year": String(date.year), "name": name, "threshold": String(threshold)],
+                        amounts: ["spent": line.spent, "limit": limit], terms: terms),
+                    now: now, in: session)
             }
         }
     }

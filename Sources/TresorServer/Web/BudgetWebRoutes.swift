@@ -28,7 +28,10 @@ extension WebApp {
             ]
             if let limit = line.limit {
                 values["limit"] = language.format(limit)
-                values["remaining"] = line.remaining.map(language.format) ?? ""
+                let remaining = line.remaining ?? limit
+                // why "CHF 50.00 überschritten" rather than "CHF -50.00 übrig": a minus sign before "left" reads as a typo.
+                values["remaining"] = language.format(remaining.minorUnits < 0 ? remaining.negated : remaining)
+                values["left"] = strings[remaining.minorUnits < 0 ? "budget_exceeded" : "budget_remaining"] ?? ""
                 values["percent"] = min(line.percent ?? 0, 100)
                 values["of"] = strings.text("budget_of", ["spent": language.format(line.spent), "limit": language.format(limit)])
                 values["percent_text"] = line.percent ?? 0
