@@ -94,14 +94,14 @@ struct ReceiptAPITests {
             let customer = try #require(
                 try await harness.services.database.read { try await $0.queryOne("SELECT customer_id FROM contracts WHERE number = '10000001'") })
             let messages = try await harness.services.messages.messages(of: CustomerID(customer.int(0)))
-            #expect(messages.filter { $0.subject.contains("treats at 80 %") }.count == 1)
-            #expect(messages.filter { $0.subject.contains("treats at 100 %") }.isEmpty)
+            #expect(messages.filter { $0.subject.contains("treats at 80%") }.count == 1)
+            #expect(messages.filter { $0.subject.contains("treats at 100%") }.isEmpty)
             _ = try await client.call(.patch, "/v1/receipts/\(id)", token: anna.token, json: #"{"merchant": "Migros"}"#)
             let again = try await harness.services.messages.messages(of: CustomerID(customer.int(0)))
-            #expect(again.filter { $0.subject.contains("treats at 80 %") }.count == 1, "an alert is sent once")
+            #expect(again.filter { $0.subject.contains("treats at 80%") }.count == 1, "an alert is sent once")
             let inbox = try await client.call(.get, "/v1/messages", token: anna.token)
             #expect(
-                (inbox.json["messages"] as? [[String: Any]])?.contains { ($0["subject"] as? String)?.contains("treats at 80 %") == true } == true,
+                (inbox.json["messages"] as? [[String: Any]])?.contains { ($0["subject"] as? String)?.contains("treats at 80%") == true } == true,
                 "the customer reads the alert in the inbox")
 
             let bad = try await client.call(

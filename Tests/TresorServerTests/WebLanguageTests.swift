@@ -27,6 +27,15 @@ struct WebLanguageChoiceTests {
         #expect(WebLanguage.choose(cookie: nil, acceptLanguage: "de-CH,de;q=0.9,en;q=0.5", among: [.fr, .en]) == .en)
         #expect(WebLanguage.choose(cookie: nil, acceptLanguage: "ja", among: [.fr, .en]) == .fr)
     }
+
+    @Test("a share as each language writes it; in Arabic the sign stays after the number, read right to left")
+    func percent() {
+        #expect(WebLanguage.de.percent("4.50") == "4.50\u{00A0}%")
+        #expect(WebLanguage.it.percent("92") == "92\u{00A0}%")
+        #expect(WebLanguage.fr.percent("4.50") == "4,50\u{00A0}%")
+        #expect(WebLanguage.en.percent("92") == "92%")
+        #expect(WebLanguage.ar.percent("92") == "\u{2066}92%\u{2069}")
+    }
 }
 
 @Suite("Web app: every refusal a customer can meet is said in the page's language")

@@ -49,7 +49,7 @@ struct ReceiptStoreTests {
         // The month in words; a category of the customer's own as they named it.
         let english = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
         let alerts = try await services.messages.messages(of: customer).filter { $0.subject.hasPrefix("Budget") }
-        #expect(alerts.map(\.subject) == ["Budget \(english[today.month - 1]) \(today.year): treats at 80 %"])
+        #expect(alerts.map(\.subject) == ["Budget \(english[today.month - 1]) \(today.year): treats at 80%"])
 
         // For a customer reading German, the whole budget and the month in German words. Set
         // below what was spent, it crosses 80 % and 100 % at once: one message, the higher.
@@ -59,7 +59,7 @@ struct ReceiptStoreTests {
             known: try await services.receipts.categories(of: customer), for: customer)
         let german = ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"]
         let overall = try await services.messages.messages(of: customer).filter { $0.subject.contains("Gesamtbudget") }
-        #expect(overall.map(\.subject) == ["Budget \(german[today.month - 1]) \(today.year): Gesamtbudget bei 100 %"])
+        #expect(overall.map(\.subject) == ["Budget \(german[today.month - 1]) \(today.year): Gesamtbudget bei 100\u{00A0}%"])
         #expect(overall.first?.body.contains("für Gesamtbudget im \(german[today.month - 1]) \(today.year) ausgegeben") == true)
     }
 

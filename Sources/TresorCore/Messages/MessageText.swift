@@ -121,9 +121,12 @@ public struct MessageText: Sendable, Hashable {
         ),
         .budgetAlert: (
             [
-                "Budget {month} {year}: {name} bei {threshold} %", "Budget {month} {year} : {name} à {threshold} %",
-                "Budget {month} {year}: {name} al {threshold} %", "Budget {month} {year}: {name} at {threshold} %",
-                "الميزانية {month} {year}: {name} عند {threshold} %",
+                // why no space before "%" in English and Arabic: English writes "80%", and in
+                // Arabic a "%" after a space is read first ("% 80"); the others keep it with a
+                // space that does not break.
+                "Budget {month} {year}: {name} bei {threshold}\u{00A0}%", "Budget {month} {year} : {name} à {threshold}\u{00A0}%",
+                "Budget {month} {year}: {name} al {threshold}\u{00A0}%", "Budget {month} {year}: {name} at {threshold}%",
+                "الميزانية {month} {year}: {name} عند {threshold}%",
             ],
             [
                 "Sie haben {spent} von {limit} für {name} im {month} {year} ausgegeben.",

@@ -34,7 +34,7 @@ extension WebApp {
                 values["left"] = strings[remaining.minorUnits < 0 ? "budget_exceeded" : "budget_remaining"] ?? ""
                 values["percent"] = min(line.percent ?? 0, 100)
                 values["of"] = strings.text("budget_of", ["spent": language.format(line.spent), "limit": language.format(limit)])
-                values["percent_text"] = line.percent ?? 0
+                values["percent_text"] = language.percent(String(line.percent ?? 0))
                 values["over"] = (line.percent ?? 0) >= 100
             }
             return values

@@ -103,7 +103,7 @@ extension WebApp {
                     "cash_rate_text",
                     [
                         "price": CurrencyConversion.text(quote.pricePerUnit), "from": quote.debit.currency.code, "to": quote.receive.currency.code,
-                        "date": language.format(quote.date), "margin": quote.marginBasisPoints.basisPointsAsPercent,
+                        "date": language.format(quote.date), "margin": language.percent(quote.marginBasisPoints.basisPointsAsPercent),
                     ]),
                 "pickup_note": "\(language.format(amount)) · \(language.format(pickup))",
             ]

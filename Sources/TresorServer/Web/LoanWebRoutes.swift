@@ -46,8 +46,10 @@ extension WebApp {
             let quote = try await services.loans.quote(amount: amount, months: months, purpose: purpose, for: principal.customerID)
             let schedule = quote.schedule
             page.values["quote"] = [
-                "instalment": language.format(schedule.instalment), "nominal": "\(schedule.nominalRateBasisPoints.basisPointsAsPercent) %",
-                "effective": "\(schedule.effectiveRateBasisPoints.basisPointsAsPercent) %", "interest": language.format(schedule.totalInterest),
+                "instalment": language.format(schedule.instalment),
+                "nominal": language.percent(schedule.nominalRateBasisPoints.basisPointsAsPercent),
+                "effective": language.percent(schedule.effectiveRateBasisPoints.basisPointsAsPercent),
+                "interest": language.format(schedule.totalInterest),
                 "fee": language.format(schedule.fee), "total": language.format(schedule.totalPaid), "affordable": quote.isAffordable,
                 "income": strings.text(
                     "loan_income",

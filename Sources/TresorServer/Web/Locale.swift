@@ -53,6 +53,19 @@ enum WebLanguage: String, CaseIterable, Sendable {
     /// The amount as the language writes it (`Money.localized`), isolated in right-to-left text.
     func format(_ money: Money) -> String { isolated(money.localized(rawValue)) }
 
+    /// A share as the language writes it, `number` with a dot for decimals: "4.50 %" in German
+    /// and Italian, "4,50 %" in French (a space that does not break), "4.50%" in English and
+    /// Arabic. why isolated in Arabic: a "%" after a space read right to left stood before the
+    /// number ("% 92").
+    func percent(_ number: String) -> String {
+        switch self {
+        case .en: "\(number)%"
+        case .ar: isolated("\(number)%")
+        case .fr: "\(number.replacingOccurrences(of: ".", with: ","))\u{00A0}%"
+        case .de, .it: "\(number)\u{00A0}%"
+        }
+    }
+
     /// `22.11.2026` (de, fr, it: Swiss usage) or `22/11/2026` (en, ar).
     func format(_ date: LocalDate) -> String {
         let day = date.day < 10 ? "0\(date.day)" : "\(date.day)"

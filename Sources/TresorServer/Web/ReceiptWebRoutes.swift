@@ -68,7 +68,7 @@ extension WebApp {
             "id": String(receipt.id), "merchant": fields["merchant"] ?? receipt.merchant ?? "",
             "date": fields["date"] ?? receipt.date?.description ?? "",
             "total": fields["total"] ?? receipt.total?.decimalString ?? "", "currency": receipt.currency.code, "text": receipt.text,
-            "confidence": receipt.confidence, "matched": receipt.transactionID != nil,
+            "confidence": page.language.percent(String(receipt.confidence)), "matched": receipt.transactionID != nil,
         ]
         page.values["categories"] = try await categoryOptions(page, customer: customer, selected: fields["category"] ?? receipt.category)
         if let error {
