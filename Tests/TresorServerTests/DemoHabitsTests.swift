@@ -34,6 +34,8 @@ struct DemoHabitsTests {
             #expect(transfer.status == .pending && transfer.instruction.type == .internal)
             #expect(transfer.instruction.amount == Money(minorUnits: 50_000, currency: .chf))
             #expect(transfer.executionDate > services.today && transfer.executionDate.day >= 25)
+            let favourites = try await services.favorites.favorites(of: customer)
+            #expect(favourites.contains { $0.label == saving && $0.type == .internal }, "the savings template was used: a favourite, with its type")
 
             // The month's budget: overall and for the two categories spent most on last month,
             // each last month's spending and a tenth more, rounded up.

@@ -131,6 +131,7 @@ struct PaymentBookingTests {
         #expect(trail.count == 9)
         let favourites = try await services.favorites.favorites(of: principal.customerID)
         #expect(favourites.contains { $0.item == "type:iban" }, "the uses were written with the rows")
+        #expect(favourites.first { $0.item == "type:iban" }?.type == .iban, "a favourite knows the type it pays with")
         #expect(try await services.ledger.invariantViolations().isEmpty)
         #expect(try await services.audit.verify() == nil, "the audit chain is whole")
     }

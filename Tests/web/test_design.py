@@ -116,6 +116,27 @@ class DesignTest(BrowserTest):
             for y, heights in rows.items():
                 self.assertEqual(len(set(round(h) for h in heights)), 1, f"{path}: tiles at y={y} are {heights} tall")
 
+    def test_sections_shown_only_for_a_non_empty_list_are_shown(self):
+        """Favourites on the overview (a tap pays from the template), the balance chart as a table
+        and a branch's services: each stood in `{{#list.0}}`, which swift-mustache never
+        rendered; they are `{{#first(list)}}` now."""
+        self.login()
+        self.browser.get(BASE + "/home")
+        self.assertTrue(self.browser.find_elements(By.ID, "chart-table"), "the chart has its table")
+        symbols = set(self.browser.execute_script(
+            "return fetch('/static/icons.svg').then(r => r.text()).then(t => [...t.matchAll(/symbol id=\"([^\"]+)\"/g)].map(m => m[1]))"))
+        tiles = self.browser.find_elements(By.CSS_SELECTOR, "ul.favorites .fav")
+        self.assertGreaterEqual(len(tiles), 2, "the demo customer has paid from a template and by type")
+        for tile in tiles:
+            self.assertIn(tile.find_element(By.CSS_SELECTOR, "svg.icon use").get_attribute("href").split("#")[1], symbols, tile.text)
+            self.assertLessEqual(tile.find_element(By.TAG_NAME, "span").rect["width"], tile.rect["width"], f"{tile.text} leaves its tile")
+        template = self.browser.find_element(By.CSS_SELECTOR, "ul.favorites button.fav")
+        template.click()
+        amount = self.wait_until(lambda b: b.find_elements(By.ID, "amount"))[0]
+        self.assertTrue(amount.get_attribute("value"), "the template's amount is filled in")
+        self.browser.get(BASE + "/branches/1")
+        self.assertTrue(self.browser.find_elements(By.CSS_SELECTOR, "ul.tags li"), "the branch lists its services")
+
     def test_every_screen_passes_axe_light_and_dark(self):
         self.browser.get(BASE + "/login")
         self.assertEqual(self.axe_violations(), [], "/login")

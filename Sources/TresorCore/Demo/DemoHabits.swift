@@ -2,8 +2,8 @@ import TresorDomain
 
 /// What a customer who has banked with the app for a while has set up: payment templates in
 /// folders, a transfer to savings scheduled for the 25th, and a budget for the month after
-/// last month's spending. Seeded
-/// for each demo edition's first customer, in the bank's first language.
+/// last month's spending. Seeded for each demo edition's first customer, in the bank's first
+/// language.
 ///
 /// why: an empty Templates, Payments and Budget screen show none of what they are for
 /// (folders, favourites ranked by use, a pending payment to change, bars against a budget);
@@ -57,7 +57,8 @@ struct DemoHabits {
 
 extension Services {
     /// Seeds `DemoHabits` for the edition's first customer; does nothing when the customer is not
-    /// found or has fewer than two accounts in one currency.
+    /// found or lacks a CHF current or savings account. The budget is left out when she spent
+    /// nothing last month.
     public func seedDemoHabits(edition: DemoBank.Edition) async throws {
         guard let customer = edition.customers.first, let customerID = try await auth.customer(ofContract: customer.contract) else { return }
         let principal = Principal(customerID: customerID, contract: customer.contract, level: 2)
@@ -97,12 +98,12 @@ extension Services {
 
         // The month's budget: overall, and for the two categories she spent most on last month.
         let lastMonth = try await budgets.report(month: String(today.startOfMonth.adding(days: -1).description.prefix(7)), for: customerID)
-        let top = lastMonth.categories.filter { $0.category != nil && $0.spent.minorUnits > 0 }.sorted { $0.spent.minorUnits > $1.spent.minorUnits }
         guard lastMonth.overall.spent.minorUnits > 0 else { return }
+        let top = lastMonth.categories.compactMap { line in line.category.map { (name: $0, spent: line.spent.minorUnits) } }
+            .filter { $0.spent > 0 }.sorted { $0.spent > $1.spent }.prefix(2)
         try await budgets.set(
             month: String(today.description.prefix(7)), overall: chf(DemoHabits.limit(after: lastMonth.overall.spent.minorUnits, step: 10_000)),
-            categories: Dictionary(
-                uniqueKeysWithValues: top.prefix(2).map { ($0.category!, chf(DemoHabits.limit(after: $0.spent.minorUnits, step: 5_000))) }),
+            categories: Dictionary(uniqueKeysWithValues: top.map { ($0.name, chf(DemoHabits.limit(after: $0.spent, step: 5_000))) }),
             known: try await receipts.categories(of: customerID), for: customerID)
     }
 }

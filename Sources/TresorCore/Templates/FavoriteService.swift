@@ -9,6 +9,8 @@ public struct Favorite: Sendable, Hashable {
     public let label: String
     public let pinned: Bool
     public let score: Double
+    /// The payment type it pays with (a template's own). why: a screen shows the type's icon.
+    public var type: PaymentType? = nil
 }
 
 /// Ranks what a customer uses to pay: recent uses weigh more than old ones, pinned items come
@@ -53,22 +55,27 @@ public struct FavoriteService: Sendable {
                     [.int(customer.rawValue), .int(Int64(Self.usesConsideredMax))]))
             let pins = try await session.query(
                 SQL("SELECT item FROM favorite_pins WHERE customer_id = ? ORDER BY position", [.int(customer.rawValue)]))
-            let templates = try await session.query(SQL("SELECT id, name FROM templates WHERE customer_id = ?", [.int(customer.rawValue)]))
-            return (uses, pins.map { $0.text(0) }, Dictionary(uniqueKeysWithValues: templates.map { ("template:\($0.int(0))", $0.text(1)) }))
+            let templates = try await session.query(SQL("SELECT id, name, type FROM templates WHERE customer_id = ?", [.int(customer.rawValue)]))
+            let named = templates.map { row in ("template:\(row.int(0))", (name: row.text(1), type: PaymentType(rawValue: row.text(2)))) }
+            return (uses, pins.map { $0.text(0) }, Dictionary(uniqueKeysWithValues: named))
         }
         var scores: [String: Double] = [:]
         for use in uses {
             let ageDays = Double(max(0, now - use.int(1))) / 86_400_000
             scores[use.text(0), default: 0] += pow(0.5, ageDays / Self.halfLifeDays)
         }
-        func label(_ item: String) -> String? {
+        func label(_ item: String) -> (name: String, type: PaymentType?)? {
             if item.hasPrefix("template:") { return templates[item] }
-            return PaymentType(rawValue: String(item.dropFirst("type:".count)))?.rawValue
+            return PaymentType(rawValue: String(item.dropFirst("type:".count))).map { ($0.rawValue, $0) }
         }
         // Deleted templates drop out: only items with a label are shown.
-        let pinned = pins.compactMap { item in label(item).map { Favorite(item: item, label: $0, pinned: true, score: scores[item] ?? 0) } }
+        let pinned = pins.compactMap { item in
+            label(item).map { Favorite(item: item, label: $0.name, pinned: true, score: scores[item] ?? 0, type: $0.type) }
+        }
         let ranked = scores.filter { !pins.contains($0.key) }.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
-            .compactMap { entry in label(entry.key).map { Favorite(item: entry.key, label: $0, pinned: false, score: entry.value) } }
+            .compactMap { entry in
+                label(entry.key).map { Favorite(item: entry.key, label: $0.name, pinned: false, score: entry.value, type: $0.type) }
+            }
         return Array((pinned + ranked).prefix(Self.count))
     }
 

@@ -199,13 +199,13 @@ extension WebApp {
         }
         let favorites = try await services.favorites.favorites(of: principal.customerID)
         page.values["favorites"] = favorites.map { favorite -> [String: Any] in
-            var values: [String: Any] = ["label": page.strings["favorite_\(favorite.label)"] ?? favorite.label]
-            if favorite.item.hasPrefix("template:") {
-                values["template"] = String(favorite.item.dropFirst("template:".count))
-            } else {
-                values["type"] = String(favorite.item.dropFirst("type:".count))
-            }
-            return values
+            // why both keys, one empty: a row without "type" would take it from the section
+            // around the list (Mustache looks a name up the context stack); empty is absent.
+            let template = favorite.item.hasPrefix("template:") ? String(favorite.item.dropFirst("template:".count)) : ""
+            return [
+                "label": page.strings["favorite_\(favorite.label)"] ?? favorite.label, "template": template,
+                "type": template.isEmpty ? String(favorite.item.dropFirst("type:".count)) : "", "icon": favorite.type?.rawValue ?? "",
+            ]
         }
         // The inbox: the bank's newest messages (budget alerts, rejected payments).
         let messages = try await services.messages.messages(of: principal.customerID, limit: 3)
