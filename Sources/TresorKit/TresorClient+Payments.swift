@@ -38,6 +38,20 @@ extension TresorClient {
         }
     }
 
+    /// Signs a payment whose challenge asks for this phone's key (`signature.provider` is
+    /// `.deviceKey`, the customer chose it under signing): the enrolled key signs the challenge's
+    /// `message` (amount and payee, and a fresh nonce), and the signature goes to the bank as the code.
+    /// Show `signature.summary` and ask the customer to confirm (Face ID, the PIN) before calling.
+    public func sign(_ payment: Payment, with key: any DeviceKey, trustPayee: Bool = false) async throws -> Payment {
+        guard let challenge = payment.signature, challenge.provider == .deviceKey, let message = challenge.message else {
+            throw TresorError(
+                status: nil, code: "signing_unavailable", field: "signature.provider",
+                message: "This payment's challenge is not for the device key; sign it with the code it asks for.")
+        }
+        let code = try key.signature(for: Data(message.utf8)).base64EncodedString()
+        return try await sign(payment.id, code: code, trustPayee: trustPayee)
+    }
+
     /// A photo of a QR-bill or an orange/red slip (JPEG or PNG) becomes a draft to confirm.
     public func scanSlip(image: Data, isPNG: Bool = false) async throws -> ScannedSlip {
         let body = HTTPBody(image)

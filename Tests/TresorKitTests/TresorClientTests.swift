@@ -101,6 +101,32 @@ struct TresorClientTests {
         #expect(after.booked.money!.minorUnits == account.booked.money!.minorUnits - 19_995)
     }
 
+    @Test(
+        "a payment to sign with the device key is signed by the phone's key; another key's signature is refused, a TAN list payment is not signed so"
+    )
+    func deviceKeySigning() async throws {
+        let server = try await LiveServer.start()
+        defer { server.stop() }
+        let device = try server.demoDevice()
+        let key = SoftwareDeviceKey(try .init(rawRepresentation: device.key))
+        let client = TresorClient(baseURL: server.url)
+        try await client.login(contract: "10000001", password: "tresor-demo")
+        let account = try await Self.currentAccount(client)
+        let debtor = try #require(AccountID(text: account.id))
+        let request = try SlipDraft(qrbill: Self.qrBill).paymentRequest(from: debtor)
+
+        let byTAN = try await client.pay(request)
+        #expect(byTAN.status == .needsSignature && byTAN.signature?.provider == .tanList)
+        await #expect(throws: TresorError.self, "a TAN list challenge is not signed with the key") { try await client.sign(byTAN, with: key) }
+
+        _ = try await client.api.putV1SigningProvider(body: .json(.init(provider: .deviceKey))).ok
+        let payment = try await client.pay(request)
+        #expect(payment.status == .needsSignature && payment.signature?.provider == .deviceKey && payment.signature?.message != nil)
+        await #expect(throws: TresorError.self, "a key the bank does not know") { try await client.sign(payment, with: SoftwareDeviceKey()) }
+        let signed = try await client.sign(payment, with: key)
+        #expect(signed.status == .executed)
+    }
+
     @Test("a device session (level 1) asks for the password through the step-up handler and goes on; no password, no payment")
     func stepUp() async throws {
         let server = try await LiveServer.start()

@@ -3007,6 +3007,7 @@ extension Components {
                 @frozen public enum ProviderPayload: String, Codable, Hashable, Sendable, CaseIterable {
                     case tanList = "tan_list"
                     case authenticator = "authenticator"
+                    case deviceKey = "device_key"
                 }
                 /// - Remark: Generated from `#/components/schemas/Payment/signature/provider`.
                 public var provider: Components.Schemas.Payment.SignaturePayload.ProviderPayload
@@ -3014,10 +3015,14 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/schemas/Payment/signature/position`.
                 public var position: Swift.Int?
-                /// The 8-digit OCRA question for the authenticator app.
+                /// The 8-digit OCRA question for the authenticator app; for device_key, the fresh nonce in `message`.
                 ///
                 /// - Remark: Generated from `#/components/schemas/Payment/signature/question`.
                 public var question: Swift.String?
+                /// device_key: what the enrolled device signs with its key (ECDSA P-256, base64 signature sent as the code).
+                ///
+                /// - Remark: Generated from `#/components/schemas/Payment/signature/message`.
+                public var message: Swift.String?
                 /// Amount and payee the signature covers.
                 ///
                 /// - Remark: Generated from `#/components/schemas/Payment/signature/summary`.
@@ -3027,23 +3032,27 @@ extension Components {
                 /// - Parameters:
                 ///   - provider:
                 ///   - position: The TAN list position to enter.
-                ///   - question: The 8-digit OCRA question for the authenticator app.
+                ///   - question: The 8-digit OCRA question for the authenticator app; for device_key, the fresh nonce in `message`.
+                ///   - message: device_key: what the enrolled device signs with its key (ECDSA P-256, base64 signature sent as the code).
                 ///   - summary: Amount and payee the signature covers.
                 public init(
                     provider: Components.Schemas.Payment.SignaturePayload.ProviderPayload,
                     position: Swift.Int? = nil,
                     question: Swift.String? = nil,
+                    message: Swift.String? = nil,
                     summary: Swift.String
                 ) {
                     self.provider = provider
                     self.position = position
                     self.question = question
+                    self.message = message
                     self.summary = summary
                 }
                 public enum CodingKeys: String, CodingKey {
                     case provider
                     case position
                     case question
+                    case message
                     case summary
                 }
             }
