@@ -3,7 +3,10 @@ import Testing
 import TresorKit
 
 /// The facade against a real `tresor serve` with the demo banks: what an iOS team sees.
-@Suite("TresorKit against a real server: login, reads, 304, pay, sign, step-up, offline, events")
+/// why serialized: each test starts a server that seeds two demo banks; eight of them seeding at
+/// once beside the other suites starved the machine on CI, and a request met the client's 3 s
+/// connect timeout ("offline") in a test that had nothing to do with being offline.
+@Suite("TresorKit against a real server: login, reads, 304, pay, sign, step-up, offline, events", .serialized)
 struct TresorClientTests {
     static let qrBill = [
         "SPC", "0200", "1", "CH4431999123000889012", "S", "Robert Schneider AG", "Rue du Lac", "1268", "2501", "Biel", "CH",
