@@ -58,9 +58,13 @@ struct PostgresTransactionLimitTests {
             try await database.transaction { session in
                 await timeline.add("first began")
                 _ = try await session.query(SQL("SELECT 1"))
-                // Long enough for the second to have begun, had it been admitted.
-                try await Task.sleep(for: .milliseconds(300))
+                // Kept open until the read beside it is answered (a read waiting for this
+                // transaction is never answered, and the wait gives up after five seconds), then a
+                // while longer, for the second to have begun, had it been admitted.
+                let readAnswered = await timeline.waitFor("read answered")
+                try await Task.sleep(for: .milliseconds(100))
                 await timeline.add("first ends")
+                return readAnswered
             }
         }
         #expect(await timeline.waitFor("first began"))
