@@ -137,6 +137,23 @@ class DesignTest(BrowserTest):
         self.browser.get(BASE + "/branches/1")
         self.assertTrue(self.browser.find_elements(By.CSS_SELECTOR, "ul.tags li"), "the branch lists its services")
 
+    def test_the_bar_takes_over_the_large_title_once_it_scrolled_away(self):
+        """As in iOS and Android apps: the large title under the bar names the screen; the bar
+        shows it only once it has scrolled away, and the browser's tab names the section."""
+        self.login()
+        opacity = "return getComputedStyle(document.querySelector('header .screen-title')).opacity"
+        for path, section in [("/settings", "Einstellungen"), ("/pay/qrbill", "Zahlen")]:
+            self.browser.get(BASE + path)
+            large = self.browser.find_element(By.CSS_SELECTOR, "main h1")
+            title = self.browser.find_element(By.CSS_SELECTOR, "header .screen-title")
+            self.assertEqual(title.get_attribute("textContent"), large.text, path)
+            self.assertEqual(self.browser.title, f"{section} · Tresor Demo Bank")
+            self.wait_until(lambda b: b.execute_script(opacity) == "0")
+            self.browser.execute_script("window.scrollTo(0, arguments[0].getBoundingClientRect().bottom + window.scrollY)", large)
+            self.wait_until(lambda b: b.execute_script(opacity) == "1")
+            self.browser.execute_script("window.scrollTo(0, 0)")
+            self.wait_until(lambda b: b.execute_script(opacity) == "0")
+
     def test_every_screen_passes_axe_light_and_dark(self):
         self.browser.get(BASE + "/login")
         self.assertEqual(self.axe_violations(), [], "/login")

@@ -273,3 +273,29 @@ document.addEventListener("change", async (event) => {
   result.className = matches ? "notice is-match" : "error";
 });
 
+
+// As in the apps customers know, the screen's large title stands below the bar, and the bar takes
+// it over once it has scrolled away under it. Without this file the bar names the screen's section.
+(() => {
+  const bar = document.querySelector("header.bar");
+  const barTitle = bar && bar.querySelector(".screen-title");
+  const large = document.querySelector("main h1:not(.hint)");
+  if (!barTitle || !large || !("IntersectionObserver" in window)) return;
+  barTitle.textContent = large.textContent.trim();
+  // The large title is the one screen readers meet; the bar's copy is for the eye only.
+  barTitle.setAttribute("aria-hidden", "true");
+  barTitle.classList.add("tucked");
+  const shown = new IntersectionObserver(([entry]) => {
+    barTitle.classList.toggle("tucked", entry.isIntersecting);
+    // Faded from the first scroll on; on arrival it stands as the page opened.
+    requestAnimationFrame(() => barTitle.classList.add("fades"));
+  }, { rootMargin: `-${bar.offsetHeight}px 0px 0px 0px` });
+  shown.observe(large);
+})();
+
+// A required choice folded away in a closed <details> (the appointment's days) is unfolded when
+// the form is sent without it, so the browser can point at it instead of refusing silently.
+document.addEventListener("invalid", (event) => {
+  const folded = event.target.closest("details:not([open])");
+  if (folded) folded.open = true;
+}, true);
