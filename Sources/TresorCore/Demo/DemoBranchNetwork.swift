@@ -61,10 +61,11 @@ public struct DemoBranchNetwork: Sendable {
                     position: try GeoPoint(latitude: spec.lat, longitude: spec.lon), phone: spec.phone,
                     services: spec.services.split(separator: ",").compactMap { Branch.Service(rawValue: String($0)) },
                     hours: try WeeklyHours(parsing: spec.hours)), staff: staff)
-            // The ATM in the branch's lobby keeps the branch's hours.
+            // The ATM in the branch's lobby keeps the branch's hours and its name (the finder
+            // says "Bancomat" beside it, in the customer's language).
             _ = try await branches.save(
                 Branch(
-                    code: "ATM-\(spec.code)", kind: .atm, name: "\(spec.name) (lobby)", street: spec.street, postcode: spec.postcode, town: spec.town,
+                    code: "ATM-\(spec.code)", kind: .atm, name: spec.name, street: spec.street, postcode: spec.postcode, town: spec.town,
                     position: branch.position, hours: branch.hours, parentID: branch.id, currencies: [.chf, .eur], deposit: true), staff: staff)
             // Advisors see customers on weekdays, with the branch's lunch break.
             let weekdays = WeeklyHours(days: (0..<7).map { $0 < 5 ? branch.hours.days[$0] : [] })

@@ -36,8 +36,9 @@ extension Services {
         if let language = edition.languages.first { try await messages.setLanguage(language, of: customerID) }
         let code = try await devices.issueActivationCode(contract: customer.contract, staff: "system:demo")
         let privateKey = P256.Signing.PrivateKey()
+        // Named as the phone names itself, which reads the same in every language.
         let device = try await devices.enrol(
-            contract: customer.contract, code: code, name: "Demo phone", publicKey: privateKey.publicKey.x963Representation.base64EncodedString())
+            contract: customer.contract, code: code, name: "iPhone", publicKey: privateKey.publicKey.x963Representation.base64EncodedString())
         // why backdated: a device pairs with a station from its second day; the demo phone was
         // activated at the branch a month ago.
         let activated = clock.unixMillis - 30 * 86_400_000
