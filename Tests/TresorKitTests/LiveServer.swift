@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TresorKit
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -109,8 +110,8 @@ final class LiveServer: @unchecked Sendable {
         return String(code)
     }
 
-    /// The demo's activated phone of `bank`: device id, its P-256 private key (raw) and PIN.
-    func demoDevice(bank: String = "tresor") throws -> (id: String, key: Data, pin: String) {
+    /// The demo's activated phone of `bank`: device id, its P-256 key and PIN.
+    func demoDevice(bank: String = "tresor") throws -> (id: String, key: SoftwareDeviceKey, pin: String) {
         struct File: Decodable {
             struct Station: Decodable {
                 var bank: String
@@ -126,7 +127,7 @@ final class LiveServer: @unchecked Sendable {
         guard let station = file.stations.first(where: { $0.bank == bank }), let key = Data(base64Encoded: station.devicePrivateKey) else {
             throw CocoaError(.fileReadCorruptFile)
         }
-        return (String(station.deviceId), key, station.pin)
+        return (String(station.deviceId), SoftwareDeviceKey(try .init(rawRepresentation: key)), station.pin)
     }
 
     private static func freePort() throws -> Int {

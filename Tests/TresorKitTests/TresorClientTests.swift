@@ -18,6 +18,14 @@ struct TresorClientTests {
         try #require(try await client.accounts().value.first { $0.kind == .current && $0.currency == "CHF" })
     }
 
+    /// The QR-bill above paid from the customer's current CHF account, and that account as it
+    /// stands before.
+    static func qrBillPayment(_ client: TresorClient) async throws -> (account: Account, request: PaymentRequest) {
+        let account = try await currentAccount(client)
+        let debtor = try #require(AccountID(text: account.id))
+        return (account, try SlipDraft(qrbill: qrBill).paymentRequest(from: debtor))
+    }
+
     @Test("a wrong password is a TresorError with the server's code; login, accounts, then 304 revalidation from the cache")
     func loginAndRevalidate() async throws {
         let server = try await LiveServer.start()
@@ -74,7 +82,7 @@ struct TresorClientTests {
         defer { server.stop() }
         let client = TresorClient(baseURL: server.url)
         try await client.login(contract: "10000001", password: "tresor-demo")
-        let account = try await Self.currentAccount(client)
+        let (account, request) = try await Self.qrBillPayment(client)
         let debtor = try #require(AccountID(text: account.id))
 
         // Offline check: the IBAN's check digit is wrong; nothing reaches the server.
@@ -90,7 +98,6 @@ struct TresorClientTests {
         }
         #expect(try await client.payments().value.count == before, "nothing was created")
 
-        let request = try SlipDraft(qrbill: Self.qrBill).paymentRequest(from: debtor)
         let key = UUID().uuidString
         let payment = try await client.pay(request, idempotencyKey: key)
         #expect(payment.status == .needsSignature && payment.signing?.reason == .payeeNotWhitelisted)
@@ -110,13 +117,10 @@ struct TresorClientTests {
     func deviceKeySigning() async throws {
         let server = try await LiveServer.start()
         defer { server.stop() }
-        let device = try server.demoDevice()
-        let key = SoftwareDeviceKey(try .init(rawRepresentation: device.key))
+        let key = try server.demoDevice().key
         let client = TresorClient(baseURL: server.url)
         try await client.login(contract: "10000001", password: "tresor-demo")
-        let account = try await Self.currentAccount(client)
-        let debtor = try #require(AccountID(text: account.id))
-        let request = try SlipDraft(qrbill: Self.qrBill).paymentRequest(from: debtor)
+        let request = try await Self.qrBillPayment(client).request
 
         let byTAN = try await client.pay(request)
         #expect(byTAN.status == .needsSignature && byTAN.signature?.provider == .tanList)
@@ -135,13 +139,11 @@ struct TresorClientTests {
         let server = try await LiveServer.start()
         defer { server.stop() }
         let device = try server.demoDevice()
-        let key = SoftwareDeviceKey(try .init(rawRepresentation: device.key))
+        let key = device.key
         let client = TresorClient(baseURL: server.url)
         let session = try await client.login(device: device.id, key: key)
         #expect(session.level == 1)
-        let account = try await Self.currentAccount(client)
-        let debtor = try #require(AccountID(text: account.id))
-        let request = try SlipDraft(qrbill: Self.qrBill).paymentRequest(from: debtor)
+        let request = try await Self.qrBillPayment(client).request
         do {
             _ = try await client.pay(request)
             Issue.record("a level-1 session paid")
