@@ -64,7 +64,7 @@ class BanksTest(BrowserTest):
         total = self.browser.find_element(By.CSS_SELECTOR, ".total").text
         self.assertRegex(total.strip("\u2066\u2069"), r"^CHF\s[\d,]+\.\d\d$", "the amount reads left to right")
         self.assert_fits_and_accessible()
-        for page in ["/accounts", "/pay/iban", "/transactions", "/budget"]:
+        for page in ["/accounts", "/pay/iban", "/transactions", "/budget", "/loan", "/cash", "/statements", "/documents"]:
             self.browser.get(SECOND + page)
             self.assert_fits_and_accessible()
         self.browser.get(SECOND + "/pay/iban")
