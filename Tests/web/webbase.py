@@ -48,9 +48,10 @@ for (const el of document.querySelectorAll("body *")) {
   const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
   if (ratio < 4.5) problems.push(`contrast ${ratio.toFixed(2)} on ${el.tagName} "${el.textContent.trim().slice(0, 30)}"`);
   // Text wider than its own box, spilling over what stands beside it (an amount kept on one line
-  // in a column too narrow for it). Boxes that clip on purpose (an ellipsis) are left out.
+  // in a column too narrow for it). Boxes that clip on purpose (an ellipsis) and a chart's SVG
+  // labels (placed by coordinates) are left out.
   const style = getComputedStyle(el);
-  if (!style.display.startsWith("inline") && style.overflowX === "visible" && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)
+  if (!(el instanceof SVGElement) && !style.display.startsWith("inline") && style.overflowX === "visible" && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)
     problems.push(`overflows its box by ${el.scrollWidth - el.clientWidth}px: ${el.tagName} "${el.textContent.trim().slice(0, 30)}"`);
   // Text squeezed into a column a few letters wide (a name broken letter by letter beside a
   // date and an amount): fewer than four characters a line over several lines.
