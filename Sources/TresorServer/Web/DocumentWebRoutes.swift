@@ -81,8 +81,8 @@ extension WebApp {
         page.values["kinds"] = ["current", "savings"].map {
             ["value": $0, "label": strings["document_kind_\($0)"] ?? $0, "selected": form["kind"] == $0]
         }
-        page.values["currencies"] = ["CHF", "EUR"].map { code -> [String: Any] in
-            ["value": code, "selected": form["currency"].map { $0 == code } ?? false]
+        page.values["currencies"] = ["CHF", "EUR"].map { (code: String) -> [String: Any] in
+            ["value": code, "selected": form["currency"] == code]
         }
         page.values["form_action"] = "/documents"
         if let error {
