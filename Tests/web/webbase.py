@@ -43,7 +43,8 @@ for (const el of document.querySelectorAll("input:not([type=hidden]), select, te
 for (const el of document.querySelectorAll("button, a")) { if (!el.textContent.trim() && !el.getAttribute("aria-label")) problems.push("no name " + el.outerHTML); }
 for (const el of document.querySelectorAll("body *")) {
   const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
-  if (!own || el.offsetParent === null) continue;
+  // An SVG's <title> names it for screen readers and is never drawn.
+  if (!own || el.offsetParent === null || el instanceof SVGTitleElement || el instanceof SVGDescElement) continue;
   const fg = lum(rgb(getComputedStyle(el).color)), bg = lum(background(el));
   const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
   if (ratio < 4.5) problems.push(`contrast ${ratio.toFixed(2)} on ${el.tagName} "${el.textContent.trim().slice(0, 30)}"`);
