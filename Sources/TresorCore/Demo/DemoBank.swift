@@ -19,6 +19,8 @@ public struct DemoBank: Sendable {
         let rentMinor: Int64
         let employer: String
         let landlord: String
+        /// The language the customer banks in: their booking texts, templates and messages.
+        let language: String
     }
 
     static let tresorCustomers: [Customer] = [
@@ -28,18 +30,19 @@ public struct DemoBank: Sendable {
                 (.current, .chf, "Privatkonto", 100_000), (.savings, .chf, "Sparkonto", 0),
                 (.card, .chf, "Visa Gold", 500_000), (.current, .eur, "Euro-Konto", 0), (.savingsBook, .chf, "Sparheft", 0),
             ],
-            salaryMinor: 742_000, rentMinor: 218_000, employer: "Helvetia Werkzeuge AG", landlord: "Immobilien Zürich AG"),
+            salaryMinor: 742_000, rentMinor: 218_000, employer: "Helvetia Werkzeuge AG", landlord: "Immobilien Zürich AG",
+            language: "de"),
         Customer(
             contract: "10000002", name: "Luca Bernasconi",
             accounts: [(.current, .chf, "Conto privato", 50_000), (.savings, .chf, "Conto risparmio", 0), (.card, .chf, "Mastercard", 300_000)],
-            salaryMinor: 615_000, rentMinor: 165_000, employer: "Ticino Logistica SA", landlord: "Residenza Lago SA"),
+            salaryMinor: 615_000, rentMinor: 165_000, employer: "Ticino Logistica SA", landlord: "Residenza Lago SA", language: "it"),
         Customer(
             contract: "10000003", name: "Claire Dubois",
             accounts: [
                 (.current, .chf, "Compte privé", 100_000), (.current, .eur, "Compte euro", 0), (.savings, .eur, "Épargne euro", 0),
                 (.card, .chf, "Visa Classic", 200_000),
             ],
-            salaryMinor: 880_000, rentMinor: 245_000, employer: "Léman Pharma SA", landlord: "Régie du Rhône"),
+            salaryMinor: 880_000, rentMinor: 245_000, employer: "Léman Pharma SA", landlord: "Régie du Rhône", language: "fr"),
     ]
 
     let bank: BankService
@@ -72,7 +75,7 @@ public struct DemoBank: Sendable {
                         profile: profile))
             }
             var history = DemoHistory(
-                bankName: edition.name, language: edition.languages.first ?? "de", customer: customer, accounts: opened,
+                bankName: edition.name, customer: customer, accounts: opened,
                 seed: UInt64(index + 1) * 0x9E37_79B9 + edition.seedOffset)
             for draft in try await history.drafts(ending: today, bank: bank.ledger) {
                 _ = try await bank.ledger.commit(draft, now: 0)

@@ -2,8 +2,7 @@ import TresorDomain
 
 /// What a customer who has banked with the app for a while has set up: payment templates in
 /// folders, a transfer to savings scheduled for the 25th, and a budget for the month after
-/// last month's spending. Seeded for each demo edition's first customer, in the bank's first
-/// language.
+/// last month's spending. Seeded for each demo customer, in the language they bank in.
 ///
 /// why: an empty Templates, Payments and Budget screen show none of what they are for
 /// (folders, favourites ranked by use, a pending payment to change, bars against a budget);
@@ -28,6 +27,11 @@ struct DemoHabits {
                 housing: "Logement", insurance: "Assurances", rent: "Loyer", healthInsurance: "Assurance maladie",
                 insurer: "Caisse maladie du Léman", saving: "Épargne", landlordAddress: ("Avenue de la Gare", "12", "1003", "Lausanne"),
                 insurerAddress: ("Rue du Rhône", "8", "1204", "Genève"))
+        case "it":
+            Words(
+                housing: "Abitazione", insurance: "Assicurazioni", rent: "Affitto", healthInsurance: "Cassa malati",
+                insurer: "Cassa malati Ticino", saving: "Risparmio", landlordAddress: ("Via Nassa", "5", "6900", "Lugano"),
+                insurerAddress: ("Viale Stazione", "10", "6500", "Bellinzona"))
         default:
             Words(
                 housing: "Wohnen", insurance: "Versicherungen", rent: "Miete", healthInsurance: "Krankenkasse", insurer: "Krankenkasse Limmat",
@@ -56,17 +60,23 @@ struct DemoHabits {
 }
 
 extension Services {
-    /// Seeds `DemoHabits` for the edition's first customer; does nothing when the customer is not
-    /// found or lacks a CHF current or savings account. The budget is left out when she spent
-    /// nothing last month.
+    /// Seeds `DemoHabits` for each of the edition's customers, in their language.
     public func seedDemoHabits(edition: DemoBank.Edition) async throws {
-        guard let customer = edition.customers.first, let customerID = try await auth.customer(ofContract: customer.contract) else { return }
+        for customer in edition.customers {
+            guard let customerID = try await auth.customer(ofContract: customer.contract) else { continue }
+            try await seedDemoHabits(of: customer, id: customerID)
+        }
+    }
+
+    /// One customer's habits; nothing for a customer without a CHF current account, no savings
+    /// transfer without a CHF savings account, no budget when nothing was spent last month.
+    func seedDemoHabits(of customer: DemoBank.Customer, id customerID: CustomerID) async throws {
         let principal = Principal(customerID: customerID, contract: customer.contract, level: 2)
         let owned = try await accounts.accounts(of: principal)
-        guard let current = owned.first(where: { $0.kind == .current && $0.currency == .chf }),
-            let savings = owned.first(where: { $0.kind == .savings && $0.currency == .chf })
-        else { return }
-        let words = DemoHabits.words(edition.languages.first ?? "de")
+        guard let current = owned.first(where: { $0.kind == .current && $0.currency == .chf }) else { return }
+        // As if they had logged in once: the budget's alert is written in their language.
+        try await messages.setLanguage(customer.language, of: customerID)
+        let words = DemoHabits.words(customer.language)
         let chf = { (minor: Int64) in Money(minorUnits: minor, currency: .chf) }
 
         let housing = try await templates.createFolder(named: words.housing, for: customerID)
@@ -84,17 +94,18 @@ extension Services {
                 type: .iban, debtorAccount: current.id, amount: chf(41_270),
                 creditor: DemoHabits.creditor(words.insurer, iban: DemoHabits.insurerIBAN, at: words.insurerAddress)),
             for: customerID)
-        let saving = PaymentRequest(
-            type: .internal, debtorAccount: current.id, amount: chf(50_000), creditor: CreditorInput(account: savings.id), message: words.saving)
-        let savingTemplate = try await templates.create(named: words.saving, folder: nil, request: saving, for: customerID)
-
-        // The next 25th, pending until then: a payment the customer can still change or delete.
-        let today = self.today
-        let thisMonth = LocalDate(year: today.year, month: today.month, day: DemoHabits.savingDay)!
-        var scheduled = saving
-        scheduled.executionDate = thisMonth > today ? thisMonth : thisMonth.adding(months: 1)
-        _ = try await payments.create(
-            scheduled, by: principal, idempotencyKey: "demo-saving", requestHash: "demo-saving", templateID: savingTemplate.id)
+        if let savings = owned.first(where: { $0.kind == .savings && $0.currency == .chf }) {
+            let saving = PaymentRequest(
+                type: .internal, debtorAccount: current.id, amount: chf(50_000), creditor: CreditorInput(account: savings.id),
+                message: words.saving)
+            let savingTemplate = try await templates.create(named: words.saving, folder: nil, request: saving, for: customerID)
+            // The next 25th, pending until then: a payment the customer can still change or delete.
+            let thisMonth = LocalDate(year: today.year, month: today.month, day: DemoHabits.savingDay)!
+            var scheduled = saving
+            scheduled.executionDate = thisMonth > today ? thisMonth : thisMonth.adding(months: 1)
+            _ = try await payments.create(
+                scheduled, by: principal, idempotencyKey: "demo-saving", requestHash: "demo-saving", templateID: savingTemplate.id)
+        }
 
         // The month's budget: overall, and for the two categories she spent most on last month.
         let lastMonth = try await budgets.report(month: String(today.startOfMonth.adding(days: -1).description.prefix(7)), for: customerID)

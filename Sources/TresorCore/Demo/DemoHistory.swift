@@ -10,15 +10,15 @@ struct DemoHistory {
     let texts: Texts
     var random: SeededRandom
 
-    init(bankName: String, language: String, customer: DemoBank.Customer, accounts: [Account], seed: UInt64) {
+    init(bankName: String, customer: DemoBank.Customer, accounts: [Account], seed: UInt64) {
         self.bankName = bankName
         self.customer = customer
         self.accounts = accounts
-        self.texts = language == "fr" ? .french : .german
+        self.texts = ["fr": .french, "it": .italian][customer.language] ?? .german
         self.random = SeededRandom(seed: seed)
     }
 
-    /// The booking texts, in the bank's first language, as a Swiss bank writes them on its
+    /// The booking texts, in the customer's language, as a Swiss bank writes them on its
     /// statements. why not English: a Zurich bank's customer reads "Einkauf Debitkarte", and
     /// English texts stood out in a German overview.
     struct Texts {
@@ -37,6 +37,9 @@ struct DemoHistory {
         static let french = Texts(
             opening: "Solde d’ouverture", interest: "Intérêts", rent: "Loyer", salary: "Salaire", debitCard: "Achat carte de débit",
             creditCard: "Achat carte de crédit", cardStatement: "Décompte de carte", savings: "Épargne")
+        static let italian = Texts(
+            opening: "Saldo d’apertura", interest: "Interessi", rent: "Affitto", salary: "Stipendio", debitCard: "Acquisto carta di debito",
+            creditCard: "Acquisto carta di credito", cardStatement: "Conteggio carta", savings: "Risparmio")
     }
 
     static let groceries = ["Migros", "Coop", "Denner", "Aldi Suisse", "Lidl"]

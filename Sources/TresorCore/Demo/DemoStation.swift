@@ -32,8 +32,8 @@ extension Services {
             let customer = edition.customers.first, let customerID = try await auth.customer(ofContract: customer.contract)
         else { return nil }
         let (_, key) = try await stations.add(branch: branch.id, name: "Lobby", staff: "system:demo")
-        // The bank's first language, as if the customer had logged in once: the phone's message reads so.
-        if let language = edition.languages.first { try await messages.setLanguage(language, of: customerID) }
+        // The customer's language, as if they had logged in once: the phone's message reads so.
+        try await messages.setLanguage(customer.language, of: customerID)
         let code = try await devices.issueActivationCode(contract: customer.contract, staff: "system:demo")
         let privateKey = P256.Signing.PrivateKey()
         // Named as the phone names itself, which reads the same in every language.
