@@ -1,8 +1,11 @@
 """The web app as a person uses it on a phone: headless Chromium at 375x812 via Selenium.
 
 Run by scripts/web-test.sh (part of `make test`) against `tresor serve --demo`."""
+import json
 import re
 import unittest
+import urllib.error
+import urllib.request
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -120,6 +123,27 @@ class WebAppTest(BrowserTest):
         self.browser.get(BASE + "/home")
         self.assertIn("/login", self.browser.current_url)
         self.assertIn("abgelaufen", self.browser.page_source)
+
+    def test_a_stale_or_mistyped_link_shows_the_apps_not_found_page(self):
+        """Another customer's booking, a payment that is gone, an address that never was: the
+        app's page in the customer's language with the way back, not a bare text or the API's
+        JSON; the API keeps its JSON error for a browser too."""
+        self.login("10000002")
+        for path in ["/transactions/1", "/payments/999999", "/receipts/999999", "/no-such-screen"]:
+            self.browser.get(BASE + path)
+            self.assertEqual(self.browser.find_element(By.TAG_NAME, "h1").text, "Nicht gefunden", path)
+            self.assertTrue(self.browser.find_elements(By.CSS_SELECTOR, "nav.tabbar"), path)
+            self.assertTrue(self.browser.find_element(By.CSS_SELECTOR, "main a.button").get_attribute("href").endswith("/home"), path)
+            self.assert_fits_and_accessible()
+        request = urllib.request.Request(BASE + "/v1/no-such-resource", headers={"Accept": "text/html"})
+        with self.assertRaises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request)
+        self.assertEqual(json.load(refused.exception)["error"]["code"], "not_found")
+        self.click_and_wait("form[action='/logout'] button", "/login")
+        self.browser.get(BASE + "/no-such-screen")
+        self.assertEqual(self.browser.find_element(By.TAG_NAME, "h1").text, "Nicht gefunden")
+        self.assertTrue(self.browser.find_element(By.CSS_SELECTOR, "main a.button").get_attribute("href").endswith("/login"))
+        self.assert_fits_and_accessible()
 
     def test_pages_send_a_content_security_policy_without_inline_scripts(self):
         self.browser.get(BASE + "/login")

@@ -132,7 +132,7 @@ extension WebApp {
 
     func appointmentCalendar(_ request: Request, context: TresorRequestContext) async throws -> Response {
         guard let (principal, _) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
-        guard let id = context.parameters.get("id").flatMap({ Int64($0) }) else { return WebSupport.html("Not found", status: .notFound) }
+        guard let id = context.parameters.get("id").flatMap({ Int64($0) }) else { return await notFound(request) }
         let appointment = try await services.appointments.appointment(id, of: principal)
         return try await AppointmentRoutes.calendarFile(appointment, branches: services.branches, host: request.head.authority)
     }

@@ -101,7 +101,7 @@ extension WebApp {
 
     func branchPage(_ request: Request, context: TresorRequestContext) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap({ Int64($0) }), let (status, week) = try? await services.branches.details(id) else {
-            return WebSupport.html("Not found", status: .notFound)
+            return await notFound(request)
         }
         var page = await publicPage(request)
         let strings = page.strings

@@ -248,7 +248,7 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         guard let id = PaymentID(text: context.parameters.get("id") ?? ""),
             let payment = try? await services.payments.payment(id, of: principal.customerID)
-        else { return WebSupport.html("Not found", status: .notFound) }
+        else { return await notFound(request) }
         var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
         page.values["payment"] = paymentValues(payment, page: page, accountNames: try await accountNames(of: principal))
         if let challenge = try await services.payments.openChallenge(of: payment) {

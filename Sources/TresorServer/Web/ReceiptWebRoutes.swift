@@ -55,7 +55,7 @@ extension WebApp {
     func receiptDetail(_ request: Request, context: TresorRequestContext) async throws -> Response {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         guard let id = Int64(context.parameters.get("id") ?? ""), let receipt = try? await services.receipts.get(id, of: principal.customerID)
-        else { return WebSupport.html("Not found", status: .notFound) }
+        else { return await notFound(request) }
         let page = page(request, csrf: WebSupport.csrfToken(forSession: token))
         return try await renderReceipt(receipt, page: page, customer: principal.customerID, fields: [:], error: nil)
     }
@@ -81,7 +81,7 @@ extension WebApp {
     func receiptImage(_ request: Request, context: TresorRequestContext) async throws -> Response {
         guard let (principal, _) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         guard let id = Int64(context.parameters.get("id") ?? ""), let bytes = try? await services.receipts.image(id, of: principal.customerID)
-        else { return WebSupport.html("Not found", status: .notFound) }
+        else { return await notFound(request) }
         return ImageBody.response(bytes)
     }
 
@@ -91,7 +91,7 @@ extension WebApp {
         let form = WebSupport.form(try await request.collectBody(upTo: 64 * 1024))
         guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
         guard let id = Int64(context.parameters.get("id") ?? ""), let receipt = try? await services.receipts.get(id, of: principal.customerID)
-        else { return WebSupport.html("Not found", status: .notFound) }
+        else { return await notFound(request) }
         let page = page(request, csrf: WebSupport.csrfToken(forSession: token))
         do {
             func text(_ name: String) -> String? {

@@ -95,7 +95,7 @@ extension WebApp {
         var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
         let language = page.language
         guard let id = TransactionID(text: context.parameters.get("id") ?? ""), let posted = try await services.ledger.transaction(id) else {
-            return WebSupport.html("Not found", status: .notFound)
+            return await notFound(request)
         }
         let accounts = try await services.accounts.accounts(of: principal)
         let mine = Set(accounts.map(\.id))
@@ -107,7 +107,7 @@ extension WebApp {
         guard
             let line = posted.postings.first(where: { $0.accountID == asked && mine.contains($0.accountID) })
                 ?? posted.postings.first(where: { mine.contains($0.accountID) })
-        else { return WebSupport.html("Not found", status: .notFound) }
+        else { return await notFound(request) }
         let account = accounts.first { $0.id == line.accountID }
         // why back to this account's list, not the default one: the customer came from it.
         page.values["back"] = TimelineFilter(account: line.accountID, direction: .all).href(cursor: nil)

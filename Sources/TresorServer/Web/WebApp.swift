@@ -111,6 +111,15 @@ struct WebApp: Sendable {
         return WebSupport.html(body, status: status, cookies: cookies)
     }
 
+    /// The page for what is not there (a stale link, a deleted payment, another customer's id):
+    /// in the app's frame, with the way back, never a bare text.
+    func notFound(_ request: Request) async -> Response {
+        let signedIn = await session(request)
+        var page = page(request, csrf: signedIn.map { WebSupport.csrfToken(forSession: $0.token) })
+        page.values["signed_in"] = signedIn != nil
+        return render("not_found", page, status: .notFound)
+    }
+
     /// The logged-in customer behind the session cookie, with the session token.
     func session(_ request: Request) async -> (principal: Principal, token: String)? {
         guard let token = WebSupport.cookies(request)[WebSupport.sessionCookie], let principal = try? await services.auth.authenticate(token: token)

@@ -7,6 +7,7 @@ import TresorDomain
 extension WebApp {
     func register(on router: Router<TresorRequestContext>) {
         router.add(middleware: ResourceRefreshMiddleware(overlay: overlay))
+        router.add(middleware: WebNotFoundMiddleware(app: self))
         registerScreens(on: router)
         router.get("/") { request, _ in
             await session(request) == nil ? WebSupport.redirect("/login") : WebSupport.redirect("/home")
