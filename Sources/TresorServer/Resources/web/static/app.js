@@ -273,7 +273,6 @@ document.addEventListener("change", async (event) => {
   result.className = matches ? "notice is-match" : "error";
 });
 
-
 // As in the apps customers know, the screen's large title stands below the bar, and the bar takes
 // it over once it has scrolled away under it. Without this file the bar names the screen's section.
 (() => {
