@@ -145,6 +145,28 @@ class WebAppTest(BrowserTest):
         self.assertTrue(self.browser.find_element(By.CSS_SELECTOR, "main a.button").get_attribute("href").endswith("/login"))
         self.assert_fits_and_accessible()
 
+    def test_a_form_from_an_old_session_changes_nothing_and_says_so(self):
+        """A form whose CSRF field is not the session's (a page left open while the customer
+        logged in again): nothing is done, and the app's page says the form expired and leads
+        back to its screen, not a bare "Forbidden"."""
+        self.login()
+        self.browser.get(BASE + "/settings")
+        password_form = "form[action='/settings/password']"
+        self.browser.execute_script(f"document.querySelector(\"{password_form} input[name=csrf]\").value = 'from-an-old-session'")
+        self.browser.find_element(By.ID, "current_password").send_keys("tresor-demo")
+        self.browser.find_element(By.ID, "new_password").send_keys("a-new-password-123")
+        self.browser.find_element(By.CSS_SELECTOR, f"{password_form} button").click()
+        self.wait_until(lambda b: b.find_elements(By.ID, "problem"))
+        self.assertEqual(self.browser.find_element(By.TAG_NAME, "h1").text, "Formular abgelaufen")
+        self.assertEqual(self.browser.find_element(By.ID, "problem").text, "Das Formular ist abgelaufen. Bitte erneut versuchen.")
+        back = self.browser.find_element(By.CSS_SELECTOR, "main a.button")
+        self.assertEqual((back.get_attribute("href"), back.text), (BASE + "/settings", "Einstellungen"))
+        self.assert_fits_and_accessible()
+        # The password was not changed: the old one still logs in.
+        self.browser.delete_all_cookies()
+        self.login()
+        self.assertTrue(self.browser.current_url.endswith("/home"))
+
     def test_pages_send_a_content_security_policy_without_inline_scripts(self):
         self.browser.get(BASE + "/login")
         inline = self.browser.execute_script("return [...document.scripts].filter(s => !s.src).length")

@@ -69,7 +69,7 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 8 * 1024))
-        guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
         let branch = Int64(form["branch"] ?? "")
         do {
             guard let branch else { throw DomainError(.missingField, field: "branch", "Choose a branch.") }
@@ -124,7 +124,7 @@ extension WebApp {
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
         guard checkCSRF(form, token: token), let id = context.parameters.get("id").flatMap({ Int64($0) }) else {
-            return WebSupport.html("Forbidden", status: .forbidden)
+            return await formExpired(request)
         }
         _ = try await services.appointments.cancel(id, by: principal)
         return WebSupport.redirect("/appointments?cancelled=1")

@@ -58,7 +58,7 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 64 * 1024))
-        guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
         let month = form["month"] ?? String(services.today.description.prefix(7))
         var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
         do {

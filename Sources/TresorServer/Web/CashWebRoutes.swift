@@ -63,7 +63,7 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 8 * 1024))
-        guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
         var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
         let strings = page.strings
         let language = page.language
@@ -127,7 +127,7 @@ extension WebApp {
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
         guard checkCSRF(form, token: token), let id = context.parameters.get("id").flatMap({ Int64($0) }) else {
-            return WebSupport.html("Forbidden", status: .forbidden)
+            return await formExpired(request)
         }
         _ = try await services.cashOrders.cancel(id, by: principal)
         return WebSupport.redirect("/cash?cancelled=1")

@@ -24,7 +24,7 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
-        guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
         do {
             let issued = try await issueCertificate(form, request: request, for: principal)
             return WebSupport.redirect("/documents?issued=\(issued.id)")

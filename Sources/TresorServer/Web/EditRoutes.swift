@@ -40,7 +40,7 @@ extension WebApp {
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 8 * 1024))
         guard checkCSRF(form, token: token), let id = PaymentID(text: context.parameters.get("id") ?? "") else {
-            return WebSupport.html("Forbidden", status: .forbidden)
+            return await formExpired(request)
         }
         do {
             let current = try await services.payments.payment(id, of: principal.customerID)
@@ -71,7 +71,7 @@ extension WebApp {
 
     func createFolder(_ request: Request, context: TresorRequestContext) async throws -> Response {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
-        guard let form = try await checkedForm(request, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        guard let form = try await checkedForm(request, token: token) else { return await formExpired(request) }
         do {
             _ = try await services.templates.createFolder(named: form["name"] ?? "", for: principal.customerID)
             return WebSupport.redirect("/templates")
@@ -83,7 +83,7 @@ extension WebApp {
     func renameFolder(_ request: Request, context: TresorRequestContext) async throws -> Response {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         guard let form = try await checkedForm(request, token: token), let id = FolderID(text: context.parameters.get("id") ?? "") else {
-            return WebSupport.html("Forbidden", status: .forbidden)
+            return await formExpired(request)
         }
         do {
             _ = try await services.templates.renameFolder(id, to: form["name"] ?? "", for: principal.customerID)
@@ -96,7 +96,7 @@ extension WebApp {
     func moveTemplate(_ request: Request, context: TresorRequestContext) async throws -> Response {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         guard let form = try await checkedForm(request, token: token), let id = TemplateID(text: context.parameters.get("id") ?? "") else {
-            return WebSupport.html("Forbidden", status: .forbidden)
+            return await formExpired(request)
         }
         let folder: FolderID?? = .some(FolderID(text: form["folder"] ?? ""))
         do {
@@ -110,7 +110,7 @@ extension WebApp {
     func renameTemplate(_ request: Request, context: TresorRequestContext) async throws -> Response {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         guard let form = try await checkedForm(request, token: token), let id = TemplateID(text: context.parameters.get("id") ?? "") else {
-            return WebSupport.html("Forbidden", status: .forbidden)
+            return await formExpired(request)
         }
         do {
             _ = try await services.templates.update(id, name: form["name"] ?? "", folder: nil, for: principal.customerID)

@@ -56,7 +56,7 @@ extension WebApp {
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
         guard checkCSRF(form, token: token), let id = context.parameters.get("id").flatMap({ Int64($0) }) else {
-            return WebSupport.html("Forbidden", status: .forbidden)
+            return await formExpired(request)
         }
         try await services.messages.delete(id, of: principal.customerID, now: services.clock.unixMillis)
         let back = form["back"].flatMap { $0.hasPrefix("/inbox") ? $0 : nil } ?? "/inbox"

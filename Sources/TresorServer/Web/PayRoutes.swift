@@ -136,7 +136,7 @@ extension WebApp {
         var request = request
         let body = try await request.collectBody(upTo: 64 * 1024)
         let sent = WebSupport.form(body)
-        guard checkCSRF(sent, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        guard checkCSRF(sent, token: token) else { return await formExpired(request) }
         let form = fixingValues(type: type, form: sent)
         do {
             try checkRequired(type: type, form: form)
@@ -285,7 +285,7 @@ extension WebApp {
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
         guard checkCSRF(form, token: token), let id = PaymentID(text: context.parameters.get("id") ?? "") else {
-            return WebSupport.html("Forbidden", status: .forbidden)
+            return await formExpired(request)
         }
         do {
             try await services.rateLimiter.hit(services.rateLimiter.limits.signingPerContract, key: "customer:\(principal.customerID.rawValue)")
@@ -301,7 +301,7 @@ extension WebApp {
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
         guard checkCSRF(form, token: token), let id = PaymentID(text: context.parameters.get("id") ?? "") else {
-            return WebSupport.html("Forbidden", status: .forbidden)
+            return await formExpired(request)
         }
         _ = try? await services.payments.cancel(id, by: principal)
         return WebSupport.redirect("/payments")

@@ -43,7 +43,7 @@ extension WebApp {
         guard let scanner else { return WebSupport.redirect("/receipts") }
         do {
             let (image, form) = try await ImageBody.readForm(request, limits: scanner.limits)
-            guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+            guard checkCSRF(form, token: token) else { return await formExpired(request) }
             let receipt = try await ReceiptIntake.store(
                 image, for: principal.customerID, scanner: scanner, receipts: services.receipts, limiter: services.rateLimiter)
             return WebSupport.redirect("/receipts/\(receipt.id)")
@@ -89,7 +89,7 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 64 * 1024))
-        guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
         guard let id = Int64(context.parameters.get("id") ?? ""), let receipt = try? await services.receipts.get(id, of: principal.customerID)
         else { return await notFound(request) }
         let page = page(request, csrf: WebSupport.csrfToken(forSession: token))
@@ -114,7 +114,7 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 64 * 1024))
-        guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
         if let id = Int64(context.parameters.get("id") ?? "") { try? await services.receipts.delete(id, of: principal.customerID) }
         return WebSupport.redirect("/receipts")
     }

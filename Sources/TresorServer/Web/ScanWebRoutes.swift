@@ -16,7 +16,7 @@ extension WebApp {
         guard let scanner else { return WebSupport.redirect("/pay") }
         do {
             let (image, form) = try await ImageBody.readForm(request, limits: scanner.limits)
-            guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+            guard checkCSRF(form, token: token) else { return await formExpired(request) }
             try await services.rateLimiter.hit(services.rateLimiter.limits.scanPerContract, key: "customer:\(principal.customerID.rawValue)")
             let slip = try await scanner.slip(image)
             let type: PaymentType = slip.source == "qrbill" ? .qrbill : .esr

@@ -53,7 +53,7 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
-        guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
         do {
             let threshold = try Money(parsing: form["notify_threshold"] ?? "0", currency: .chf, field: "notify_threshold")
             let muted = Set(MessageCategory.allCases.filter { form["notify_\($0.rawValue)"] != "1" })
@@ -74,7 +74,7 @@ extension WebApp {
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
         guard checkCSRF(form, token: token), let id = Int64(context.parameters.get("id") ?? "") else {
-            return WebSupport.html("Forbidden", status: .forbidden)
+            return await formExpired(request)
         }
         _ = try? await services.devices.setLocked(
             true, device: id, of: principal.customerID, actor: "customer:\(principal.customerID)", contract: principal.contract)
@@ -86,7 +86,7 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
-        guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
         var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
         let actor = "customer:\(principal.customerID)"
         do {
@@ -111,7 +111,7 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
-        guard checkCSRF(form, token: token) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
         do {
             try await services.auth.changePassword(principal: principal, current: form["current_password"] ?? "", new: form["new_password"] ?? "")
             return WebSupport.redirect("/settings?saved=1")
@@ -160,7 +160,7 @@ extension WebApp {
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
         guard checkCSRF(form, token: token), let id = PaymentID(text: form["payment"] ?? "") else {
-            return WebSupport.html("Forbidden", status: .forbidden)
+            return await formExpired(request)
         }
         do {
             let draft = try await services.payments.repeatDraft(id, by: principal)
@@ -176,7 +176,7 @@ extension WebApp {
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
         guard checkCSRF(form, token: token), let id = TemplateID(text: context.parameters.get("id") ?? "") else {
-            return WebSupport.html("Forbidden", status: .forbidden)
+            return await formExpired(request)
         }
         let template = try await services.templates.template(id, of: principal.customerID)
         var page = try await formPage(
@@ -190,7 +190,7 @@ extension WebApp {
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
         guard checkCSRF(form, token: token), let id = TemplateID(text: context.parameters.get("id") ?? "") else {
-            return WebSupport.html("Forbidden", status: .forbidden)
+            return await formExpired(request)
         }
         try? await services.templates.delete(id, for: principal.customerID)
         return WebSupport.redirect("/templates")

@@ -128,7 +128,7 @@ extension WebApp {
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
         guard checkCSRF(form, token: token), let id = PaymentID(text: context.parameters.get("id") ?? "") else {
-            return WebSupport.html("Forbidden", status: .forbidden)
+            return await formExpired(request)
         }
         let draft = try await services.payments.repeatDraft(id, by: principal)
         var page = try await formPage(request, principal: principal, token: token, type: draft.type, fields: Self.formFields(of: draft))

@@ -114,10 +114,35 @@ struct WebApp: Sendable {
     /// The page for what is not there (a stale link, a deleted payment, another customer's id):
     /// in the app's frame, with the way back, never a bare text.
     func notFound(_ request: Request) async -> Response {
+        await problem(request, status: .notFound, title: "not_found_title", text: "not_found_text", backToSection: false)
+    }
+
+    /// A form whose CSRF field is not the session's (sent from a page left open while the
+    /// customer logged in again, or made elsewhere): nothing was done; the way back leads to the
+    /// form's screen.
+    func formExpired(_ request: Request) async -> Response {
+        await problem(request, status: .forbidden, title: "expired_title", text: "error_csrf", backToSection: true)
+    }
+
+    private func problem(_ request: Request, status: HTTPResponse.Status, title: String, text: String, backToSection: Bool) async -> Response {
         let signedIn = await session(request)
         var page = page(request, csrf: signedIn.map { WebSupport.csrfToken(forSession: $0.token) })
         page.values["signed_in"] = signedIn != nil
-        return render("not_found", page, status: .notFound)
+        page.values["problem_title"] = page.strings[title] ?? ""
+        page.values["problem_text"] = page.strings[text] ?? ""
+        let path = request.uri.path
+        let section = "/" + (path.split(separator: "/").first.map(String.init) ?? "")
+        let (link, label): (String, String?) =
+            if signedIn == nil {
+                ("/login", page.strings["login_title"])
+            } else if backToSection, Self.titleKey(of: path) != nil {
+                (section, page.values["screen_title"] as? String)
+            } else {
+                ("/home", page.strings["nav_home"])
+            }
+        page.values["problem_link"] = link
+        page.values["problem_link_label"] = label ?? ""
+        return render("problem", page, status: status)
     }
 
     /// The logged-in customer behind the session cookie, with the session token.

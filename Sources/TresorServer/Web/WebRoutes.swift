@@ -103,7 +103,7 @@ extension WebApp {
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
         let csrf = WebSupport.cookies(request)[WebSupport.csrfCookie] ?? ""
-        guard !csrf.isEmpty, WebSupport.same(form["csrf"] ?? "", csrf) else { return WebSupport.html("Forbidden", status: .forbidden) }
+        guard !csrf.isEmpty, WebSupport.same(form["csrf"] ?? "", csrf) else { return await formExpired(request) }
         if let token = WebSupport.cookies(request)[WebSupport.deviceCookie] { try await services.rememberedBrowsers.forget(token: token) }
         return WebSupport.redirect("/login", cookies: [WebSupport.cookie(WebSupport.deviceCookie, "", request: request, maxAge: 0)])
     }
@@ -251,7 +251,7 @@ extension WebApp {
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
         guard checkCSRF(form, token: token), let id = AccountID(text: context.parameters.get("id") ?? ""),
             let reason = CardService.Reason(rawValue: form["reason"] ?? "")
-        else { return WebSupport.html("Forbidden", status: .forbidden) }
+        else { return await formExpired(request) }
         try await services.cards.block(id, reason: reason, by: principal)
         return WebSupport.redirect("/accounts?blocked=1")
     }
