@@ -167,6 +167,29 @@ class WebAppTest(BrowserTest):
         self.login()
         self.assertTrue(self.browser.current_url.endswith("/home"))
 
+    def test_a_form_naming_nothing_that_is_there_shows_the_not_found_page(self):
+        """A form whose address names no template or payment (a page edited by hand, an address
+        mangled on the way) with the session's own CSRF field: nothing is done and the app says
+        it is not there, not that the form expired (whose advice, to try again, cannot help)."""
+        self.login()
+        for screen, selector, address in [
+            ("/templates", "form[action^='/templates/'][action$='/pay']", "/templates/not-a-template/pay"),
+            ("/templates", "form[action^='/templates/'][action$='/delete']", "/templates/not-a-template/delete"),
+            ("/accounts", "form[action^='/cards/'][action$='/block']", "/cards/not-a-card/block"),
+        ]:
+            self.browser.get(BASE + screen)
+            before = len(self.browser.find_elements(By.CSS_SELECTOR, selector))
+            self.assertGreater(before, 0, screen)
+            form = self.browser.find_element(By.CSS_SELECTOR, selector)
+            self.browser.execute_script("arguments[0].action = arguments[1]; arguments[0].submit()", form, address)
+            self.wait_until(lambda b: b.find_elements(By.ID, "problem"))
+            self.assertEqual(self.browser.find_element(By.TAG_NAME, "h1").text, "Nicht gefunden", address)
+            self.assertTrue(self.browser.find_element(By.CSS_SELECTOR, "main a.button").get_attribute("href").endswith("/home"), address)
+            # Nothing was done: the screen shows as many templates (or unblocked cards) as before.
+            self.browser.get(BASE + screen)
+            self.assertEqual(len(self.browser.find_elements(By.CSS_SELECTOR, selector)), before, address)
+        self.assert_fits_and_accessible()
+
     def test_pages_send_a_content_security_policy_without_inline_scripts(self):
         self.browser.get(BASE + "/login")
         inline = self.browser.execute_script("return [...document.scripts].filter(s => !s.src).length")

@@ -123,9 +123,8 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
-        guard checkCSRF(form, token: token), let id = context.parameters.get("id").flatMap({ Int64($0) }) else {
-            return await formExpired(request)
-        }
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
+        guard let id = context.parameters.get("id").flatMap({ Int64($0) }) else { return await notFound(request) }
         _ = try await services.appointments.cancel(id, by: principal)
         return WebSupport.redirect("/appointments?cancelled=1")
     }

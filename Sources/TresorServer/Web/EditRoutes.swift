@@ -39,9 +39,8 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 8 * 1024))
-        guard checkCSRF(form, token: token), let id = PaymentID(text: context.parameters.get("id") ?? "") else {
-            return await formExpired(request)
-        }
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
+        guard let id = PaymentID(text: context.parameters.get("id") ?? "") else { return await notFound(request) }
         do {
             let current = try await services.payments.payment(id, of: principal.customerID)
             let amount = try form["amount"].flatMap { $0.isEmpty ? nil : $0 }.map {

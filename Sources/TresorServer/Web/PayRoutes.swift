@@ -284,9 +284,8 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
-        guard checkCSRF(form, token: token), let id = PaymentID(text: context.parameters.get("id") ?? "") else {
-            return await formExpired(request)
-        }
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
+        guard let id = PaymentID(text: context.parameters.get("id") ?? "") else { return await notFound(request) }
         do {
             try await services.rateLimiter.hit(services.rateLimiter.limits.signingPerContract, key: "customer:\(principal.customerID.rawValue)")
             _ = try await services.payments.sign(id, response: form["code"] ?? "", trustPayee: form["trust"] == "on", by: principal)
@@ -300,9 +299,8 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
-        guard checkCSRF(form, token: token), let id = PaymentID(text: context.parameters.get("id") ?? "") else {
-            return await formExpired(request)
-        }
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
+        guard let id = PaymentID(text: context.parameters.get("id") ?? "") else { return await notFound(request) }
         _ = try? await services.payments.cancel(id, by: principal)
         return WebSupport.redirect("/payments")
     }

@@ -73,9 +73,8 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
-        guard checkCSRF(form, token: token), let id = Int64(context.parameters.get("id") ?? "") else {
-            return await formExpired(request)
-        }
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
+        guard let id = Int64(context.parameters.get("id") ?? "") else { return await notFound(request) }
         _ = try? await services.devices.setLocked(
             true, device: id, of: principal.customerID, actor: "customer:\(principal.customerID)", contract: principal.contract)
         return WebSupport.redirect("/settings?saved=1")
@@ -159,9 +158,8 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
-        guard checkCSRF(form, token: token), let id = PaymentID(text: form["payment"] ?? "") else {
-            return await formExpired(request)
-        }
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
+        guard let id = PaymentID(text: form["payment"] ?? "") else { return await notFound(request) }
         do {
             let draft = try await services.payments.repeatDraft(id, by: principal)
             _ = try await services.templates.create(named: form["name"] ?? "", folder: nil, request: draft, for: principal.customerID)
@@ -175,9 +173,8 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
-        guard checkCSRF(form, token: token), let id = TemplateID(text: context.parameters.get("id") ?? "") else {
-            return await formExpired(request)
-        }
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
+        guard let id = TemplateID(text: context.parameters.get("id") ?? "") else { return await notFound(request) }
         let template = try await services.templates.template(id, of: principal.customerID)
         var page = try await formPage(
             request, principal: principal, token: token, type: template.request.type, fields: Self.formFields(of: template.request))
@@ -189,9 +186,8 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
-        guard checkCSRF(form, token: token), let id = TemplateID(text: context.parameters.get("id") ?? "") else {
-            return await formExpired(request)
-        }
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
+        guard let id = TemplateID(text: context.parameters.get("id") ?? "") else { return await notFound(request) }
         try? await services.templates.delete(id, for: principal.customerID)
         return WebSupport.redirect("/templates")
     }

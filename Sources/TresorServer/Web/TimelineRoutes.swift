@@ -127,9 +127,8 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
-        guard checkCSRF(form, token: token), let id = PaymentID(text: context.parameters.get("id") ?? "") else {
-            return await formExpired(request)
-        }
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
+        guard let id = PaymentID(text: context.parameters.get("id") ?? "") else { return await notFound(request) }
         let draft = try await services.payments.repeatDraft(id, by: principal)
         var page = try await formPage(request, principal: principal, token: token, type: draft.type, fields: Self.formFields(of: draft))
         page.values["idempotency"] = WebSupport.randomToken()
