@@ -10,7 +10,7 @@ import urllib.request
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from webbase import BASE, BrowserTest
+from webbase import BASE, BrowserTest, bank_in
 
 
 class WebAppTest(BrowserTest):
@@ -23,6 +23,7 @@ class WebAppTest(BrowserTest):
         self.assertTrue(self.browser.find_element(By.CSS_SELECTOR, "svg.chart polyline").get_attribute("points"))
 
     def test_french_formats_amounts_and_dates(self):
+        self.addCleanup(bank_in, "10000001", "de")
         self.login()
         # Logged in, the language is chosen in Settings: the header keeps its room for the title.
         self.assertEqual(self.browser.find_elements(By.CSS_SELECTOR, "header a[href^='/language/']"), [])
@@ -89,7 +90,7 @@ class WebAppTest(BrowserTest):
         self.assertFalse(self.browser.find_elements(By.CSS_SELECTOR, "[data-testid=block-card]"))
         self.assert_fits_and_accessible()
         self.browser.get(BASE + "/home")
-        self.assertIn("Karte gesperrt", self.browser.find_element(By.TAG_NAME, "main").text)
+        self.assertIn("Carte bloquée", self.browser.find_element(By.TAG_NAME, "main").text, "Claire banks in French")
 
     def test_remembered_device_shows_the_quick_balance_view_and_steps_up_with_the_password(self):
         self.browser.get(BASE + "/login")
@@ -131,7 +132,7 @@ class WebAppTest(BrowserTest):
         self.login("10000002")
         for path in ["/transactions/1", "/payments/999999", "/receipts/999999", "/no-such-screen"]:
             self.browser.get(BASE + path)
-            self.assertEqual(self.browser.find_element(By.TAG_NAME, "h1").text, "Nicht gefunden", path)
+            self.assertEqual(self.browser.find_element(By.TAG_NAME, "h1").text, "Non trovato", path)
             self.assertTrue(self.browser.find_elements(By.CSS_SELECTOR, "nav.tabbar"), path)
             self.assertTrue(self.browser.find_element(By.CSS_SELECTOR, "main a.button").get_attribute("href").endswith("/home"), path)
             self.assert_fits_and_accessible()
@@ -141,7 +142,7 @@ class WebAppTest(BrowserTest):
         self.assertEqual(json.load(refused.exception)["error"]["code"], "not_found")
         self.click_and_wait("form[action='/logout'] button", "/login")
         self.browser.get(BASE + "/no-such-screen")
-        self.assertEqual(self.browser.find_element(By.TAG_NAME, "h1").text, "Nicht gefunden")
+        self.assertEqual(self.browser.find_element(By.TAG_NAME, "h1").text, "Non trovato", "the login page stays in his language")
         self.assertTrue(self.browser.find_element(By.CSS_SELECTOR, "main a.button").get_attribute("href").endswith("/login"))
         self.assert_fits_and_accessible()
 
@@ -166,6 +167,25 @@ class WebAppTest(BrowserTest):
         self.browser.delete_all_cookies()
         self.login()
         self.assertTrue(self.browser.current_url.endswith("/home"))
+
+    def test_a_customer_banks_in_their_language_on_a_new_browser(self):
+        """Luca banks in Italian: on a browser that asks for German (this one) and has never been
+        told otherwise, the app speaks Italian from the first screen after login. A language
+        picked on the login page wins over it and becomes the one the bank writes to him in."""
+        self.addCleanup(bank_in, "10000002", "it")
+        self.login("10000002")
+        self.assertEqual(self.browser.find_element(By.TAG_NAME, "html").get_attribute("lang"), "it")
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "nav.tabbar a[href='/home'] span").text, "Panoramica")
+        self.click_and_wait("form[action='/logout'] button", "/login")
+        self.assertEqual(self.browser.find_element(By.TAG_NAME, "html").get_attribute("lang"), "it", "the login page after logout too")
+        self.browser.delete_all_cookies()
+        self.browser.get(BASE + "/language/en?back=/login")
+        self.login("10000002")
+        self.assertEqual(self.browser.find_element(By.TAG_NAME, "html").get_attribute("lang"), "en")
+        # Recorded: a fresh browser now opens in English for him.
+        self.browser.delete_all_cookies()
+        self.login("10000002")
+        self.assertEqual(self.browser.find_element(By.TAG_NAME, "html").get_attribute("lang"), "en")
 
     def test_a_form_naming_nothing_that_is_there_shows_the_not_found_page(self):
         """A form whose address names no template or payment (a page edited by hand, an address

@@ -4,6 +4,7 @@ import json
 import os
 import unittest
 import urllib.error
+import urllib.parse
 import urllib.request
 
 from selenium import webdriver
@@ -69,10 +70,13 @@ return problems;
 """
 
 
-def api(method, path, body=None, token=None):
-    """A call of the JSON API beside the browser: (status, decoded body), an error answer too."""
+def api(method, path, body=None, token=None, host=None):
+    """A call of the JSON API beside the browser: (status, decoded body), an error answer too.
+    `host` names another bank on the same server (its host name need not resolve here)."""
     request = urllib.request.Request(BASE + path, method=method, data=json.dumps(body).encode() if body is not None else None)
     request.add_header("Content-Type", "application/json")
+    if host:
+        request.add_header("Host", host)
     if token:
         request.add_header("Authorization", "Bearer " + token)
     try:
@@ -80,6 +84,15 @@ def api(method, path, body=None, token=None):
             return reply.status, json.loads(reply.read() or b"{}")
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read() or b"{}")
+
+
+def bank_in(contract, language, base=BASE):
+    """Sets the language a demo customer banks in (the web app opens in it after login) through
+    the API, so a test that changes it can hand the next test the demo as it was."""
+    status, grant = api("POST", "/v1/sessions", {"contract": contract, "password": "tresor-demo"}, host=urllib.parse.urlsplit(base).netloc)
+    assert status == 201 or status == 200, (status, grant)
+    status, body = api("PUT", "/v1/settings", {"language": language}, grant["token"], host=urllib.parse.urlsplit(base).netloc)
+    assert status == 200 and body["language"] == language, (status, body)
 
 
 class BrowserTest(unittest.TestCase):

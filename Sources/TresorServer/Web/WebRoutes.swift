@@ -108,6 +108,16 @@ extension WebApp {
         return WebSupport.redirect("/login", cookies: [WebSupport.cookie(WebSupport.deviceCookie, "", request: request, maxAge: 0)])
     }
 
+    /// The language the customer banks in, when this browser has no choice of its own (no
+    /// `lang` cookie: a language picked here, on the login page or in the settings, wins and is
+    /// recorded) and this bank speaks it; nil when the browser's language is to be recorded.
+    private func bankedLanguage(of customer: CustomerID, request: Request) async throws -> WebLanguage? {
+        guard WebSupport.cookies(request)[WebSupport.languageCookie].flatMap(WebLanguage.init(rawValue:)).map(languages.contains) != true,
+            let stored = try await services.messages.language(of: customer).flatMap(WebLanguage.init(rawValue:)), languages.contains(stored)
+        else { return nil }
+        return stored
+    }
+
     func login(_ request: Request, context: TresorRequestContext) async throws -> Response {
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 16 * 1024))
@@ -121,9 +131,15 @@ extension WebApp {
         do {
             let grant = try await services.auth.login(contract: form["contract"] ?? "", password: form["password"] ?? "", address: context.address)
             var cookies = [WebSupport.cookie(WebSupport.sessionCookie, grant.token, request: request)]
-            // why at login: the bank writes to the customer (inbox, station) in the language they bank in.
             let customer = try await services.auth.authenticate(token: grant.token).customerID
-            try await services.messages.setLanguage(page.language.rawValue, of: customer)
+            if let stored = try await bankedLanguage(of: customer, request: request) {
+                // why: a customer who banks in French sees French on a new phone or browser too,
+                // whatever language that browser asks for, as in the bank's own apps.
+                cookies.append(WebSupport.cookie(WebSupport.languageCookie, stored.rawValue, request: request, maxAge: 31_536_000))
+            } else {
+                // why at login: the bank writes to the customer (inbox, station) in the language they bank in.
+                try await services.messages.setLanguage(page.language.rawValue, of: customer)
+            }
             if form["remember"] == "1" {
                 let remembered = try await services.rememberedBrowsers.remember(try await services.auth.authenticate(token: grant.token))
                 cookies.append(
