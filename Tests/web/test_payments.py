@@ -75,6 +75,29 @@ class PaymentsTest(BrowserTest):
 
     def test_own_account_transfer_moves_both_balances(self):
         self.login()
+        self.assertEqual(self.transfer_between_own_accounts("25.00"), 2500)
+
+    def test_amounts_are_read_as_a_phone_keypad_types_them(self):
+        """A phone set to French, German or Italian has a decimal comma on its keypad, and a Swiss
+        customer writes thousands with an apostrophe: the live check and the bank take both (and
+        still flag what is no amount)."""
+        self.login()
+        for typed, minor in [("12,50", 1250), ("1’025,5", 102550), ("1 000.05", 100005)]:
+            self.assertEqual(self.transfer_between_own_accounts(typed), minor, typed)
+        self.browser.get(BASE + "/pay/internal")
+        amount = self.browser.find_element(By.ID, "amount")
+        for typed, flagged in [("12,5", "false"), ("12,345,67", "true"), ("1’23", "true"), ("1.234,50", "false")]:
+            amount.clear()
+            amount.send_keys(typed)
+            self.assertEqual(amount.get_attribute("aria-invalid"), flagged, typed)
+        self.browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+        self.wait_until(lambda b: b.find_elements(By.ID, "confirm") or b.find_elements(By.ID, "form-error"))
+        self.assertFalse(self.browser.find_elements(By.ID, "form-error"), "1.234,50 is taken as typed")
+        self.assertIn("1’234.50", self.browser.find_element(By.TAG_NAME, "main").text, "the review shows the amount read")
+
+    def transfer_between_own_accounts(self, typed):
+        """Moves `typed` from the first account to another CHF one; returns the minor units each
+        balance moved by (asserted to be the same both ways)."""
         before = self.balances()
         self.browser.get(BASE + "/pay/internal")
         options = Select(self.browser.find_element(By.ID, "debtor_account")).options
@@ -83,14 +106,14 @@ class PaymentsTest(BrowserTest):
                              if "CHF" in o.text and o.text.split(" · ")[0] != source)
         target = target_option.text.split(" · ")[0]
         Select(self.browser.find_element(By.ID, "creditor_account")).select_by_visible_text(target_option.text)
-        self.browser.find_element(By.ID, "amount").send_keys("25.00")
+        self.browser.find_element(By.ID, "amount").send_keys(typed)
         self.submit()
-        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=status]").get_attribute("data-status"), "executed")
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=status]").get_attribute("data-status"), "executed", typed)
         after = self.balances()
         source_key = next(k for k in before if k.startswith(source))
         target_key = next(k for k in before if k.startswith(target))
-        self.assertEqual(after[source_key], before[source_key] - 2500)
-        self.assertEqual(after[target_key], before[target_key] + 2500)
+        self.assertEqual(after[target_key] - before[target_key], before[source_key] - after[source_key], typed)
+        return after[target_key] - before[target_key]
 
     def fill_iban_form(self, name, iban):
         """Opens the IBAN pay form and types a payee in Zürich with `iban` and CHF 10.00."""

@@ -69,7 +69,7 @@ extension WebApp {
                 let text = value.trimmingCharacters(in: .whitespaces)
                 guard !text.isEmpty else { continue }
                 let key = String(name.dropFirst("limit_".count))
-                let money = try Money(parsing: text, currency: currency, field: name)
+                let money = try Money(parsing: TypedAmount.normalized(text), currency: currency, field: name)
                 if key == "overall" { overall = money } else { categories[key] = money }
             }
             try await services.budgets.set(

@@ -73,7 +73,7 @@ extension WebApp {
             guard let currency = Currency(code: form["currency"] ?? "") else {
                 throw DomainError(.unsupportedCurrency, field: "currency", "Choose a currency.")
             }
-            let amount = try Money(parsing: (form["amount"] ?? "").replacingOccurrences(of: ",", with: "."), currency: currency)
+            let amount = try Money(parsing: TypedAmount.normalized(form["amount"] ?? ""), currency: currency)
             let pickup = try LocalDate(parsing: form["pickup_date"] ?? "", field: "pickup_date")
             guard let account = AccountID(text: form["debit_account"] ?? "") else {
                 throw DomainError(.accountNotFound, field: "debit_account", "Choose an account.")

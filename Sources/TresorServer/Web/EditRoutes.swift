@@ -44,7 +44,7 @@ extension WebApp {
         do {
             let current = try await services.payments.payment(id, of: principal.customerID)
             let amount = try form["amount"].flatMap { $0.isEmpty ? nil : $0 }.map {
-                try Money(parsing: $0.trimmingCharacters(in: .whitespaces), currency: current.instruction.amount.currency)
+                try Money(parsing: TypedAmount.normalized($0), currency: current.instruction.amount.currency)
             }
             let date = try form["execution_date"].flatMap { $0.isEmpty ? nil : $0 }.map { try LocalDate(parsing: $0, field: "execution_date") }
             _ = try await services.payments.update(

@@ -222,7 +222,9 @@ extension WebApp {
         guard let debtorText = value("debtor_account"), let debtor = AccountID(text: debtorText) else {
             throw DomainError(.missingField, field: "debtor_account", "Choose the account to pay from.")
         }
-        let amount = try value("amount").map { try Money(parsing: $0, currency: Currency(code: value("currency") ?? "CHF") ?? .chf) }
+        let amount = try value("amount").map {
+            try Money(parsing: TypedAmount.normalized($0), currency: Currency(code: value("currency") ?? "CHF") ?? .chf)
+        }
         let date = try value("execution_date").map { try LocalDate(parsing: $0, field: "execution_date") }
         var request = PaymentRequest(type: type, debtorAccount: debtor, amount: amount, executionDate: date, message: value("message"))
         switch type {

@@ -100,7 +100,8 @@ extension WebApp {
             }
             let changes = ReceiptChanges(
                 merchant: text("merchant"), date: try text("date").map { try LocalDate(parsing: $0, field: "date") },
-                total: try text("total").map { try Money(parsing: $0, currency: receipt.currency, field: "total") }, category: text("category"))
+                total: try text("total").map { try Money(parsing: TypedAmount.normalized($0), currency: receipt.currency, field: "total") },
+                category: text("category"))
             _ = try await services.receipts.update(id, of: principal.customerID, changes)
             return WebSupport.redirect("/receipts/\(id)")
         } catch let error as DomainError {

@@ -55,7 +55,7 @@ extension WebApp {
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
         guard checkCSRF(form, token: token) else { return await formExpired(request) }
         do {
-            let threshold = try Money(parsing: form["notify_threshold"] ?? "0", currency: .chf, field: "notify_threshold")
+            let threshold = try Money(parsing: TypedAmount.normalized(form["notify_threshold"] ?? "0"), currency: .chf, field: "notify_threshold")
             let muted = Set(MessageCategory.allCases.filter { form["notify_\($0.rawValue)"] != "1" })
             try await services.messages.setNotificationSettings(
                 NotificationSettings(muted: muted, thresholdMinor: threshold.minorUnits), of: principal.customerID)

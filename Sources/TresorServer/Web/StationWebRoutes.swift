@@ -210,7 +210,7 @@ extension WebApp {
                 throw DomainError(.accountNotFound, field: "from", "No such account.")
             }
             guard let to = form["to"].flatMap({ AccountID(text: $0) }) else { throw DomainError(.accountNotFound, field: "to", "No such account.") }
-            let amount = try Money(parsing: form["amount"] ?? "", currency: book.currency)
+            let amount = try Money(parsing: TypedAmount.normalized(form["amount"] ?? ""), currency: book.currency)
             let transfer = TransferRequest(fromAccount: from, toAccount: to, amount: amount, message: strings["station_payout_text"])
             let body = "\(from.rawValue)|\(to.rawValue)|\(amount)"
             // why a key from the form: pressing the button twice pays out once.

@@ -44,6 +44,18 @@ function referenceError(text) {
   }
   return "format";
 }
+// An amount as typed (a decimal comma from a phone's keypad, thousands in groups after an
+// apostrophe, a space, a comma or a dot) as the decimal the server reads: the server's
+// TypedAmount does the same, so this check never refuses what the server would take.
+function typedAmount(typed) {
+  let text = typed.trim();
+  if (/^-?\d{1,3}(['’ʼ\u00a0\u202f ]\d{3})+([.,]\d+)?$/.test(text)) text = text.replace(/['’ʼ\u00a0\u202f ]/g, "");
+  if (/^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) text = text.replace(/,/g, "");
+  else if (/^-?\d{1,3}(\.\d{3})+,\d{1,2}$/.test(text)) text = text.replace(/\./g, "");
+  if (/^-?\d+,\d{1,2}$/.test(text)) text = text.replace(",", ".");
+  return text;
+}
+
 document.addEventListener("input", (event) => {
   const input = event.target;
   const kind = input.dataset && input.dataset.validate;
@@ -52,7 +64,7 @@ document.addEventListener("input", (event) => {
   let problem = "";
   if (kind === "iban") problem = ibanError(input.value);
   if (kind === "reference") problem = referenceError(input.value);
-  if (kind === "amount" && input.value && !/^\d{1,12}([.,]\d{1,2})?$/.test(input.value.trim())) problem = "format";
+  if (kind === "amount" && input.value && !/^\d{1,12}(\.\d{1,2})?$/.test(typedAmount(input.value))) problem = "format";
   input.setAttribute("aria-invalid", problem ? "true" : "false");
   if (message && problem) message.textContent = message.dataset.live || "✗";
   if (message && !problem && message.textContent === (message.dataset.live || "✗")) message.textContent = "";
