@@ -19,10 +19,13 @@ struct StatementsCommand: AsyncParsableCommand {
         @Option(help: "Last day, YYYY-MM-DD.") var to: String
         @Option(help: "pdf, csv or camt053.") var format: String = "pdf"
         @Option(help: "Language of the PDF (de, fr, it, en; default: the bank's first).") var language: String?
+        @Option(help: "The CSV's field separator: comma (RFC 4180) or semicolon (what a spreadsheet in Switzerland splits at).")
+        var separator: String = "comma"
         @Option(help: "The file to write.") var out: String
 
         func run() async throws {
             guard let format = StatementFormat(rawValue: format) else { throw ValidationError("--format is pdf, csv or camt053.") }
+            guard let separator = StatementCSV.Separator(rawValue: separator) else { throw ValidationError("--separator is comma or semicolon.") }
             // why checked: a language the documents are not written in printed English silently.
             if let language, !DocumentLabels.languages.contains(language) {
                 throw ValidationError("--language \(language): statements are written in \(DocumentLabels.languages.joined(separator: ", ")).")
@@ -32,7 +35,8 @@ struct StatementsCommand: AsyncParsableCommand {
                 let statement = try await services.statements.statement(account: AccountID(account), from: first, to: last)
                 return (statement, try await database.documentBranding(services))
             }
-            let bytes = StatementFiles.render(statement, format: format, branding: branding, language: language ?? languages[0])
+            let bytes = StatementFiles.render(
+                statement, format: format, branding: branding, language: language ?? languages[0], csvSeparator: separator)
             try Data(bytes).write(to: URL(fileURLWithPath: out), options: .atomic)
             print("Wrote \(out): \(statement.lines.count) bookings, opening \(statement.opening), closing \(statement.closing)")
         }

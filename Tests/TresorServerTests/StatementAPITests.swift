@@ -127,6 +127,14 @@ struct StatementAPITests {
                 client, anna, account: anna.current, from: try LocalDate(parsing: "2026-10-01"), to: try LocalDate(parsing: "2026-11-30"))
             #expect(body.map { try! Money(parsing: $0[5], currency: .chf).minorUnits } == api.map(\.minor))
             #expect(try Money(parsing: try #require(body.last)[7], currency: .chf).minorUnits == api.last?.balanceAfter)
+            // For a spreadsheet set to a Swiss region: the same rows, split at semicolons; the
+            // message's comma is now plain text, its quotes still quoted.
+            let semicolons = try await client.call(
+                .get, "/v1/accounts/\(anna.current)/statements?from=2026-10-01&to=2026-11-30&format=csv&separator=semicolon", token: anna.token)
+            #expect(semicolons.status == .ok)
+            #expect(semicolons.text.hasPrefix("\u{FEFF}booking_date;value_date;text;counterparty;reference;amount;currency;balance\r\n"))
+            #expect(semicolons.text.contains(#";"'=SUM(A1) ""Ferien"", Teil 2";"#))
+            #expect(Self.parseCSV(String(semicolons.text.dropFirst()), separator: ";") == rows)
         }
     }
 
@@ -145,6 +153,7 @@ struct StatementAPITests {
                 ("?from=2015-01-01&to=2026-10-31", anna.token, "invalid_date_range", "to"),
                 ("?from=2026-13-01&to=2026-10-31", anna.token, "invalid_date", "from"),
                 ("?from=2026-10-01&to=2026-10-31&lang=xx", anna.token, "invalid_parameter", "lang"),
+                ("?from=2026-10-01&to=2026-10-31&format=csv&separator=tab", anna.token, "invalid_parameter", "separator"),
             ]
             for (query, token, code, field) in cases {
                 let reply = try await client.call(.get, base + query, token: token)
@@ -210,8 +219,9 @@ struct StatementAPITests {
         }
     }
 
-    /// RFC 4180: fields separated by commas, records by CRLF, quoted fields may hold both.
-    static func parseCSV(_ text: String) -> [[String]] {
+    /// RFC 4180: fields separated by commas (or `separator`), records by CRLF, quoted fields may
+    /// hold both.
+    static func parseCSV(_ text: String, separator: Character = ",") -> [[String]] {
         var rows: [[String]] = []
         var row: [String] = []
         var field = ""
@@ -231,7 +241,7 @@ struct StatementAPITests {
                 }
             } else if character == "\"" {
                 quoted = true
-            } else if character == "," {
+            } else if character == separator {
                 row.append(field)
                 field = ""
             } else if character == "\r\n" || character == "\n" {

@@ -1,34 +1,44 @@
 import TresorDomain
 
-/// A statement as CSV for spreadsheets: one header line, RFC 4180 (comma, CRLF, fields with a
-/// comma, quote or line break quoted and quotes doubled), ISO dates, signed amounts with a dot,
-/// UTF-8 with a byte-order mark so spreadsheet programs do not guess another encoding.
+/// A statement as CSV for spreadsheets: one header line, RFC 4180 (CRLF, fields with the
+/// separator, a quote or a line break quoted and quotes doubled), ISO dates, signed amounts with a
+/// dot, UTF-8 with a byte-order mark so spreadsheet programs do not guess another encoding.
 /// A field starting with `=`, `+`, `-` or `@` that is text gets a leading apostrophe so a
 /// spreadsheet never runs it as a formula (amounts are numbers and keep their sign).
 public enum StatementCSV {
     public static let header = ["booking_date", "value_date", "text", "counterparty", "reference", "amount", "currency", "balance"]
 
-    public static func bytes(_ statement: Statement) -> [UInt8] {
-        [0xEF, 0xBB, 0xBF] + Array(text(statement).utf8)
+    /// What separates the fields. why two: RFC 4180's comma suits programs, but a spreadsheet
+    /// program opens a CSV file with its region's list separator, which in Switzerland, Germany,
+    /// France and Italy is the semicolon: a comma file shows there as one column of text.
+    public enum Separator: String, Sendable, CaseIterable {
+        case comma, semicolon
+
+        var character: Character { self == .comma ? "," : ";" }
     }
 
-    public static func text(_ statement: Statement) -> String {
-        var out = row(header)
+    public static func bytes(_ statement: Statement, separator: Separator = .comma) -> [UInt8] {
+        [0xEF, 0xBB, 0xBF] + Array(text(statement, separator: separator).utf8)
+    }
+
+    public static func text(_ statement: Statement, separator: Separator = .comma) -> String {
+        var out = row(header, separator: separator)
         for line in statement.lines {
-            out += row([
-                line.bookingDate.description, line.valueDate.description, safe(line.text ?? ""), safe(line.counterparty ?? ""),
-                line.reference?.value ?? "", line.amount.decimalString, line.amount.currency.code, line.balance.decimalString,
-            ])
+            out += row(
+                [
+                    line.bookingDate.description, line.valueDate.description, safe(line.text ?? ""), safe(line.counterparty ?? ""),
+                    line.reference?.value ?? "", line.amount.decimalString, line.amount.currency.code, line.balance.decimalString,
+                ], separator: separator)
         }
         return out
     }
 
-    static func row(_ fields: [String]) -> String {
-        fields.map(quoted).joined(separator: ",") + "\r\n"
+    static func row(_ fields: [String], separator: Separator) -> String {
+        fields.map { quoted($0, separator: separator) }.joined(separator: String(separator.character)) + "\r\n"
     }
 
-    static func quoted(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+    static func quoted(_ field: String, separator: Separator) -> String {
+        guard field.contains(where: { $0 == separator.character || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 

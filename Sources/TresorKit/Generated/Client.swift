@@ -777,6 +777,13 @@ public struct Client: APIProtocol {
                     name: "lang",
                     value: input.query.lang
                 )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "separator",
+                    value: input.query.separator
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept

@@ -5477,6 +5477,15 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/accounts/{id}/statements/GET/query/lang`.
                 public var lang: Swift.String?
+                /// - Remark: Generated from `#/paths/v1/accounts/{id}/statements/GET/query/separator`.
+                @frozen public enum SeparatorPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case comma = "comma"
+                    case semicolon = "semicolon"
+                }
+                /// The CSV's field separator: comma (RFC 4180) or semicolon, which a spreadsheet program set to a Swiss, German, French or Italian region splits into columns when the file is opened.
+                ///
+                /// - Remark: Generated from `#/paths/v1/accounts/{id}/statements/GET/query/separator`.
+                public var separator: Operations.GetV1AccountsIdStatements.Input.Query.SeparatorPayload?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
@@ -5484,16 +5493,19 @@ public enum Operations {
                 ///   - to:
                 ///   - format:
                 ///   - lang: The PDF's language, one the bank speaks (default its first; Arabic prints in English).
+                ///   - separator: The CSV's field separator: comma (RFC 4180) or semicolon, which a spreadsheet program set to a Swiss, German, French or Italian region splits into columns when the file is opened.
                 public init(
                     from: Swift.String,
                     to: Swift.String,
                     format: Operations.GetV1AccountsIdStatements.Input.Query.FormatPayload? = nil,
-                    lang: Swift.String? = nil
+                    lang: Swift.String? = nil,
+                    separator: Operations.GetV1AccountsIdStatements.Input.Query.SeparatorPayload? = nil
                 ) {
                     self.from = from
                     self.to = to
                     self.format = format
                     self.lang = lang
+                    self.separator = separator
                 }
             }
             public var query: Operations.GetV1AccountsIdStatements.Input.Query

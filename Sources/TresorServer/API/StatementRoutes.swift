@@ -4,8 +4,8 @@ import TresorCore
 import TresorDocuments
 import TresorDomain
 
-/// `GET /v1/accounts/{id}/statements?from=&to=&format=pdf|csv|camt053&lang=`: the statement of
-/// one of the caller's accounts for any period up to ten years.
+/// `GET /v1/accounts/{id}/statements?from=&to=&format=pdf|csv|camt053&lang=&separator=`: the
+/// statement of one of the caller's accounts for any period up to ten years.
 struct StatementRoutes {
     let services: Services
     let theme: WebTheme
@@ -27,9 +27,14 @@ struct StatementRoutes {
         guard languages.contains(language) else {
             throw DomainError(.invalidParameter, field: "lang", "lang is one of \(languages.joined(separator: ", ")).")
         }
+        let separatorText = query.get("separator").map { String($0) } ?? "comma"
+        guard let separator = StatementCSV.Separator(rawValue: separatorText) else {
+            throw DomainError(.invalidParameter, field: "separator", "separator is comma or semicolon.")
+        }
         let statement = try await services.statements.statement(id, of: principal, from: from, to: to)
         let bytes = StatementFiles.render(
-            statement, format: format, branding: theme.documentBranding(bankName: statement.bank.name), language: language)
+            statement, format: format, branding: theme.documentBranding(bankName: statement.bank.name), language: language,
+            csvSeparator: separator)
         return WebSupport.download(bytes, contentType: format.contentType, fileName: "\(statement.identifier).\(format.fileExtension)")
     }
 }
