@@ -27,7 +27,17 @@ class ScanReceiptsTest(BrowserTest):
         self.login()
         self.browser.get(BASE + "/pay")
         self.assert_fits_and_accessible()
-        self.upload(os.path.join(CORPUS, "slips", "qrbill-01-rotated.jpg"), "scan-submit")
+        # The picker speaks the app's language (not the browser's "Choose File"); once a photo
+        # is chosen it names it and shows it, before anything is sent.
+        name = self.browser.find_element(By.CSS_SELECTOR, ".picker .picker-name")
+        self.assertEqual(name.text, "Foto aufnehmen oder auswählen")
+        self.browser.find_element(By.ID, "photo").send_keys(os.path.join(CORPUS, "slips", "qrbill-01-rotated.jpg"))
+        self.wait_until(lambda b: name.text == "qrbill-01-rotated.jpg")
+        preview = self.browser.find_element(By.CSS_SELECTOR, ".picker .picker-preview")
+        self.wait_until(lambda b: b.execute_script("return arguments[0].complete && arguments[0].naturalWidth", preview))
+        self.assertTrue(preview.is_displayed())
+        self.assert_fits_and_accessible()
+        self.submit("#scan-submit")
         self.assertTrue(self.browser.find_elements(By.ID, "scan-notice"))
         payload = self.browser.find_element(By.ID, "qrbill_payload").get_attribute("value")
         self.assertTrue(payload.startswith("SPC"), payload[:20])

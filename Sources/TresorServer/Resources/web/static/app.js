@@ -272,6 +272,23 @@ document.addEventListener("submit", (event) => {
   }
 });
 
+// A file picker in the app's words (.picker): once a file is chosen the face names it, and a
+// photo shows as a thumbnail, so the customer sees what is about to be read before sending it.
+document.addEventListener("change", (event) => {
+  const picker = event.target.closest(".picker");
+  if (!picker) return;
+  const file = event.target.files && event.target.files[0];
+  const name = picker.querySelector(".picker-name");
+  if (!name.dataset.empty) name.dataset.empty = name.textContent;
+  name.textContent = file ? file.name : name.dataset.empty;
+  const preview = picker.querySelector(".picker-preview");
+  if (!preview) return;
+  if (preview.src) URL.revokeObjectURL(preview.src);
+  preview.hidden = !(file && file.type.startsWith("image/"));
+  if (!preview.hidden) preview.src = URL.createObjectURL(file);
+  else preview.removeAttribute("src");
+});
+
 // The public check of a certificate: the chosen file's SHA-256 is computed here, in the browser
 // (the file is not uploaded), and compared with the digest the bank recorded when it issued it.
 document.addEventListener("change", async (event) => {
