@@ -87,4 +87,55 @@ struct WebThemeTests {
             #expect(error?.description == "theme: \(file.path): \(told)", "\(json)")
         }
     }
+
+    @Test(
+        "at login the language the customer banks in wins over one the last login left; one chosen on this browser wins over both and is recorded; without one, the browser's"
+    )
+    func languageAtLogin() async throws {
+        try await APIHarness.make().run { client in
+            let csrf = "c" + UUID().uuidString
+            func login(_ contract: String, cookies: String, acceptLanguage: String = "de-CH") async throws -> String {
+                let reply = try await client.call(
+                    .post, "/login", json: "contract=\(contract)&password=tresor-demo&csrf=\(csrf)",
+                    headers: [
+                        "Content-Type": "application/x-www-form-urlencoded", "Cookie": "tresor_csrf=\(csrf); \(cookies)",
+                        "Accept-Language": acceptLanguage,
+                    ])
+                #expect(reply.status == .seeOther)
+                let set = reply.headers[values: .setCookie]
+                let lang = set.first { $0.hasPrefix("lang=") }.map { String($0.dropFirst(5).prefix { $0 != ";" }) }
+                let fromLogin = set.first { $0.hasPrefix("lang_login=") }.map { String($0.dropFirst(11).prefix { $0 != ";" }) }
+                return "lang=\(lang ?? "-") lang_login=\(fromLogin ?? "-")"
+            }
+            struct Settings: Decodable { let language: String? }
+            func banksIn(_ contract: String) async throws -> String? {
+                let token = try await client.login(contract)
+                let reply = try await client.call(.get, "/v1/settings", token: token)
+                return try JSONDecoder().decode(Settings.self, from: Data(reply.text.utf8)).language
+            }
+            // A first login records the browser's language; nothing is set beside it.
+            let first = try await login("10000001", cookies: "", acceptLanguage: "fr-CH")
+            #expect(first == "lang=- lang_login=-")
+            let recorded = try await banksIn("10000001")
+            #expect(recorded == "fr")
+            // Next time, from a browser asking for German: French, marked as the login's.
+            let next = try await login("10000001", cookies: "")
+            #expect(next == "lang=fr lang_login=1")
+            // A language picked on this browser wins and is recorded.
+            let picked = try await login("10000001", cookies: "lang=it")
+            #expect(picked == "lang=- lang_login=-")
+            let pickedRecorded = try await banksIn("10000001")
+            #expect(pickedRecorded == "it")
+            // One the last login left does not: Anna's own again, and nothing recorded.
+            let shared = try await login("10000001", cookies: "lang=en; lang_login=1")
+            #expect(shared == "lang=it lang_login=1")
+            let kept = try await banksIn("10000001")
+            #expect(kept == "it")
+            // Luca has no language yet: after Anna's login on this browser, his browser's, not hers.
+            let luca = try await login("10000002", cookies: "lang=it; lang_login=1", acceptLanguage: "fr-CH,fr;q=0.9")
+            #expect(luca == "lang=fr lang_login=-")
+            let lucas = try await banksIn("10000002")
+            #expect(lucas == "fr")
+        }
+    }
 }

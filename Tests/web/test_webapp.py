@@ -170,14 +170,21 @@ class WebAppTest(BrowserTest):
 
     def test_a_customer_banks_in_their_language_on_a_new_browser(self):
         """Luca banks in Italian: on a browser that asks for German (this one) and has never been
-        told otherwise, the app speaks Italian from the first screen after login. A language
-        picked on the login page wins over it and becomes the one the bank writes to him in."""
+        told otherwise, the app speaks Italian from the first screen after login; on a browser
+        shared with Anna each gets their own. A language picked on the login page wins over it
+        and becomes the one the bank writes to him in."""
         self.addCleanup(bank_in, "10000002", "it")
         self.login("10000002")
         self.assertEqual(self.browser.find_element(By.TAG_NAME, "html").get_attribute("lang"), "it")
         self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "nav.tabbar a[href='/home'] span").text, "Panoramica")
         self.click_and_wait("form[action='/logout'] button", "/login")
         self.assertEqual(self.browser.find_element(By.TAG_NAME, "html").get_attribute("lang"), "it", "the login page after logout too")
+        # A shared browser: Anna, next, banks in German, and Luca keeps his Italian.
+        self.login()
+        self.assertEqual(self.browser.find_element(By.TAG_NAME, "html").get_attribute("lang"), "de")
+        self.click_and_wait("form[action='/logout'] button", "/login")
+        self.login("10000002")
+        self.assertEqual(self.browser.find_element(By.TAG_NAME, "html").get_attribute("lang"), "it")
         self.browser.delete_all_cookies()
         self.browser.get(BASE + "/language/en?back=/login")
         self.login("10000002")

@@ -40,7 +40,11 @@ extension WebApp {
             let back = request.uri.queryParameters.get("back").map { String($0) }.flatMap { $0.hasPrefix("/") && !$0.hasPrefix("//") ? $0 : nil }
             if let (principal, _) = await session(request) { try await services.messages.setLanguage(language.rawValue, of: principal.customerID) }
             return WebSupport.redirect(
-                back ?? "/", cookies: [WebSupport.cookie(WebSupport.languageCookie, language.rawValue, request: request, maxAge: 31_536_000)])
+                back ?? "/",
+                cookies: [
+                    WebSupport.cookie(WebSupport.languageCookie, language.rawValue, request: request, maxAge: 31_536_000),
+                    WebSupport.cookie(WebSupport.languageFromLoginCookie, "", request: request, maxAge: 0),
+                ])
         }
         router.get("/static/theme.css") { _, _ in
             var headers = HTTPFields()
@@ -108,11 +112,16 @@ extension WebApp {
         return WebSupport.redirect("/login", cookies: [WebSupport.cookie(WebSupport.deviceCookie, "", request: request, maxAge: 0)])
     }
 
-    /// The language the customer banks in, when this browser has no choice of its own (no
-    /// `lang` cookie: a language picked here, on the login page or in the settings, wins and is
-    /// recorded) and this bank speaks it; nil when the browser's language is to be recorded.
+    /// The language the customer banks in, when this browser has no choice of its own (a
+    /// language picked here, on the login page or in the settings, wins and is recorded; one
+    /// the last login set does not count) and this bank speaks it; nil when the page's language
+    /// is to be recorded.
     private func bankedLanguage(of customer: CustomerID, request: Request) async throws -> WebLanguage? {
-        guard WebSupport.cookies(request)[WebSupport.languageCookie].flatMap(WebLanguage.init(rawValue:)).map(languages.contains) != true,
+        let cookies = WebSupport.cookies(request)
+        let chosenHere =
+            cookies[WebSupport.languageFromLoginCookie] == nil
+            && cookies[WebSupport.languageCookie].flatMap(WebLanguage.init(rawValue:)).map(languages.contains) == true
+        guard !chosenHere,
             let stored = try await services.messages.language(of: customer).flatMap(WebLanguage.init(rawValue:)), languages.contains(stored)
         else { return nil }
         return stored
@@ -136,6 +145,12 @@ extension WebApp {
                 // why: a customer who banks in French sees French on a new phone or browser too,
                 // whatever language that browser asks for, as in the bank's own apps.
                 cookies.append(WebSupport.cookie(WebSupport.languageCookie, stored.rawValue, request: request, maxAge: 31_536_000))
+                cookies.append(WebSupport.cookie(WebSupport.languageFromLoginCookie, "1", request: request, maxAge: 31_536_000))
+            } else if WebSupport.cookies(request)[WebSupport.languageFromLoginCookie] != nil {
+                // The last login's customer's language is not this one's: the browser's own.
+                let asked = WebLanguage.choose(cookie: nil, acceptLanguage: request.headers[.acceptLanguage], among: languages)
+                try await services.messages.setLanguage(asked.rawValue, of: customer)
+                cookies.append(WebSupport.cookie(WebSupport.languageCookie, asked.rawValue, request: request, maxAge: 31_536_000))
             } else {
                 // why at login: the bank writes to the customer (inbox, station) in the language they bank in.
                 try await services.messages.setLanguage(page.language.rawValue, of: customer)

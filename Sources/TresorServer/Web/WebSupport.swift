@@ -12,6 +12,9 @@ enum WebSupport {
     static let stationCookie = "tresor_station"
     static let csrfCookie = "tresor_csrf"
     static let languageCookie = "lang"
+    /// Set beside `lang` when the language came from the last login's customer, not from a choice
+    /// made on this browser: the next login (another customer on a shared browser) takes their own.
+    static let languageFromLoginCookie = "lang_login"
     /// The customer's choice of light or dark (absent: follow the phone).
     static let themeCookie = "theme"
     /// A remembered browser's token (RememberedBrowsers), for the level-1 quick balance view.
