@@ -31,9 +31,11 @@ public enum PaymentReference: Hashable, Sendable {
     }
 
     /// Validates a 27-digit QR/ESR reference. Spaces are a typing habit: they are refused with
-    /// the compact form in `suggested`, as is a reference missing its leading zeros.
+    /// the compact form in `suggested`, as is a reference missing its leading zeros. why any
+    /// space: a reference pasted from an invoice's PDF or web page carries no-break or narrow
+    /// spaces and invisible characters (as an IBAN does), which are no fault of the digits.
     public static func qrReference(_ text: String, field: String = "reference") throws -> PaymentReference {
-        let compact = String(text.filter { $0 != " " })
+        let compact = IBAN.compact(text)
         guard !compact.isEmpty, compact.count <= 27, compact.allSatisfy({ $0.isASCII && $0.isNumber }) else {
             throw DomainError(.invalidQRReference, field: field, "A QR reference has 27 digits.")
         }
@@ -50,7 +52,7 @@ public enum PaymentReference: Hashable, Sendable {
     /// Validates an ISO 11649 creditor reference (`RF18 5390 0754 7034`); lower case and
     /// spaces are refused with the electronic form in `suggested`.
     public static func creditorReference(_ text: String, field: String = "reference") throws -> PaymentReference {
-        let compact = String(text.filter { $0 != " " }.uppercased())
+        let compact = IBAN.compact(text)
         guard compact.count >= 5, compact.count <= 25, compact.hasPrefix("RF"),
             compact.dropFirst(2).prefix(2).allSatisfy({ $0.isASCII && $0.isNumber }),
             compact.allSatisfy({ $0.isASCII && ($0.isNumber || $0.isUppercase) })

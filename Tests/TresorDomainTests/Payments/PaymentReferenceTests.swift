@@ -45,6 +45,18 @@ struct PaymentReferenceTests {
         }
     }
 
+    @Test(
+        "a reference pasted from a PDF or a web page (no-break, narrow or zero-width spaces) is offered in its electronic form",
+        arguments: ["\u{00A0}", "\u{202F}", "\u{2009}", " \u{200B}", "\t"])
+    func pastedReferences(space: String) {
+        let qrr = ["21", "00000", "00003", "13947", "14300", "09017"].joined(separator: space)
+        let qrrRead = #expect(throws: DomainError.self) { try PaymentReference.qrReference(qrr) }
+        #expect(qrrRead?.suggested == "210000000003139471430009017")
+        let scor = ["RF18", "5390", "0754", "7034"].joined(separator: space)
+        let scorRead = #expect(throws: DomainError.self) { try PaymentReference.creditorReference(scor) }
+        #expect(scorRead?.suggested == "RF18539007547034")
+    }
+
     @Test("an IBAN with spaces or lower case is refused with the electronic form suggested")
     func ibanFormatting() throws {
         #expect(try IBAN(strict: "CH9300762011623852957").electronic == "CH9300762011623852957")
