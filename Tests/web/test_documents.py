@@ -52,6 +52,8 @@ class DocumentsTest(BrowserTest):
         self.browser.find_element(By.ID, "file").send_keys(original)
         self.wait_until(lambda b: b.find_element(By.ID, "verify-result").text)
         self.assertIn("unverändert", self.browser.find_element(By.ID, "verify-result").text)
+        self.assertEqual("bestaetigung.pdf", self.browser.find_element(By.CSS_SELECTOR, ".picker .picker-name").text)
+        self.assert_fits_and_accessible()
         self.browser.get(BASE + "/verify/" + code)
         self.browser.find_element(By.ID, "file").send_keys(edited)
         self.wait_until(lambda b: b.find_element(By.ID, "verify-result").text)
