@@ -40,7 +40,9 @@ let package = Package(
         .systemLibrary(name: "CScanLibraries"),
         /// ZXing-C++ (Debian's libzxing-dev) behind a small C face: the QR decoder tried first.
         .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
-        .target(name: "TresorScan", dependencies: ["CScanLibraries", "CZXing", "TresorDomain"]),
+        /// Poppler (Debian's libpoppler-glib-dev) draws the pages of a QR-bill sent as a PDF.
+        .systemLibrary(name: "CPDFPages", pkgConfig: "poppler-glib"),
+        .target(name: "TresorScan", dependencies: ["CScanLibraries", "CPDFPages", "CZXing", "TresorDomain"]),
         /// cairo, Pango and librsvg from Debian, for PDFs and icons (scripts/install-deps.sh installs them).
         .systemLibrary(name: "CDocumentLibraries", pkgConfig: "pangocairo"),
         .target(name: "TresorDocuments", dependencies: ["CDocumentLibraries", "TresorCore", "TresorLedger", "TresorDomain"]),

@@ -5,7 +5,7 @@ import CScanLibraries
 public final class ScanImage {
     let pix: UnsafeMutablePointer<PIX>
 
-    private init(owning pix: UnsafeMutablePointer<PIX>) { self.pix = pix }
+    init(owning pix: UnsafeMutablePointer<PIX>) { self.pix = pix }
 
     deinit {
         var pointer: UnsafeMutablePointer<PIX>? = pix

@@ -32,10 +32,14 @@ public enum ScanJob {
         do {
             // why: Leptonica reports every unreadable image on stderr; the answer says it instead.
             setMsgSeverity(Int32(L_SEVERITY_NONE))
-            let image = try ScanImage.decode(bytes, limits: limits)
-            switch task {
-            case .slip: output.slip = try scanSlip(image)
-            case .receipt: output.receipt = try readReceipt(image)
+            if task == .slip, PDFPages.isPDF(bytes) {
+                output.slip = try scanSlipPDF(bytes, limits: limits)
+            } else {
+                let image = try ScanImage.decode(bytes, limits: limits)
+                switch task {
+                case .slip: output.slip = try scanSlip(image)
+                case .receipt: output.receipt = try readReceipt(image)
+                }
             }
         } catch let error as ScanError {
             output.error = .init(code: error.code.rawValue, field: "image", message: error.message)
@@ -62,6 +66,17 @@ public enum ScanJob {
             }
             return text
         }
+    }
+
+    /// A QR-bill sent as a PDF: the QR codes of its last three pages, the last first; without a
+    /// QR-bill among them, the last page as a photo of a slip (its code line read by OCR).
+    static func scanSlipPDF(_ bytes: [UInt8], limits: ScanLimits) throws -> SlipScan {
+        let pages = try PDFPages.lastPages(of: bytes, count: 3, limits: limits)
+        for page in pages {
+            let codes = try QRCodeReader.read(page)
+            if codes.contains(where: { $0.hasPrefix("SPC") }) { return try SlipScan.from(qrCodes: codes) { "" } }
+        }
+        return try scanSlip(pages[0])
     }
 
     static func readReceipt(_ image: ScanImage) throws -> ReceiptReading {

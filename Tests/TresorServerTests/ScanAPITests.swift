@@ -43,6 +43,20 @@ struct ScanAPITests {
         }
     }
 
+    @Test("a QR-bill's PDF, sent as it came by e-mail (application/pdf), becomes the draft of its payment part")
+    func qrBillPDF() async throws {
+        try await APIHarness.make().run { client in
+            let token = try await client.login("10000001")
+            let reply = try await client.upload(
+                "/v1/scan/slip", token: token, bytes: try Corpus.bytes("slips-pdf", "qrbill-invoice-a4.pdf"), contentType: "application/pdf")
+            #expect(reply.status == .ok, "\(reply.text)")
+            #expect(reply.json["source"] as? String == "qrbill")
+            let draft = try #require(reply.json["draft"] as? [String: Any])
+            #expect((draft["creditor"] as? [String: Any])?["iban"] as? String == "CH4431999123000889012")
+            #expect((draft["amount"] as? [String: Any])?["amount"] as? String == "1949.75")
+        }
+    }
+
     @Test("a turned orange slip is read from its code line; multipart uploads work too")
     func orangeSlipMultipart() async throws {
         let truth = try #require(try Corpus.truth("slips").first { $0["file"] as? String == "slip-02-noisy.jpg" })
@@ -78,7 +92,8 @@ struct ScanAPITests {
             ("flipped bytes", flipped, "image/jpeg", ["unreadable", "no_slip_found"]),
             ("JPEG header only", [0xFF, 0xD8, 0xFF, 0xE0, 0, 16], "image/jpeg", ["unreadable"]),
             ("PNG claiming 10 gigapixels", png, "image/png", ["image_too_large", "unreadable"]),
-            ("not an image", Array("%PDF-1.7 hello".utf8), "image/jpeg", ["unsupported_image"]),
+            ("a PDF that is only its header", Array("%PDF-1.7 hello".utf8), "application/pdf", ["unreadable"]),
+            ("not an image", Array("GIF89a hello".utf8), "image/gif", ["unsupported_image"]),
             ("text body", Array("hello".utf8), "text/plain", ["unsupported_image"]),
             ("empty", [], "image/jpeg", ["missing_field"]),
             ("11 MB", [0xFF, 0xD8, 0xFF] + [UInt8](repeating: 7, count: 11 * 1_048_576), "image/jpeg", ["image_too_large"]),

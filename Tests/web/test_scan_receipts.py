@@ -30,7 +30,7 @@ class ScanReceiptsTest(BrowserTest):
         # The picker speaks the app's language (not the browser's "Choose File"); once a photo
         # is chosen it names it and shows it, before anything is sent.
         name = self.browser.find_element(By.CSS_SELECTOR, ".picker .picker-name")
-        self.assertEqual(name.text, "Foto aufnehmen oder auswählen")
+        self.assertEqual(name.text, "Foto aufnehmen oder Datei wählen")
         self.browser.find_element(By.ID, "photo").send_keys(os.path.join(CORPUS, "slips", "qrbill-01-rotated.jpg"))
         self.wait_until(lambda b: name.text == "qrbill-01-rotated.jpg")
         preview = self.browser.find_element(By.CSS_SELECTOR, ".picker .picker-preview")
@@ -44,6 +44,19 @@ class ScanReceiptsTest(BrowserTest):
         self.assert_fits_and_accessible()
         self.pay()
         self.assertIn("/payments/", self.browser.current_url)
+
+    def test_a_qr_bill_sent_as_a_pdf_fills_the_pay_form(self):
+        """The bill came by e-mail: its PDF (made by the PyPI qrbill package, the payment part on
+        the second page) is chosen instead of a photo, and fills the form as a photo would."""
+        self.login()
+        self.browser.get(BASE + "/pay")
+        self.assertEqual("image/*,application/pdf", self.browser.find_element(By.ID, "photo").get_attribute("accept"))
+        self.upload(os.path.join(CORPUS, "slips-pdf", "qrbill-invoice-2-pages.pdf"), "scan-submit")
+        self.assertTrue(self.browser.find_elements(By.ID, "scan-notice"))
+        payload = self.browser.find_element(By.ID, "qrbill_payload").get_attribute("value")
+        self.assertIn("CH5800791123000889012", payload)
+        self.assertIn("Stadtwerke Bern", payload)
+        self.assert_fits_and_accessible()
 
     def test_a_file_that_is_no_photo_shows_the_error_at_the_photo(self):
         self.login()

@@ -2308,9 +2308,9 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// A photo of a QR-bill or an orange/red slip becomes a payment draft.
+    /// A photo of a QR-bill or an orange/red slip, or a QR-bill's PDF, becomes a payment draft.
     ///
-    /// The image (JPEG or PNG, at most 10 MB and 40 megapixels) is the raw body or the first file of a multipart/form-data body. The QR code is decoded, or else the slip's code line is read by OCR; a single misread that the check digits can repair is applied and listed in corrections for the customer to confirm.
+    /// The image (JPEG or PNG, at most 10 MB and 40 megapixels) or the PDF invoice (its last three pages are read, the last first, at 200 dpi) is the raw body or the first file of a multipart/form-data body. The QR code is decoded, or else the slip's code line is read by OCR; a single misread that the check digits can repair is applied and listed in corrections for the customer to confirm.
     ///
     /// - Remark: HTTP `POST /v1/scan/slip`.
     /// - Remark: Generated from `#/paths//v1/scan/slip/post`.
@@ -2345,6 +2345,12 @@ public struct Client: APIProtocol {
                         value,
                         headerFields: &request.headerFields,
                         contentType: "image/png"
+                    )
+                case let .pdf(value):
+                    body = try converter.setRequiredRequestBodyAsBinary(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "application/pdf"
                     )
                 case let .multipartForm(value):
                     body = try converter.setRequiredRequestBodyAsMultipart(

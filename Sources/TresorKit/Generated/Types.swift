@@ -99,9 +99,9 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/qrbill/parse`.
     /// - Remark: Generated from `#/paths//v1/qrbill/parse/post`.
     func postV1QrbillParse(_ input: Operations.PostV1QrbillParse.Input) async throws -> Operations.PostV1QrbillParse.Output
-    /// A photo of a QR-bill or an orange/red slip becomes a payment draft.
+    /// A photo of a QR-bill or an orange/red slip, or a QR-bill's PDF, becomes a payment draft.
     ///
-    /// The image (JPEG or PNG, at most 10 MB and 40 megapixels) is the raw body or the first file of a multipart/form-data body. The QR code is decoded, or else the slip's code line is read by OCR; a single misread that the check digits can repair is applied and listed in corrections for the customer to confirm.
+    /// The image (JPEG or PNG, at most 10 MB and 40 megapixels) or the PDF invoice (its last three pages are read, the last first, at 200 dpi) is the raw body or the first file of a multipart/form-data body. The QR code is decoded, or else the slip's code line is read by OCR; a single misread that the check digits can repair is applied and listed in corrections for the customer to confirm.
     ///
     /// - Remark: HTTP `POST /v1/scan/slip`.
     /// - Remark: Generated from `#/paths//v1/scan/slip/post`.
@@ -753,9 +753,9 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// A photo of a QR-bill or an orange/red slip becomes a payment draft.
+    /// A photo of a QR-bill or an orange/red slip, or a QR-bill's PDF, becomes a payment draft.
     ///
-    /// The image (JPEG or PNG, at most 10 MB and 40 megapixels) is the raw body or the first file of a multipart/form-data body. The QR code is decoded, or else the slip's code line is read by OCR; a single misread that the check digits can repair is applied and listed in corrections for the customer to confirm.
+    /// The image (JPEG or PNG, at most 10 MB and 40 megapixels) or the PDF invoice (its last three pages are read, the last first, at 200 dpi) is the raw body or the first file of a multipart/form-data body. The QR code is decoded, or else the slip's code line is read by OCR; a single misread that the check digits can repair is applied and listed in corrections for the customer to confirm.
     ///
     /// - Remark: HTTP `POST /v1/scan/slip`.
     /// - Remark: Generated from `#/paths//v1/scan/slip/post`.
@@ -7962,9 +7962,9 @@ public enum Operations {
             }
         }
     }
-    /// A photo of a QR-bill or an orange/red slip becomes a payment draft.
+    /// A photo of a QR-bill or an orange/red slip, or a QR-bill's PDF, becomes a payment draft.
     ///
-    /// The image (JPEG or PNG, at most 10 MB and 40 megapixels) is the raw body or the first file of a multipart/form-data body. The QR code is decoded, or else the slip's code line is read by OCR; a single misread that the check digits can repair is applied and listed in corrections for the customer to confirm.
+    /// The image (JPEG or PNG, at most 10 MB and 40 megapixels) or the PDF invoice (its last three pages are read, the last first, at 200 dpi) is the raw body or the first file of a multipart/form-data body. The QR code is decoded, or else the slip's code line is read by OCR; a single misread that the check digits can repair is applied and listed in corrections for the customer to confirm.
     ///
     /// - Remark: HTTP `POST /v1/scan/slip`.
     /// - Remark: Generated from `#/paths//v1/scan/slip/post`.
@@ -7989,6 +7989,8 @@ public enum Operations {
                 case jpeg(OpenAPIRuntime.HTTPBody)
                 /// - Remark: Generated from `#/paths/v1/scan/slip/POST/requestBody/content/image\/png`.
                 case png(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/scan/slip/POST/requestBody/content/application\/pdf`.
+                case pdf(OpenAPIRuntime.HTTPBody)
                 /// - Remark: Generated from `#/paths/v1/scan/slip/POST/requestBody/multipartForm`.
                 @frozen public enum MultipartFormPayload: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/scan/slip/POST/requestBody/multipartForm/image`.

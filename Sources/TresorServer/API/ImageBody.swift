@@ -4,7 +4,8 @@ import NIOCore
 import TresorDomain
 import TresorScan
 
-/// The image of an upload: the raw body (`image/jpeg`, `image/png`) or the first file part of
+/// The image of an upload: the raw body (`image/jpeg`, `image/png`, for a slip `application/pdf`:
+/// the scan worker tells which it takes) or the first file part of
 /// a `multipart/form-data` body, as a phone browser's file input sends it; with the form's
 /// text fields when there are any (the web app's CSRF token).
 enum ImageBody {
@@ -44,7 +45,9 @@ enum ImageBody {
             image = file.content
         } else if contentType.lowercased().hasPrefix("multipart/") {
             throw DomainError(.invalidParameter, field: "image", "The multipart body has no boundary.")
-        } else if !(contentType.hasPrefix("image/") || contentType.isEmpty || contentType.hasPrefix("application/octet-stream")) {
+        } else if !(contentType.hasPrefix("image/") || contentType.isEmpty || contentType.hasPrefix("application/octet-stream")
+            || contentType.hasPrefix("application/pdf"))
+        {
             throw ScanError(.unsupportedImage, "Send the image as image/jpeg, image/png or multipart/form-data.")
         }
         guard !image.isEmpty else { throw DomainError(.missingField, field: "image", "The image is empty.") }

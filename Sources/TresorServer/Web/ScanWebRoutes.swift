@@ -39,7 +39,9 @@ extension WebApp {
             var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
             page.values["types"] = Self.payTypes.map { ["type": $0.rawValue, "label": page.strings["favorite_\($0.rawValue)"] ?? $0.rawValue] }
             let code = Self.scanErrorCode(error)
-            page.values["photo_error"] = page.strings["error_\(code)"] ?? code
+            // why its own words: here a PDF is taken too, which the receipts' message does not say.
+            let key = code == "unsupported_image" ? "error_unsupported_bill" : "error_\(code)"
+            page.values["photo_error"] = page.strings[key] ?? code
             return render("pay", page, status: .unprocessableContent)
         }
     }
