@@ -43,6 +43,8 @@ let package = Package(
         /// Poppler (Debian's libpoppler-glib-dev) draws the pages of a QR-bill sent as a PDF.
         .systemLibrary(name: "CPDFPages", pkgConfig: "poppler-glib"),
         .target(name: "TresorScan", dependencies: ["CScanLibraries", "CPDFPages", "CZXing", "TresorDomain"]),
+        /// zlib (Debian's zlib1g-dev), for the web app's files sent gzip-compressed.
+        .systemLibrary(name: "CZlib"),
         /// cairo, Pango and librsvg from Debian, for PDFs and icons (scripts/install-deps.sh installs them).
         .systemLibrary(name: "CDocumentLibraries", pkgConfig: "pangocairo"),
         .target(name: "TresorDocuments", dependencies: ["CDocumentLibraries", "TresorCore", "TresorLedger", "TresorDomain"]),
@@ -75,7 +77,7 @@ let package = Package(
         .target(
             name: "TresorServer",
             dependencies: [
-                "TresorCore", "TresorLedger", "TresorDomain", "TresorScan", "TresorDocuments",
+                "TresorCore", "TresorLedger", "TresorDomain", "TresorScan", "TresorDocuments", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

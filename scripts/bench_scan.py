@@ -80,6 +80,19 @@ def main():
             misses.append({"file": truth["file"], "answer": answer.get("error") or answer.get("slip", {}).get("draft")})
     report["slips"] = {"images": len(slips), "exact_payment": exact, "share": round(exact / len(slips), 3),
                        "p50_ms": round(statistics.median(times) * 1000), "p99_ms": round(percentile(times, 99) * 1000), "misses": misses}
+    # QR-bills that came as PDF invoices (Tests/corpus/slips-pdf, made by the PyPI qrbill
+    # package): the pages drawn by Poppler in the worker, then read as a photo is.
+    pdfs = json.load(open(os.path.join(CORPUS, "slips-pdf", "truth.json")))
+    times, exact = [], 0
+    for truth in pdfs * 5:
+        answer, elapsed = run(binary, "slip", os.path.join(CORPUS, "slips-pdf", truth["file"]))
+        times.append(elapsed)
+        draft = (answer.get("slip") or {}).get("draft") or {}
+        exact += ((draft.get("creditor") or {}).get("iban") == truth["iban"].replace(" ", "")
+                  and (draft.get("amount") or {}).get("amount") == truth["amount"]
+                  and (draft.get("reference") or {}).get("value") == truth["reference"])
+    report["pdf_slips"] = {"files": len(pdfs), "runs": len(times), "exact_payment": exact, "share": round(exact / len(times), 3),
+                           "p50_ms": round(statistics.median(times) * 1000), "p99_ms": round(percentile(times, 99) * 1000)}
     # What each QR decoder reads alone (the server uses ZXing-C++ and its bent-code reader; zbar only
     # when TRESOR_QR_DECODERS asks for it): the QR-bills of the
     # corpus decoded to the exact payment by each, and the files only one of them reads.

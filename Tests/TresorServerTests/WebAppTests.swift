@@ -138,4 +138,44 @@ struct WebThemeTests {
             #expect(lucas == "fr")
         }
     }
+
+    @Test("the stylesheets, scripts and icons go gzip-compressed to a browser that takes gzip, unchanged to one that does not")
+    func staticFilesCompressed() async throws {
+        /// gzip's own decoder, written elsewhere, reads what the server compressed.
+        @Sendable func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-\(UUID().uuidString).gz")
+            try Data(bytes).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+            process.arguments = ["-dc", file.path]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return Array(data)
+        }
+        try await APIHarness.make().run { client in
+            for file in ["app.css", "app.js", "icons.svg", "station.js"] {
+                func get(_ encoding: String?) async throws -> (HTTPFields, [UInt8]) {
+                    var headers = HTTPFields()
+                    if let encoding { headers[.acceptEncoding] = encoding }
+                    return try await client.client.execute(uri: "/static/\(file)", method: .get, headers: headers, body: nil) {
+                        ($0.headers, Array(buffer: $0.body))
+                    }
+                }
+                let (plainHeaders, plain) = try await get(nil)
+                #expect(plainHeaders[.contentEncoding] == nil && plainHeaders[.vary] == "Accept-Encoding", "\(file)")
+                // As Chromium asks.
+                let (zippedHeaders, zipped) = try await get("gzip, deflate, br, zstd")
+                #expect(zippedHeaders[.contentEncoding] == "gzip", "\(file)")
+                #expect(zipped.count * 2 < plain.count, "\(file): \(zipped.count) of \(plain.count) bytes")
+                let unzipped = try gunzip(zipped)
+                #expect(unzipped == plain, "\(file)")
+                let (refusedHeaders, refused) = try await get("gzip;q=0, identity")
+                #expect(refusedHeaders[.contentEncoding] == nil && refused == plain, "\(file)")
+            }
+        }
+    }
 }

@@ -57,7 +57,7 @@ extension WebApp {
             headers[.contentType] = "image/svg+xml"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: logo)))
         }
-        router.get("/static/{file}") { _, context in
+        router.get("/static/{file}") { request, context in
             // why drawn per request, not at start: only an install asks, and the browser keeps it a day.
             // The bank's logo on its brand colour (as the header shows it); the drawn dial without one.
             if let file = context.parameters.get("file"), let size = AppIcon.sizes.first(where: { file == "icon-\($0).png" }) {
@@ -69,14 +69,8 @@ extension WebApp {
                 headers[.cacheControl] = "max-age=86400"
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: png)))
             }
-            guard let file = context.parameters.get("file"), ["app.css", "app.js", "icons.svg", "station.css", "station.js"].contains(file),
-                let url = Bundle.module.url(forResource: "web/static/\(file)", withExtension: nil), let data = try? Data(contentsOf: url)
-            else { return Response(status: .notFound) }
-            var headers = HTTPFields()
-            headers[.contentType] =
-                file.hasSuffix(".css") ? "text/css; charset=utf-8" : file.hasSuffix(".svg") ? "image/svg+xml" : "text/javascript; charset=utf-8"
-            headers[.cacheControl] = "max-age=300"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            guard let file = context.parameters.get("file"), let asset = StaticAsset.all[file] else { return Response(status: .notFound) }
+            return asset.response(acceptEncoding: request.headers[.acceptEncoding])
         }
     }
 

@@ -1,0 +1,37 @@
+import CZlib
+
+/// gzip (RFC 1952) at zlib's best compression, for bodies compressed once and sent many times.
+enum Gzip {
+    static func compress(_ bytes: [UInt8]) -> [UInt8]? {
+        var stream = z_stream()
+        // windowBits 15 + 16: zlib writes the gzip header and trailer instead of its own.
+        guard
+            deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+                == Z_OK
+        else { return nil }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))))
+        var input = bytes
+        let status = input.withUnsafeMutableBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                stream.next_in = source.baseAddress
+                stream.avail_in = uInt(source.count)
+                stream.next_out = target.baseAddress
+                stream.avail_out = uInt(target.count)
+                return deflate(&stream, Z_FINISH)
+            }
+        }
+        guard status == Z_STREAM_END else { return nil }
+        return Array(output.prefix(Int(stream.total_out)))
+    }
+
+    /// Whether `Accept-Encoding` takes gzip (RFC 9110: `gzip` or `*` listed with a weight above 0).
+    static func accepted(by header: String?) -> Bool {
+        (header ?? "").split(separator: ",").contains { part in
+            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard pieces.first == "gzip" || pieces.first == "*" else { return false }
+            let weight = pieces.dropFirst().first { $0.hasPrefix("q=") }.map { WebLanguage.thousandths(String($0.dropFirst(2))) } ?? 1_000
+            return weight > 0
+        }
+    }
+}
