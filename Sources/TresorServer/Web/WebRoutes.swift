@@ -276,7 +276,7 @@ extension WebApp {
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
         guard checkCSRF(form, token: token) else { return await formExpired(request) }
         guard let id = AccountID(text: context.parameters.get("id") ?? "") else { return await notFound(request) }
-        /// The form's list always sends a reason; without one nothing is blocked and the accounts show again.
+        // The form's list always sends a reason; without one nothing is blocked and the accounts show again.
         guard let reason = CardService.Reason(rawValue: form["reason"] ?? "") else { return WebSupport.redirect("/accounts") }
         try await services.cards.block(id, reason: reason, by: principal)
         return WebSupport.redirect("/accounts?blocked=1")
