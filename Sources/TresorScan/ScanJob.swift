@@ -54,18 +54,19 @@ public enum ScanJob {
     }
 
     static func scanSlip(_ image: ScanImage) throws -> SlipScan {
-        let codes = try QRCodeReader.read(image)
-        return try SlipScan.from(qrCodes: codes) {
-            let recognizer = try TextRecognizer(languages: "eng", characters: "0123456789>+ ")
-            var text = ""
-            // The code line may be upside down on a photo: read both ways.
-            let upright = try image.gray().deskewed()
-            for turn: Float in [0, 180] {
-                text += "\n" + recognizer.read(turn == 0 ? upright : try upright.rotated(degrees: turn)).text
-                if (try? CodeLineRepair.find(in: text)) != nil { break }
-            }
-            return text
+        try SlipScan.from(qrCodes: try QRCodeReader.read(image)) { try codeLineText(image) }
+    }
+
+    /// The text of a slip's code line, read by OCR; upside down on a photo too.
+    static func codeLineText(_ image: ScanImage) throws -> String {
+        let recognizer = try TextRecognizer(languages: "eng", characters: "0123456789>+ ")
+        var text = ""
+        let upright = try image.gray().deskewed()
+        for turn: Float in [0, 180] {
+            text += "\n" + recognizer.read(turn == 0 ? upright : try upright.rotated(degrees: turn)).text
+            if (try? CodeLineRepair.find(in: text)) != nil { break }
         }
+        return text
     }
 
     /// A QR-bill sent as a PDF: the QR codes of its last three pages, the last first; without a
@@ -76,7 +77,8 @@ public enum ScanJob {
             let codes = try QRCodeReader.read(page)
             if codes.contains(where: { $0.hasPrefix("SPC") }) { return try SlipScan.from(qrCodes: codes) { "" } }
         }
-        return try scanSlip(pages[0])
+        // Its QR codes were read above: only the code line is left to try.
+        return try SlipScan.from(qrCodes: []) { try codeLineText(pages[0]) }
     }
 
     static func readReceipt(_ image: ScanImage) throws -> ReceiptReading {

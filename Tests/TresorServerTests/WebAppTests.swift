@@ -173,8 +173,12 @@ struct WebThemeTests {
                 #expect(zipped.count * 2 < plain.count, "\(file): \(zipped.count) of \(plain.count) bytes")
                 let unzipped = try gunzip(zipped)
                 #expect(unzipped == plain, "\(file)")
-                let (refusedHeaders, refused) = try await get("gzip;q=0, identity")
-                #expect(refusedHeaders[.contentEncoding] == nil && refused == plain, "\(file)")
+                for refusing in ["gzip;q=0, identity", "gzip;q=0, *", "br"] {
+                    let (refusedHeaders, refused) = try await get(refusing)
+                    #expect(refusedHeaders[.contentEncoding] == nil && refused == plain, "\(file): \(refusing)")
+                }
+                let (anyHeaders, _) = try await get("br;q=1, *;q=0.5")
+                #expect(anyHeaders[.contentEncoding] == "gzip", "\(file): * takes gzip")
             }
         }
     }

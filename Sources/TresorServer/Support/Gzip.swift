@@ -25,13 +25,15 @@ enum Gzip {
         return Array(output.prefix(Int(stream.total_out)))
     }
 
-    /// Whether `Accept-Encoding` takes gzip (RFC 9110: `gzip` or `*` listed with a weight above 0).
+    /// Whether `Accept-Encoding` takes gzip (RFC 9110): `gzip` with a weight above 0, else `*`
+    /// with one; `gzip;q=0` refuses it whatever `*` says.
     static func accepted(by header: String?) -> Bool {
-        (header ?? "").split(separator: ",").contains { part in
+        var weights: [String: Int] = [:]
+        for part in (header ?? "").split(separator: ",") {
             let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            guard pieces.first == "gzip" || pieces.first == "*" else { return false }
-            let weight = pieces.dropFirst().first { $0.hasPrefix("q=") }.map { WebLanguage.thousandths(String($0.dropFirst(2))) } ?? 1_000
-            return weight > 0
+            guard let coding = pieces.first else { continue }
+            weights[coding] = pieces.dropFirst().first { $0.hasPrefix("q=") }.map { WebLanguage.thousandths(String($0.dropFirst(2))) } ?? 1_000
         }
+        return (weights["gzip"] ?? weights["*"] ?? 0) > 0
     }
 }

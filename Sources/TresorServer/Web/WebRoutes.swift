@@ -110,8 +110,7 @@ extension WebApp {
     /// language picked here, on the login page or in the settings, wins and is recorded; one
     /// the last login set does not count) and this bank speaks it; nil when the page's language
     /// is to be recorded.
-    private func bankedLanguage(of customer: CustomerID, request: Request) async throws -> WebLanguage? {
-        let cookies = WebSupport.cookies(request)
+    private func bankedLanguage(of customer: CustomerID, cookies: [String: String]) async throws -> WebLanguage? {
         let chosenHere =
             cookies[WebSupport.languageFromLoginCookie] == nil
             && cookies[WebSupport.languageCookie].flatMap(WebLanguage.init(rawValue:)).map(languages.contains) == true
@@ -135,12 +134,13 @@ extension WebApp {
             let grant = try await services.auth.login(contract: form["contract"] ?? "", password: form["password"] ?? "", address: context.address)
             var cookies = [WebSupport.cookie(WebSupport.sessionCookie, grant.token, request: request)]
             let customer = try await services.auth.authenticate(token: grant.token).customerID
-            if let stored = try await bankedLanguage(of: customer, request: request) {
+            let sent = WebSupport.cookies(request)
+            if let stored = try await bankedLanguage(of: customer, cookies: sent) {
                 // why: a customer who banks in French sees French on a new phone or browser too,
                 // whatever language that browser asks for, as in the bank's own apps.
                 cookies.append(WebSupport.cookie(WebSupport.languageCookie, stored.rawValue, request: request, maxAge: 31_536_000))
                 cookies.append(WebSupport.cookie(WebSupport.languageFromLoginCookie, "1", request: request, maxAge: 31_536_000))
-            } else if WebSupport.cookies(request)[WebSupport.languageFromLoginCookie] != nil {
+            } else if sent[WebSupport.languageFromLoginCookie] != nil {
                 // The last login's customer's language is not this one's: the browser's own.
                 let asked = WebLanguage.choose(cookie: nil, acceptLanguage: request.headers[.acceptLanguage], among: languages)
                 try await services.messages.setLanguage(asked.rawValue, of: customer)
