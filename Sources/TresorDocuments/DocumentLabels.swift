@@ -43,6 +43,18 @@ public struct DocumentLabels: Sendable {
         self["page_of"].replacingOccurrences(of: "{n}", with: String(number)).replacingOccurrences(of: "{total}", with: String(total))
     }
 
+    /// The statement CSV's column names for a person, in `StatementCSV.header`'s order. why not
+    /// the table's words: Italian says "Valuta" for both the value date and the currency.
+    public var csvColumns: [String] { Self.csvColumnTable[Self.languages.firstIndex(of: language)!] }
+
+    /// [de, fr, it, en], each in `StatementCSV.header`'s order.
+    static let csvColumnTable: [[String]] = [
+        ["Buchungsdatum", "Valuta", "Text", "Gegenpartei", "Referenz", "Betrag", "Währung", "Saldo"],
+        ["Date comptable", "Date valeur", "Libellé", "Contrepartie", "Référence", "Montant", "Monnaie", "Solde"],
+        ["Data contabile", "Data valuta", "Testo", "Controparte", "Riferimento", "Importo", "Divisa", "Saldo"],
+        ["Booking date", "Value date", "Details", "Counterparty", "Reference", "Amount", "Currency", "Balance"],
+    ]
+
     /// key: [de, fr, it, en]
     static let table: [String: [String]] = [
         "statement_title": ["Kontoauszug", "Relevé de compte", "Estratto conto", "Account statement"],

@@ -135,6 +135,22 @@ struct StatementAPITests {
             #expect(semicolons.text.hasPrefix("\u{FEFF}booking_date;value_date;text;counterparty;reference;amount;currency;balance\r\n"))
             #expect(semicolons.text.contains(#";"'=SUM(A1) ""Ferien"", Teil 2";"#))
             #expect(Self.parseCSV(String(semicolons.text.dropFirst()), separator: ";") == rows)
+            // The web app's download is for a person with a spreadsheet: semicolons and a header
+            // line in the page's language, the same rows.
+            let header = [
+                "de": "Buchungsdatum;Valuta;Text;", "fr": "Date comptable;Date valeur;Libellé;", "it": "Data contabile;Data valuta;",
+                "en": "Booking date;Value date;Details;",
+            ]
+            for (language, start) in header {
+                let web = try await client.call(
+                    .get, "/statements/download?account=\(anna.current)&from=2026-10-01&to=2026-11-30&format=csv",
+                    headers: ["Cookie": "tresor_session=\(anna.token); lang=\(language)"])
+                #expect(web.status == .ok)
+                #expect(web.text.hasPrefix("\u{FEFF}" + start), "\(language)")
+                let webRows = Self.parseCSV(String(web.text.dropFirst()), separator: ";")
+                #expect(Set(webRows.first ?? []).count == 8, "eight columns, each named once (\(language))")
+                #expect(Array(webRows.dropFirst()) == Array(rows.dropFirst()))
+            }
         }
     }
 

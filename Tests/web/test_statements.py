@@ -83,7 +83,7 @@ class StatementsTest(BrowserTest):
         self.assertTrue(kind.startswith("text/csv"))
         # Split at semicolons, as a spreadsheet set to a Swiss region splits a CSV file it opens;
         # Python's sniffer (what a program guessing the dialect does) finds the same.
-        self.assertTrue(head.lstrip("\ufeff").startswith("booking_date;value_date;text;counterparty;reference;amount;currency;balance\r\n"))
+        self.assertTrue(head.lstrip("\ufeff").startswith("Buchungsdatum;Valuta;Text;Gegenpartei;Referenz;Betrag;Währung;Saldo\r\n"), head[:120])
         _, text = self.browser.execute_async_script(FETCH_TEXT, query + "&format=csv")
         self.assertEqual(";", csv.Sniffer().sniff(text.lstrip("\ufeff"), delimiters=",;\t").delimiter)
         status, kind, _, head = self.fetch(query + "&format=camt053")

@@ -17,12 +17,15 @@ public enum StatementCSV {
         var character: Character { self == .comma ? "," : ";" }
     }
 
-    public static func bytes(_ statement: Statement, separator: Separator = .comma) -> [UInt8] {
-        [0xEF, 0xBB, 0xBF] + Array(text(statement, separator: separator).utf8)
+    /// `columns` names the columns, in `header`'s order: the field names for programs, or words
+    /// for a person reading the file in a spreadsheet (`DocumentLabels.csvColumns`).
+    public static func bytes(_ statement: Statement, separator: Separator = .comma, columns: [String] = header) -> [UInt8] {
+        [0xEF, 0xBB, 0xBF] + Array(text(statement, separator: separator, columns: columns).utf8)
     }
 
-    public static func text(_ statement: Statement, separator: Separator = .comma) -> String {
-        var out = row(header, separator: separator)
+    public static func text(_ statement: Statement, separator: Separator = .comma, columns: [String] = header) -> String {
+        precondition(columns.count == header.count, "one name a column")
+        var out = row(columns, separator: separator)
         for line in statement.lines {
             out += row(
                 [

@@ -37,11 +37,12 @@ extension WebApp {
         let from = try LocalDate(parsing: query.get("from").map { String($0) } ?? "", field: "from")
         let to = try LocalDate(parsing: query.get("to").map { String($0) } ?? "", field: "to")
         let statement = try await services.statements.statement(accountID, of: principal, from: from, to: to)
-        // why semicolons: the file is for the customer's spreadsheet, which in Switzerland (and
-        // its neighbours) splits a CSV file into columns at semicolons, not commas.
+        // why semicolons and words: the file is for the customer's spreadsheet, which in
+        // Switzerland (and its neighbours) splits a CSV file into columns at semicolons, not
+        // commas, and shows its header line to a person.
         let bytes = StatementFiles.render(
             statement, format: format, branding: theme.documentBranding(bankName: bankName), language: page(request, csrf: nil).language.rawValue,
-            csvSeparator: .semicolon)
+            csvSeparator: .semicolon, csvColumns: .words)
         return WebSupport.download(
             bytes, contentType: format.contentType, fileName: "\(statement.identifier).\(format.fileExtension)", inline: inline)
     }
