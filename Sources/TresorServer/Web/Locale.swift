@@ -105,6 +105,17 @@ extension WebLanguage {
 /// pages show comes from here.
 struct Catalogues: Sendable {
     let messages: [WebLanguage: [String: String]]
+    /// Each language's catalogue with English under it, merged once. why: every page asks for
+    /// it, and merging ~700 strings per page was a tenth of rendering a short screen (`perf`).
+    private let merged: [WebLanguage: [String: String]]
+
+    init(messages: [WebLanguage: [String: String]]) {
+        self.messages = messages
+        merged = Dictionary(
+            uniqueKeysWithValues: WebLanguage.allCases.map { language in
+                (language, messages[.en, default: [:]].merging(messages[language, default: [:]]) { $1 })
+            })
+    }
 
     static func load() throws -> Catalogues {
         var messages: [WebLanguage: [String: String]] = [:]
@@ -119,6 +130,6 @@ struct Catalogues: Sendable {
 
     /// The catalogue of `language`, falling back to English, then to the key itself.
     func strings(_ language: WebLanguage) -> [String: String] {
-        messages[.en, default: [:]].merging(messages[language, default: [:]]) { $1 }
+        merged[language, default: [:]]
     }
 }

@@ -49,7 +49,8 @@ struct WebApp: Sendable {
         let language = WebLanguage.choose(
             cookie: cookies[WebSupport.languageCookie], acceptLanguage: request.headers[.acceptLanguage], among: languages)
         let overlay = overlay.snapshot
-        let strings = catalogues.strings(language).merging(overlay.strings[language.rawValue] ?? [:]) { $1 }
+        var strings = catalogues.strings(language)
+        if let own = overlay.strings[language.rawValue], !own.isEmpty { strings.merge(own) { $1 } }
         let path = request.uri.path
         var values: [String: Any] = [
             "lang": language.rawValue, "dir": language.isRightToLeft ? "rtl" : "ltr", "t": strings, "bank": bankName, "csrf": csrf ?? "",
