@@ -44,7 +44,8 @@ public struct DocumentLabels: Sendable {
     }
 
     /// The statement CSV's column names for a person, in `StatementCSV.header`'s order. why not
-    /// the table's words: Italian says "Valuta" for both the value date and the currency.
+    /// the table's words: a column's name in a spreadsheet stands without the PDF's layout
+    /// around it, so it says more ("Buchungsdatum", not "Datum"; "Data valuta", not "Valuta").
     public var csvColumns: [String] { Self.csvColumnTable[Self.languages.firstIndex(of: language)!] }
 
     /// [de, fr, it, en], each in `StatementCSV.header`'s order.
@@ -61,7 +62,8 @@ public struct DocumentLabels: Sendable {
         "continued": ["Fortsetzung", "suite", "continuazione", "continued"],
         "customer": ["Kunde", "Client", "Cliente", "Customer"],
         "account": ["Konto", "Compte", "Conto", "Account"],
-        "currency": ["Währung", "Monnaie", "Valuta", "Currency"],
+        // why Divisa: Italian statements say "Valuta" for the value date's column.
+        "currency": ["Währung", "Monnaie", "Divisa", "Currency"],
         "period": ["Zeitraum", "Période", "Periodo", "Period"],
         "created": ["Erstellt am", "Établi le", "Allestito il", "Created on"],
         "opening_balance": ["Anfangssaldo", "Solde initial", "Saldo iniziale", "Opening balance"],

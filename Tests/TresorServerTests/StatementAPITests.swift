@@ -98,6 +98,13 @@ struct StatementAPITests {
             try Data(french.bytes).write(to: file)
             let text = try ToolRun.run("/usr/bin/pdftotext", ["-layout", file.path, "-"]).output
             #expect(text.contains("Relevé de compte") && text.contains("Solde initial") && text.contains("Page 1 sur 1"))
+            // In Italian the currency is "Divisa": "Valuta" heads the value dates' column alone.
+            let italian = try await client.download(
+                "/v1/accounts/\(anna.current)/statements?from=2026-10-01&to=2026-10-31&format=pdf&lang=it", token: anna.token)
+            try Data(italian.bytes).write(to: file)
+            let italianText = try ToolRun.run("/usr/bin/pdftotext", ["-layout", file.path, "-"]).output
+            #expect(italianText.contains("Estratto conto") && italianText.contains("Divisa"))
+            #expect(italianText.components(separatedBy: "Valuta").count - 1 == 1)
         }
     }
 
