@@ -57,6 +57,9 @@ extension WebApp {
             headers[.contentType] = "image/svg+xml"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: logo)))
         }
+        // why now: the files are read and compressed (zlib's best, some tens of milliseconds)
+        // once; at start, not in the first visitor's request.
+        _ = StaticAsset.all
         router.get("/static/{file}") { request, context in
             // why drawn per request, not at start: only an install asks, and the browser keeps it a day.
             // The bank's logo on its brand colour (as the header shows it); the drawn dial without one.
