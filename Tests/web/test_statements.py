@@ -81,8 +81,9 @@ class StatementsTest(BrowserTest):
         status, kind, _, head = self.fetch(query + "&format=csv")
         self.assertEqual(200, status)
         self.assertTrue(kind.startswith("text/csv"))
-        # Split at semicolons, as a spreadsheet set to a Swiss region splits a CSV file it opens;
-        # Python's sniffer (what a program guessing the dialect does) finds the same.
+        # Split at semicolons, as a spreadsheet set to a Swiss region splits a CSV file it opens,
+        # under a header line in Anna's language; Python's sniffer (what a program guessing the
+        # dialect does) finds the same separator.
         self.assertTrue(head.lstrip("\ufeff").startswith("Buchungsdatum;Valuta;Text;Gegenpartei;Referenz;Betrag;Währung;Saldo\r\n"), head[:120])
         _, text = self.browser.execute_async_script(FETCH_TEXT, query + "&format=csv")
         self.assertEqual(";", csv.Sniffer().sniff(text.lstrip("\ufeff"), delimiters=",;\t").delimiter)
