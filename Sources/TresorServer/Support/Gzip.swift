@@ -30,7 +30,7 @@ enum Gzip {
     static func accepted(by header: String?) -> Bool {
         var weights: [String: Int] = [:]
         for part in (header ?? "").split(separator: ",") {
-            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let pieces = part.split(separator: ";").map { WebSupport.spacesTrimmed($0).lowercased() }
             guard let coding = pieces.first else { continue }
             weights[coding] = pieces.dropFirst().first { $0.hasPrefix("q=") }.map { WebLanguage.thousandths(String($0.dropFirst(2))) } ?? 1_000
         }
