@@ -89,6 +89,7 @@ struct DemoHistory {
                     "\(texts.interest) \(year)")
             }
         }
+        var cardBillMinor: Int64 = 0
         for monthOffset in 0...12 {
             let month = start.adding(months: monthOffset).startOfMonth
             book(
@@ -103,17 +104,19 @@ struct DemoHistory {
                 book(day, "card_payment", from: current, to: bank, 4_000 + random.next(upTo: 12_000), shop, customer.name, texts.debitCard)
             }
             if let card = first(.card, .chf) ?? first(.card, .eur), let cardClearing = clearing[card.currency] {
-                var billMinor: Int64 = 0
+                // The bill on the 28th settles last month's purchases, as a card statement does:
+                // the card always carries this month's, so its used limit is never zero.
+                if let payer = accounts.first(where: { $0.kind == .current && $0.currency == card.currency }) {
+                    book(month.adding(days: 27), "card_bill", from: payer, to: card, cardBillMinor, card.name, payer.name, texts.cardStatement)
+                }
+                cardBillMinor = 0
                 for _ in 0..<3 {
                     let day = month.adding(days: Int(random.next(upTo: 27)))
                     let amount = 1_500 + random.next(upTo: 25_000)
                     let merchant = Self.cardMerchants[Int(random.next(upTo: Int64(Self.cardMerchants.count)))]
                     if book(day, "card_payment", from: card, to: cardClearing, amount, merchant, customer.name, texts.creditCard) {
-                        billMinor += amount
+                        cardBillMinor += amount
                     }
-                }
-                if let payer = accounts.first(where: { $0.kind == .current && $0.currency == card.currency }) {
-                    book(month.adding(days: 27), "card_bill", from: payer, to: card, billMinor, card.name, payer.name, texts.cardStatement)
                 }
             }
             if let savings = accounts.first(where: { $0.kind == .savings && $0.currency == current.currency }) {
