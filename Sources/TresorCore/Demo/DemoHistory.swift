@@ -105,7 +105,8 @@ struct DemoHistory {
             }
             if let card = first(.card, .chf) ?? first(.card, .eur), let cardClearing = clearing[card.currency] {
                 // The bill on the 28th settles last month's purchases, as a card statement does:
-                // the card always carries this month's, so its used limit is never zero.
+                // before it the card carries last month's and this month's, after it this
+                // month's (all made by the 27th), so its used limit is never zero.
                 if let payer = accounts.first(where: { $0.kind == .current && $0.currency == card.currency }) {
                     book(month.adding(days: 27), "card_bill", from: payer, to: card, cardBillMinor, card.name, payer.name, texts.cardStatement)
                 }
