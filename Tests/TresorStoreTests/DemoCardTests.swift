@@ -26,7 +26,7 @@ struct DemoCardTests {
                 #expect(account.bookedMinor >= -account.overdraftLimitMinor, "\(account.name) on \(day): \(account.booked)")
             }
             for card in cards {
-                #expect(card.bookedMinor < 0, "\(card.name) on \(day): this month's purchases are not yet billed")
+                #expect(card.bookedMinor < 0, "\(card.name) on \(day): the purchases since its last bill are owed")
             }
         }
     }
