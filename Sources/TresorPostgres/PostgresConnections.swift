@@ -32,7 +32,15 @@ final class PostgresConnections: Sendable {
 
     private struct Waiter {
         let id: UInt64
+        /// From when the caller's deadline counts; nil for a caller without one.
+        let since: ContinuousClock.Instant?
         let continuation: CheckedContinuation<Turn, any Error>
+    }
+
+    /// A connection in the hands of a caller with a deadline, since the caller asked for it.
+    private struct Lease {
+        let connection: PostgresConnection
+        let since: ContinuousClock.Instant
     }
 
     private struct State {
@@ -43,6 +51,10 @@ final class PostgresConnections: Sendable {
         var waiting: [Waiter] = []
         var nextWaiter: UInt64 = 0
         var closed = false
+        /// Callers with a deadline holding a connection, by caller id.
+        var leased: [UInt64: Lease] = [:]
+        /// Callers whose connection `expire` closed at their deadline.
+        var expired: Set<UInt64> = []
     }
 
     /// Connection ids, unique in the process (`PreparedStatements` keys its statements by them).
@@ -50,14 +62,21 @@ final class PostgresConnections: Sendable {
 
     let maximum: Int
     let idleTimeout: Duration
+    /// How long a caller with a deadline (`withConnection(since:)`) may take; `expire` enforces
+    /// it, and a connection opened for such a caller must be ready within what is left of it.
+    let answerDeadline: Duration?
     private let configuration: PostgresConnection.Configuration
     private let logger: Logger
     private let state = Mutex(State())
     private let reaper = Mutex<Task<Void, Never>?>(nil)
 
-    init(configuration: PostgresConnection.Configuration, maximum: Int, idleTimeout: Duration = .seconds(60), logger: Logger) {
+    init(
+        configuration: PostgresConnection.Configuration, maximum: Int, idleTimeout: Duration = .seconds(60), answerDeadline: Duration? = nil,
+        logger: Logger
+    ) {
         precondition(maximum >= 1, "a pool needs a connection")
         self.configuration = configuration
+        self.answerDeadline = answerDeadline
         self.maximum = maximum
         self.idleTimeout = idleTimeout
         self.logger = logger
@@ -88,15 +107,67 @@ final class PostgresConnections: Sendable {
     var waitingCount: Int { state.withLock { $0.waiting.count } }
 
     /// Runs `body` with a connection of its own, handed back (or dropped, if it closed) after.
-    func withConnection<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        let connection = try await lease()
+    /// `since`: from when the caller's `answerDeadline` counts, for `expire` (its request's
+    /// arrival); nil: no deadline, as for a LISTEN connection, held for the handle's life. A
+    /// caller already past its deadline (its request waited elsewhere) is not begun.
+    func withConnection<T>(since: ContinuousClock.Instant? = nil, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        if let since, let answerDeadline, ContinuousClock.now - since >= answerDeadline { throw Self.late }
+        let id = state.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        let connection = try await lease(id: id, since: since)
+        if let since { state.withLock { $0.leased[id] = Lease(connection: connection, since: since) } }
         do {
             let result = try await body(connection)
-            release(connection)
+            release(connection, expired: since != nil && finish(id))
             return result
         } catch {
-            release(connection)
+            let expired = since != nil && finish(id)
+            release(connection, expired: expired)
+            if expired { throw Self.late }
             throw error
+        }
+    }
+
+    /// Forgets caller `id`'s lease; true when `expire` closed its connection.
+    private func finish(_ id: UInt64) -> Bool {
+        state.withLock { state in
+            state.leased[id] = nil
+            return state.expired.remove(id) != nil
+        }
+    }
+
+    /// What a caller past its deadline hears: the database is not answering (503, the client
+    /// retries; a write retried with its idempotency key is not done twice).
+    private static var late: DatabaseUnavailable { DatabaseUnavailable("no answer from the database in time") }
+
+    /// Ends what callers with a deadline began before `cutoff`: a caller still waiting for a
+    /// connection hears `DatabaseUnavailable` at once; a caller holding one has it closed, so
+    /// the statement it waits on fails and the caller hears the same. why close: PostgresNIO has
+    /// no timeout for a statement, and with PostgreSQL frozen (a network partition, a stalled
+    /// disk, a stopped process) a read waited for its answer forever; closing also frees the
+    /// place, so the pool does not fill up with connections nobody will ever answer.
+    func expire(before cutoff: ContinuousClock.Instant) {
+        let (waiters, stuck): ([Waiter], [PostgresConnection]) = state.withLock { state in
+            var late: [Waiter] = []
+            state.waiting.removeAll { waiter in
+                guard let since = waiter.since, since < cutoff else { return false }
+                late.append(waiter)
+                return true
+            }
+            var stuck: [PostgresConnection] = []
+            for (id, lease) in state.leased where lease.since < cutoff {
+                stuck.append(lease.connection)
+                state.expired.insert(id)
+                state.leased[id] = nil
+            }
+            return (late, stuck)
+        }
+        for waiter in waiters { waiter.continuation.resume(throwing: Self.late) }
+        for connection in stuck {
+            logger.warning("no answer from PostgreSQL on connection \(connection.id) in time; closing it")
+            Self.discard(connection)
         }
     }
 
@@ -118,11 +189,7 @@ final class PostgresConnections: Sendable {
 
     private static var shutDown: DatabaseUnavailable { DatabaseUnavailable("connection pool shut down") }
 
-    private func lease() async throws -> PostgresConnection {
-        let id = state.withLock { state in
-            state.nextWaiter += 1
-            return state.nextWaiter
-        }
+    private func lease(id: UInt64, since: ContinuousClock.Instant?) async throws -> PostgresConnection {
         let turn = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Turn, any Error>) in
                 state.withLock { state in
@@ -138,7 +205,7 @@ final class PostgresConnections: Sendable {
                     // why checked here: a cancellation before this point found no waiter to
                     // remove (the handler below runs under the same lock).
                     if Task.isCancelled { return continuation.resume(throwing: CancellationError()) }
-                    state.waiting.append(Waiter(id: id, continuation: continuation))
+                    state.waiting.append(Waiter(id: id, since: since, continuation: continuation))
                 }
             }
         } onCancel: {
@@ -150,7 +217,7 @@ final class PostgresConnections: Sendable {
         }
         switch turn {
         case .connection(let connection): return connection
-        case .open: return try await open()
+        case .open: return try await open(since: since)
         }
     }
 
@@ -159,7 +226,20 @@ final class PostgresConnections: Sendable {
     /// server refusing the connection (too many connections, 53300; a role's connection limit;
     /// starting up) leaves this request without a database as much as a refused socket does, and
     /// would otherwise reach the client as a 500 for a statement it never sent.
-    private func open() async throws -> PostgresConnection {
+    /// why the connect timeout shortened to what is left of the caller's deadline: with
+    /// PostgreSQL frozen, each opening took PostgresNIO's whole 10 s (it covers the handshake
+    /// too), and a caller that got its place just before its deadline answered 10 s past it.
+    private func open(since: ContinuousClock.Instant?) async throws -> PostgresConnection {
+        var configuration = configuration
+        if let since, let answerDeadline {
+            let left = answerDeadline - (.now - since)
+            guard left > .zero else {
+                freePlace()
+                throw Self.late
+            }
+            let nanoseconds = left.components.seconds * 1_000_000_000 + left.components.attoseconds / 1_000_000_000
+            configuration.options.connectTimeout = min(configuration.options.connectTimeout, .nanoseconds(nanoseconds))
+        }
         do {
             return try await PostgresConnection.connect(
                 configuration: configuration, id: Self.ids.add(1, ordering: .relaxed).newValue, logger: logger)
@@ -181,9 +261,10 @@ final class PostgresConnections: Sendable {
         return error.underlying.map { "\(error.code) (\($0))" } ?? String(describing: error.code)
     }
 
-    private func release(_ connection: PostgresConnection) {
+    /// `expired`: `expire` closed the connection (it may not say `isClosed` yet).
+    private func release(_ connection: PostgresConnection, expired: Bool = false) {
         let keep: Bool = state.withLock { state in
-            if state.closed || connection.isClosed { return false }
+            if expired || state.closed || connection.isClosed { return false }
             if !state.waiting.isEmpty {
                 state.waiting.removeFirst().continuation.resume(returning: .connection(connection))
                 return true

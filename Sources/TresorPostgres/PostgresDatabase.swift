@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 import TresorCore
 import TresorLedger
 
@@ -33,20 +34,48 @@ public final class PostgresDatabase: SQLDatabase {
     /// Admits the write transactions open at the same time (`transactionLimit`); the others wait
     /// their turn here, holding no connection and no lock.
     let transactionSlots: AsyncSemaphore
+    /// How long a read or a write transaction may take, its waits for a turn and a connection
+    /// included, before its caller hears `DatabaseUnavailable` (503) and its connection is closed
+    /// (`PostgresConnections.expire`); nil: no limit (a command's export may read for minutes).
+    /// The server gives `serverAnswerDeadline`, the group committer's own deadline for bookings.
+    public let answerDeadline: Duration?
+    public static let serverAnswerDeadline: Duration = .seconds(15)
+    private let watchdog = Mutex<Task<Void, Never>?>(nil)
 
     /// `url`: `postgres://user:password@host:port/database`, with `?prepare=off` for a pooler
     /// that cannot keep named statements per client (PgBouncer in transaction mode before
     /// 1.21), and `?transactions=N` for the write transactions open at once (`transactionLimit`).
     /// `preparing`: statements are prepared on the pool's connections (`PreparedStatements`).
-    public init(url: String, maximumConnections: Int = 20, preparing: Bool = true, logger: Logger = Logger(label: "tresor.postgres")) throws {
+    public init(
+        url: String, maximumConnections: Int = 20, preparing: Bool = true, answerDeadline: Duration? = nil,
+        logger: Logger = Logger(label: "tresor.postgres")
+    ) throws {
         let configuration = try Self.configuration(url: url)
         self.logger = logger
         self.url = url
         let refused = URLComponents(string: url)?.queryItems?.contains { $0.name == "prepare" && $0.value == "off" } ?? false
         statements = preparing && !refused ? PreparedStatements() : nil
         transactionSlots = AsyncSemaphore(slots: try Self.transactionLimit(url: url, maximumConnections: maximumConnections))
-        connections = PostgresConnections(configuration: configuration, maximum: maximumConnections, logger: logger)
+        connections = PostgresConnections(configuration: configuration, maximum: maximumConnections, answerDeadline: answerDeadline, logger: logger)
         bookingConnections = PostgresConnections(configuration: configuration, maximum: Self.bookingConnectionsMaximum, logger: logger)
+        self.answerDeadline = answerDeadline
+        if let answerDeadline { startWatchdog(answerDeadline) }
+    }
+
+    /// One task for every caller, looking once a second (not a timer per statement).
+    /// why weak: a handle nobody closes (a test's) must not be kept alive by its own watchdog.
+    private func startWatchdog(_ deadline: Duration) {
+        watchdog.withLock {
+            $0 = Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: min(deadline, .seconds(1)))
+                    guard let self else { return }
+                    let cutoff = ContinuousClock.now - deadline
+                    self.connections.expire(before: cutoff)
+                    self.transactionSlots.expireWaiters(before: cutoff, with: DatabaseUnavailable("no turn for a transaction in time"))
+                }
+            }
+        }
     }
 
     /// Write transactions one instance keeps open at the same time: `?transactions=N` in the URL,
@@ -77,12 +106,15 @@ public final class PostgresDatabase: SQLDatabase {
     }
 
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
-        try await transactionSlots.withSlot { try await openTransaction(body) }
+        let since = answerDeadline.map { _ in RequestArrival.instant ?? .now }
+        return try await transactionSlots.withSlot { try await openTransaction(since: since, body) }
     }
 
-    private func openTransaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+    private func openTransaction<T: Sendable>(
+        since: ContinuousClock.Instant?, _ body: @Sendable (any SQLSession) async throws -> T
+    ) async throws -> T {
         try await Self.reachable {
-            try await connections.withConnection { connection in
+            try await connections.withConnection(since: since) { connection in
                 let pending = PendingStatements()
                 let session = PostgresSession(connection: connection, logger: logger, statements: statements, pending: pending)
                 // why sent, not run: BEGIN goes out with the body's first statement, and what the
@@ -102,8 +134,9 @@ public final class PostgresDatabase: SQLDatabase {
     }
 
     public func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
-        try await Self.reachable {
-            try await connections.withConnection { connection in
+        let since = answerDeadline.map { _ in RequestArrival.instant ?? .now }
+        return try await Self.reachable {
+            try await connections.withConnection(since: since) { connection in
                 try await body(PostgresSession(connection: connection, logger: logger, statements: statements, pending: nil))
             }
         }
@@ -184,6 +217,7 @@ public final class PostgresDatabase: SQLDatabase {
     }
 
     public func close() async throws {
+        watchdog.withLock { $0?.cancel() }
         listening.stopAll()
         connections.close()
         bookingConnections.close()

@@ -38,7 +38,7 @@ struct BankSites {
         for config in configs {
             let location = try config.databaseLocation(relativeTo: directory.folder, environment: ProcessInfo.processInfo.environment)
             let services = Services(
-                database: try await DatabaseOptions.open(location: location), auth: auth, observer: metrics,
+                database: try await DatabaseOptions.open(location: location, serving: true), auth: auth, observer: metrics,
                 blobs: try await blobs.store(bank: config.id), signingPolicy: try config.signingPolicy(), secrets: secrets)
             let edition = demo ? DemoBank.Edition.all.first { $0.id == config.id } : nil
             if try await Self.prepare(services, config: config, edition: edition, logger: logger) { seeded.insert(config.id) }
@@ -50,7 +50,7 @@ struct BankSites {
     /// The single-bank deployment: `--db`, `--theme`, every language, reached at any host name.
     func single(demo: Bool, themePath: String?) async throws -> (site: BankSite, seeded: Bool) {
         let services = Services(
-            database: try await database.open(), auth: auth, observer: metrics, blobs: try await blobs.store(), secrets: secrets)
+            database: try await database.open(serving: true), auth: auth, observer: metrics, blobs: try await blobs.store(), secrets: secrets)
         let seeded = demo ? try await services.demo.seed(today: services.today) : false
         if seeded { logger.info("seeded the demo bank") }
         let profile = try await services.bank.profile()

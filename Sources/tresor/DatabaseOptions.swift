@@ -46,14 +46,23 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// Opens and migrates the database.
-    func open() async throws -> any SQLDatabase {
-        try await Self.open(location: try location)
+    func open(serving: Bool = false) async throws -> any SQLDatabase {
+        try await Self.open(location: try location, serving: serving)
     }
 
     /// Opens and migrates the database at `location` (an SQLite path or a `postgres://` URL).
-    static func open(location: String) async throws -> any SQLDatabase {
+    /// `serving`: for `tresor serve`, where every request is answered in time
+    /// (`PostgresDatabase.serverAnswerDeadline`); a command's long export is not cut short.
+    static func open(location: String, serving: Bool = false) async throws -> any SQLDatabase {
         let database: any SQLDatabase
         if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
+            if serving {
+                // why migrated on a handle without the deadline: a migration of a large bank's
+                // data, or the wait for another instance's (they take turns), may take longer
+                // than a request.
+                try await withDatabase(at: location) { _ in }
+                return try PostgresDatabase(url: location, answerDeadline: PostgresDatabase.serverAnswerDeadline)
+            }
             database = try PostgresDatabase(url: location)
         } else {
             try checkSQLiteFile(location, mustExist: false)

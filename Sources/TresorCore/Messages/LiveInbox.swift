@@ -32,22 +32,26 @@ extension MessageService {
                 signal.yield(false)
             }
         }
+        // why unbound: the stream's reads outlive the request that opened it; counted from its
+        // arrival, every read after the answer deadline would be cut off as late.
         let pump = Task { [start] in
-            var last = start
-            // The backlog first: what was committed after the client's last event.
-            signal.yield(true)
-            for await isWake in signals {
-                guard isWake else {
-                    output.yield(.keepAlive)
-                    continue
-                }
-                // Read again while full pages come back, so a burst larger than a page is not held back.
-                while let new = try? await messages(of: customer, after: last), !new.isEmpty {
-                    for message in new {
-                        output.yield(.message(message))
-                        last = message.id
+            await RequestArrival.$instant.withValue(nil) {
+                var last = start
+                // The backlog first: what was committed after the client's last event.
+                signal.yield(true)
+                for await isWake in signals {
+                    guard isWake else {
+                        output.yield(.keepAlive)
+                        continue
                     }
-                    if new.count < Self.pageMax { break }
+                    // Read again while full pages come back, so a burst larger than a page is not held back.
+                    while let new = try? await messages(of: customer, after: last), !new.isEmpty {
+                        for message in new {
+                            output.yield(.message(message))
+                            last = message.id
+                        }
+                        if new.count < Self.pageMax { break }
+                    }
                 }
             }
         }

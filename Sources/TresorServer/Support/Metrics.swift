@@ -96,7 +96,7 @@ struct MetricsMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
-        let response = try await next(request, context)
+        let response = try await RequestArrival.$instant.withValue(start) { try await next(request, context) }
         let elapsed = ContinuousClock.now - start
         let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
         metrics.recordRequest(

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import TresorCore
+import TresorDomain
+import TresorLedger
+import TresorTestSupport
+
+@testable import TresorPostgres
+
+/// The server's answer deadline on PostgreSQL (`PostgresDatabase.answerDeadline`): a statement
+/// the database does not answer, and the callers waiting behind it, hear `DatabaseUnavailable`
+/// (503, retried by the client) instead of waiting for ever, as they did with PostgreSQL frozen.
+/// `pg_sleep(60)` stands for the statement that gets no answer; each test's deadline is a second.
+@Suite("PostgreSQL answer deadline", .enabled(if: TestStore.available.contains(.postgres)))
+struct PostgresAnswerDeadlineTests {
+    static let deadline: Duration = .seconds(1)
+    /// Far below the statement's 60 s, far above the deadline: no clock race on a loaded CI.
+    static let answeredWithin: Duration = .seconds(30)
+
+    /// A handle with the deadline on a new migrated test database.
+    func database(maximumConnections: Int = 20) async throws -> PostgresDatabase {
+        let made = try await TestStore.postgres.makeDatabase() as! PostgresDatabase
+        try await made.close()
+        return try PostgresDatabase(url: made.url, maximumConnections: maximumConnections, answerDeadline: Self.deadline)
+    }
+
+    /// Runs `work`, expecting `DatabaseUnavailable` well before the 60 s statement could end.
+    func expectCutOff(_ what: String, _ work: @escaping @Sendable () async throws -> Void) async {
+        let start = ContinuousClock.now
+        do {
+            try await work()
+            Issue.record("\(what): answered as if the statement had ended")
+        } catch is DatabaseUnavailable {
+            #expect(ContinuousClock.now - start < Self.answeredWithin, "\(what): cut off at the deadline, not when the statement ended")
+        } catch {
+            Issue.record("\(what): \(String(reflecting: error)), not DatabaseUnavailable")
+        }
+    }
+
+    @Test("a read without an answer is cut off and its connection closed; the next read is answered")
+    func unansweredRead() async throws {
+        let database = try await database()
+        await expectCutOff("the read") { _ = try await database.read { try await $0.query("SELECT pg_sleep(60)") } }
+        #expect(database.connections.openCount == 0, "the connection nobody answered is closed, not handed out again")
+        let one = try await database.read { try await $0.queryOne("SELECT 1") }
+        #expect(one?.int(0) == 1)
+        try await database.close()
+    }
+
+    @Test("behind a stuck transaction: a read waiting for the one connection and a transaction waiting for its turn are cut off too")
+    func waitingCallers() async throws {
+        let database = try await database(maximumConnections: 1)
+        #expect(try PostgresDatabase.transactionLimit(url: database.url, maximumConnections: 1) == 1)
+        // why one arrival for all three (as for requests that came together): their deadlines
+        // pass at the same look of the watchdog, so the connection it closes under the stuck
+        // one is not handed to a waiter that is still in time, which would then be answered.
+        let arrived = ContinuousClock.now
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await expectCutOff("the stuck transaction") {
+                    try await RequestArrival.$instant.withValue(arrived) {
+                        try await database.transaction { try await $0.execute("SELECT pg_sleep(60)") }
+                    }
+                }
+            }
+            // why a pause: the others must come while the first holds the connection and the turn.
+            try? await Task.sleep(for: .milliseconds(200))
+            group.addTask {
+                await expectCutOff("the waiting read") {
+                    try await RequestArrival.$instant.withValue(arrived) { _ = try await database.read { try await $0.query("SELECT 1") } }
+                }
+            }
+            group.addTask {
+                await expectCutOff("the waiting transaction") {
+                    try await RequestArrival.$instant.withValue(arrived) { try await database.transaction { try await $0.execute("SELECT 1") } }
+                }
+            }
+        }
+        let one = try await database.read { try await $0.queryOne("SELECT 1") }
+        #expect(one?.int(0) == 1, "the handle works again")
+        try await database.close()
+    }
+
+    @Test("the deadline counts from the request's arrival: work for a request that waited past it is not begun")
+    func fromArrival() async throws {
+        let database = try await database()
+        let arrived = ContinuousClock.now - .seconds(5)
+        await expectCutOff("a read for a late request") {
+            try await RequestArrival.$instant.withValue(arrived) { _ = try await database.read { try await $0.query("SELECT 1") } }
+        }
+        let one = try await RequestArrival.$instant.withValue(.now) { try await database.read { try await $0.queryOne("SELECT 1") } }
+        #expect(one?.int(0) == 1, "a request that just arrived is answered")
+        // Without a deadline (a command), nothing is late.
+        let unlimited = try PostgresDatabase(url: database.url)
+        let stillOne = try await RequestArrival.$instant.withValue(arrived) { try await unlimited.read { try await $0.queryOne("SELECT 1") } }
+        #expect(stillOne?.int(0) == 1)
+        try await unlimited.close()
+        try await database.close()
+    }
+
+    @Test("an event stream opened by a request keeps reading long after the request's deadline")
+    func liveInboxOutlivesItsRequest() async throws {
+        let fixture = try await PaymentFixture.make(.postgres)
+        let served = try PostgresDatabase(
+            url: (fixture.services.database as! PostgresDatabase).url, answerDeadline: Self.deadline)
+        let services = Services(database: served, clock: fixture.clock, auth: LedgerFixture.fastAuth)
+        let (events, stop) = try await RequestArrival.$instant.withValue(.now) {
+            try await services.messages.live(for: fixture.principal.customerID, after: nil)
+        }
+        defer { stop() }
+        try await Task.sleep(for: Self.deadline * 3)
+        let render: @Sendable (CertificateContent) -> [UInt8] = { _ in Array("%PDF-test".utf8) }
+        _ = try await fixture.services.certificates.issue(
+            .balanceConfirmation, fields: ["date": "2026-11-20"], language: "de", for: fixture.principal, render: render)
+        let message = await LiveInboxTests.messages(events, count: 1).first
+        #expect(message?.category == .documents, "the message committed after the deadline reached the stream")
+    }
+}
