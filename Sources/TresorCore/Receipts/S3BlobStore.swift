@@ -18,9 +18,19 @@ public struct S3BlobStore: BlobStore {
         public var secretKey: String
         /// Object names are `prefix + hash`.
         public var prefix: String
+        /// Seconds the store may stay silent in a request before it fails (`BlobStoreError.remote`,
+        /// 503 `storage_unavailable` for the phone). why 15: the database's answer deadline
+        /// (`PostgresDatabase.serverAnswerDeadline`); URLSession's own 60 s outlasted the phone's
+        /// patience, so an object store that took the connection and never answered reached the
+        /// customer as a timeout instead of "try again later".
+        public var answerSeconds: TimeInterval
 
-        public init(endpoint: URL, bucket: String, region: String = "us-east-1", accessKey: String, secretKey: String, prefix: String = "receipts/") {
+        public init(
+            endpoint: URL, bucket: String, region: String = "us-east-1", accessKey: String, secretKey: String, prefix: String = "receipts/",
+            answerSeconds: TimeInterval = 15
+        ) {
             self.endpoint = endpoint
+            self.answerSeconds = answerSeconds
             self.bucket = bucket
             self.region = region
             self.accessKey = accessKey
@@ -36,7 +46,9 @@ public struct S3BlobStore: BlobStore {
     public init(_ configuration: Configuration, key: SymmetricKey) {
         self.configuration = configuration
         cipher = BlobCipher(key: key)
-        session = URLSession(configuration: .ephemeral)
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.timeoutIntervalForRequest = configuration.answerSeconds
+        session = URLSession(configuration: sessionConfiguration)
     }
 
     /// Creates the bucket when it is missing (a new MinIO, a test server).
