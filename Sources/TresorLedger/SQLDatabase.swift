@@ -73,12 +73,12 @@ public protocol SQLDatabase: Sendable {
     /// Runs `body` in one database transaction: committed if it returns, rolled back if it
     /// throws. Writers see each other's committed rows only (no lost updates: the ledger's
     /// conditional UPDATEs lock the rows they change).
-    func transaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T
     /// Runs `body` outside an explicit transaction: each statement commits by itself (one round
     /// trip for work that is one statement). Where the store has no such mode, a transaction.
-    func autocommit<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T
+    func autocommit<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T
     /// Runs read-only `body` on a connection that may run concurrently with writers.
-    func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T
     /// The rows of one read-only statement that needs no other's snapshot. why apart from
     /// `read`: SQLite runs it without the BEGIN and COMMIT a read's snapshot takes (the
     /// statement is its own); elsewhere it is `read` with the one statement.
@@ -110,7 +110,7 @@ extension SQLDatabase {
 
     public func observeWrites(_ observer: any LedgerObserver) {}
 
-    public func autocommit<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+    public func autocommit<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
         try await transaction(body)
     }
 

@@ -37,10 +37,12 @@ final class PostgresConnections: Sendable {
         let continuation: CheckedContinuation<Turn, any Error>
     }
 
-    /// A connection in the hands of a caller with a deadline, since the caller asked for it.
+    /// A connection in the hands of a caller with a deadline (`withConnectionAnswered`).
     private struct Lease {
         let connection: PostgresConnection
         let since: ContinuousClock.Instant
+        /// Answers the caller `late` (a no-op once its work answered it).
+        let abandon: @Sendable () -> Void
     }
 
     private struct State {
@@ -53,7 +55,8 @@ final class PostgresConnections: Sendable {
         var closed = false
         /// Callers with a deadline holding a connection, by caller id.
         var leased: [UInt64: Lease] = [:]
-        /// Callers whose connection `expire` closed at their deadline.
+        /// Callers `expire` answered and whose connection it closed and counted out, while their
+        /// work had not ended yet.
         var expired: Set<UInt64> = []
     }
 
@@ -107,30 +110,53 @@ final class PostgresConnections: Sendable {
     var waitingCount: Int { state.withLock { $0.waiting.count } }
 
     /// Runs `body` with a connection of its own, handed back (or dropped, if it closed) after.
-    /// `since`: from when the caller's `answerDeadline` counts, for `expire` (its request's
-    /// arrival); nil: no deadline, as for a LISTEN connection, held for the handle's life. A
-    /// caller already past its deadline (its request waited elsewhere) is not begun.
-    func withConnection<T>(since: ContinuousClock.Instant? = nil, _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        if let since, let answerDeadline, ContinuousClock.now - since >= answerDeadline { throw Self.late }
-        let id = state.withLock { state in
-            state.nextWaiter += 1
-            return state.nextWaiter
-        }
-        let connection = try await lease(id: id, since: since)
-        if let since { state.withLock { $0.leased[id] = Lease(connection: connection, since: since) } }
+    func withConnection<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let connection = try await lease(id: nextID(), since: nil)
         do {
             let result = try await body(connection)
-            release(connection, expired: since != nil && finish(id))
+            release(connection)
             return result
         } catch {
-            let expired = since != nil && finish(id)
-            release(connection, expired: expired)
-            if expired { throw Self.late }
+            release(connection)
             throw error
         }
     }
 
-    /// Forgets caller `id`'s lease; true when `expire` closed its connection.
+    /// `withConnection` for a caller with a deadline: answered by `body`, or past
+    /// `answerDeadline` counted from `since` (its request's arrival) by `expire`, whichever comes
+    /// first. A caller already past it (its request waited elsewhere) is not begun.
+    /// why `body` runs in a task of its own: the caller must hear back even if `body` never
+    /// ends. Closing its connection fails the statement it waits on, but PostgresNIO (1.33.2)
+    /// loses a statement written just as the connection closes (`PostgresSession.ensureOpen`),
+    /// which then waits for ever; with the caller waiting on it, a session lookup stuck so held
+    /// back every request of the instance after PostgreSQL thawed (seen once in the chaos test).
+    func withConnectionAnswered<T: Sendable>(
+        since: ContinuousClock.Instant, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        if let answerDeadline, ContinuousClock.now - since >= answerDeadline { throw Self.late }
+        let id = nextID()
+        let connection = try await lease(id: id, since: since)
+        let answer = Answer<T>()
+        return try await withCheckedThrowingContinuation { continuation in
+            answer.wait(continuation)
+            state.withLock { $0.leased[id] = Lease(connection: connection, since: since, abandon: { answer.give(.failure(Self.late)) }) }
+            Task {
+                let result: Result<T, any Error>
+                do { result = .success(try await body(connection)) } catch { result = .failure(error) }
+                release(connection, placeFreed: finish(id))
+                answer.give(result)
+            }
+        }
+    }
+
+    private func nextID() -> UInt64 {
+        state.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+    }
+
+    /// Forgets caller `id`'s lease; true when `expire` closed its connection and counted it out.
     private func finish(_ id: UInt64) -> Bool {
         state.withLock { state in
             state.leased[id] = nil
@@ -143,31 +169,39 @@ final class PostgresConnections: Sendable {
     private static var late: DatabaseUnavailable { DatabaseUnavailable("no answer from the database in time") }
 
     /// Ends what callers with a deadline began before `cutoff`: a caller still waiting for a
-    /// connection hears `DatabaseUnavailable` at once; a caller holding one has it closed, so
-    /// the statement it waits on fails and the caller hears the same. why close: PostgresNIO has
-    /// no timeout for a statement, and with PostgreSQL frozen (a network partition, a stalled
-    /// disk, a stopped process) a read waited for its answer forever; closing also frees the
-    /// place, so the pool does not fill up with connections nobody will ever answer.
+    /// connection, or holding one, hears `DatabaseUnavailable` at once; a held connection is
+    /// closed (the statement waiting on it fails, and its work ends) and its place freed. why:
+    /// PostgresNIO has no timeout for a statement, and with PostgreSQL frozen (a network
+    /// partition, a stalled disk, a stopped process) a read waited for its answer for ever;
+    /// closing keeps the pool from filling up with connections nobody will ever answer.
     func expire(before cutoff: ContinuousClock.Instant) {
-        let (waiters, stuck): ([Waiter], [PostgresConnection]) = state.withLock { state in
+        let (waiters, stuck): ([Waiter], [Lease]) = state.withLock { state in
             var late: [Waiter] = []
             state.waiting.removeAll { waiter in
                 guard let since = waiter.since, since < cutoff else { return false }
                 late.append(waiter)
                 return true
             }
-            var stuck: [PostgresConnection] = []
+            var stuck: [Lease] = []
             for (id, lease) in state.leased where lease.since < cutoff {
-                stuck.append(lease.connection)
+                stuck.append(lease)
                 state.expired.insert(id)
                 state.leased[id] = nil
+                // The place is free now (the connection is closed below): a caller still in
+                // time may open one, whether or not the abandoned work ever ends.
+                state.open -= 1
+                if !state.closed, !state.waiting.isEmpty {
+                    state.open += 1
+                    state.waiting.removeFirst().continuation.resume(returning: .open)
+                }
             }
             return (late, stuck)
         }
         for waiter in waiters { waiter.continuation.resume(throwing: Self.late) }
-        for connection in stuck {
-            logger.warning("no answer from PostgreSQL on connection \(connection.id) in time; closing it")
-            Self.discard(connection)
+        for lease in stuck {
+            logger.warning("no answer from PostgreSQL on connection \(lease.connection.id) in time; closing it")
+            lease.abandon()
+            Self.discard(lease.connection)
         }
     }
 
@@ -261,10 +295,11 @@ final class PostgresConnections: Sendable {
         return error.underlying.map { "\(error.code) (\($0))" } ?? String(describing: error.code)
     }
 
-    /// `expired`: `expire` closed the connection (it may not say `isClosed` yet).
-    private func release(_ connection: PostgresConnection, expired: Bool = false) {
+    /// `placeFreed`: `expire` closed the connection (it may not say `isClosed` yet) and counted
+    /// it out already.
+    private func release(_ connection: PostgresConnection, placeFreed: Bool = false) {
         let keep: Bool = state.withLock { state in
-            if expired || state.closed || connection.isClosed { return false }
+            if placeFreed || state.closed || connection.isClosed { return false }
             if !state.waiting.isEmpty {
                 state.waiting.removeFirst().continuation.resume(returning: .connection(connection))
                 return true
@@ -274,7 +309,7 @@ final class PostgresConnections: Sendable {
         }
         if !keep {
             Self.discard(connection)
-            freePlace()
+            if !placeFreed { freePlace() }
         }
     }
 
@@ -305,5 +340,18 @@ final class PostgresConnections: Sendable {
             return stale
         }
         for entry in stale { Self.discard(entry.connection) }
+    }
+}
+
+/// One answer for a caller, from whichever gives it first (its work, or `expire`).
+private final class Answer<T: Sendable>: Sendable {
+    private let continuation = Mutex<CheckedContinuation<T, any Error>?>(nil)
+
+    func wait(_ continuation: CheckedContinuation<T, any Error>) {
+        self.continuation.withLock { $0 = continuation }
+    }
+
+    func give(_ result: Result<T, any Error>) {
+        continuation.withLock { $0.take() }?.resume(with: result)
     }
 }

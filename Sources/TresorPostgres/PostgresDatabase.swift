@@ -105,16 +105,16 @@ public final class PostgresDatabase: SQLDatabase {
             host: host, port: components.port ?? 5432, username: user, password: components.password, database: database, tls: .disable)
     }
 
-    public func transaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
         let since = answerDeadline.map { _ in RequestArrival.instant ?? .now }
         return try await transactionSlots.withSlot { try await openTransaction(since: since, body) }
     }
 
     private func openTransaction<T: Sendable>(
-        since: ContinuousClock.Instant?, _ body: @Sendable (any SQLSession) async throws -> T
+        since: ContinuousClock.Instant?, _ body: @escaping @Sendable (any SQLSession) async throws -> T
     ) async throws -> T {
         try await Self.reachable {
-            try await connections.withConnection(since: since) { connection in
+            let work: @Sendable (PostgresConnection) async throws -> T = { [logger, statements] connection in
                 let pending = PendingStatements()
                 let session = PostgresSession(connection: connection, logger: logger, statements: statements, pending: pending)
                 // why sent, not run: BEGIN goes out with the body's first statement, and what the
@@ -130,20 +130,24 @@ public final class PostgresDatabase: SQLDatabase {
                     throw error
                 }
             }
+            if let since { return try await connections.withConnectionAnswered(since: since, work) }
+            return try await connections.withConnection(work)
         }
     }
 
-    public func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
         let since = answerDeadline.map { _ in RequestArrival.instant ?? .now }
         return try await Self.reachable {
-            try await connections.withConnection(since: since) { connection in
+            let work: @Sendable (PostgresConnection) async throws -> T = { [logger, statements] connection in
                 try await body(PostgresSession(connection: connection, logger: logger, statements: statements, pending: nil))
             }
+            if let since { return try await connections.withConnectionAnswered(since: since, work) }
+            return try await connections.withConnection(work)
         }
     }
 
     /// On a connection of `bookingConnections`: only the group committer runs statements this way.
-    public func autocommit<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+    public func autocommit<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
         try await Self.reachable {
             try await bookingConnections.withConnection { connection in
                 try await body(PostgresSession(connection: connection, logger: logger, statements: statements, pending: nil))
@@ -187,19 +191,29 @@ public final class PostgresDatabase: SQLDatabase {
     /// connection is replaced after a second.
     public func listen(_ channel: String) async throws -> AsyncStream<String> {
         let stream = hub.subscribe(channel)
-        try await listening.start(channel) { [connections, hub, logger] ready in
+        try await listening.start(channel) { [connections, hub, logger, answerDeadline] ready in
             var attempts = 0
             while !Task.isCancelled {
                 let reconnected = attempts > 0
                 attempts += 1
                 do {
                     try await connections.withConnection { connection in
-                        try await connection.listen(on: channel) { notifications in
-                            ready()
-                            // why: what was notified while the connection was down is lost;
-                            // `*` tells every listener to look for itself.
-                            if reconnected { hub.deliver(channel, NotificationHub.everyone) }
-                            for try await notification in notifications { hub.deliver(channel, notification.payload) }
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            group.addTask {
+                                try await connection.listen(on: channel) { notifications in
+                                    ready()
+                                    // why: what was notified while the connection was down is
+                                    // lost; `*` tells every listener to look for itself.
+                                    if reconnected { hub.deliver(channel, NotificationHub.everyone) }
+                                    for try await notification in notifications { hub.deliver(channel, notification.payload) }
+                                }
+                            }
+                            if let answerDeadline {
+                                group.addTask { try await Self.keepAnswering(connection, deadline: answerDeadline, logger: logger) }
+                            }
+                            // The first to end (the connection lost, or found silent) ends both.
+                            try await group.next()
+                            group.cancelAll()
                         }
                     }
                 } catch {
@@ -209,6 +223,33 @@ public final class PostgresDatabase: SQLDatabase {
             }
         }
         return stream
+    }
+
+    /// Asks the LISTEN connection `SELECT 1` once per `deadline`; one unanswered within it is
+    /// closed, so the listening loop connects again. why: a connection that only listens sends
+    /// nothing, so one cut off without a word (a network partition, a stopped backend) looked
+    /// alive for ever, and no message committed by another instance reached this one's streams.
+    static func keepAnswering(_ connection: PostgresConnection, deadline: Duration, logger: Logger) async throws {
+        while true {
+            try await Task.sleep(for: deadline)
+            let answered = try await withThrowingTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    _ = try await connection.query("SELECT 1", logger: logger).collect()
+                    return true
+                }
+                group.addTask {
+                    try await Task.sleep(for: deadline)
+                    return false
+                }
+                let first = try await group.next() ?? false
+                // why closed before leaving: a query PostgresNIO sent is not cancelled, and the
+                // group waits for it; closing fails it.
+                if !first { try? await connection.close() }
+                group.cancelAll()
+                return first
+            }
+            if !answered { throw DatabaseUnavailable("the LISTEN connection did not answer in \(deadline)") }
+        }
     }
 
     public func migrate() async throws {

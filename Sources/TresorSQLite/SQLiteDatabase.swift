@@ -101,7 +101,7 @@ public final class SQLiteDatabase: SQLDatabase {
 
     /// Runs `body` in the next group of write transactions (`SQLiteWriteGroups`): in a savepoint
     /// of its own, committed with the group before this returns.
-    public func transaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
         try await withoutActuallyEscaping(body) { body in
             // why the caller writes a group of one itself when nothing else is written or waits:
             // queued, it is handed to a new task and answered through a continuation.
@@ -117,7 +117,7 @@ public final class SQLiteDatabase: SQLDatabase {
         }
     }
 
-    public func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
         try await readers.read { try await body(SQLiteReadSession(reader: $0)) }
     }
 

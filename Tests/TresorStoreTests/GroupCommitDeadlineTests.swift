@@ -17,17 +17,17 @@ struct GroupCommitDeadlineTests {
         init(_ base: any SQLDatabase) { self.base = base }
 
         var dialect: SQLDialect { base.dialect }
-        func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T { try await base.read(body) }
+        func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T { try await base.read(body) }
         func listen(_ channel: String) async throws -> AsyncStream<String> { try await base.listen(channel) }
         func migrate() async throws { try await base.migrate() }
         func close() async throws { try await base.close() }
 
-        func transaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+        func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
             try await stallIfFirst()
             return try await base.transaction(body)
         }
 
-        func autocommit<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+        func autocommit<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
             try await stallIfFirst()
             return try await base.autocommit(body)
         }

@@ -20,7 +20,7 @@ final class HeldFirstRead: SQLDatabase {
         for continuation in held { continuation.resume() }
     }
 
-    func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
         await withCheckedContinuation { continuation in
             let wait = state.withLock { state in
                 state.reads += 1
@@ -33,10 +33,10 @@ final class HeldFirstRead: SQLDatabase {
         return try await base.read(body)
     }
 
-    func transaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
         try await base.transaction(body)
     }
-    func autocommit<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+    func autocommit<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
         try await base.autocommit(body)
     }
     func listen(_ channel: String) async throws -> AsyncStream<String> { try await base.listen(channel) }

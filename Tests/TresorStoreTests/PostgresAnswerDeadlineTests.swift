@@ -47,6 +47,21 @@ struct PostgresAnswerDeadlineTests {
         try await database.close()
     }
 
+    @Test("work that never ends even when its connection is closed (a statement PostgresNIO lost) still has its caller answered")
+    func workThatNeverEnds() async throws {
+        let database = try await database(maximumConnections: 1)
+        await expectCutOff("the read") {
+            _ = try await database.read { _ in
+                // Stands for a statement written as its connection closed: it is never answered.
+                try? await Task.sleep(for: .seconds(60))
+                return 1
+            }
+        }
+        let one = try await database.read { try await $0.queryOne("SELECT 1") }
+        #expect(one?.int(0) == 1, "the place of the abandoned work is free again")
+        try await database.close()
+    }
+
     @Test("behind a stuck transaction: a read waiting for the one connection and a transaction waiting for its turn are cut off too")
     func waitingCallers() async throws {
         let database = try await database(maximumConnections: 1)
@@ -114,5 +129,46 @@ struct PostgresAnswerDeadlineTests {
             .balanceConfirmation, fields: ["date": "2026-11-20"], language: "de", for: fixture.principal, render: render)
         let message = await LiveInboxTests.messages(events, count: 1).first
         #expect(message?.category == .documents, "the message committed after the deadline reached the stream")
+    }
+
+    @Test("a LISTEN connection whose server process stops answering is replaced: another instance's notification still arrives")
+    func silentListenConnection() async throws {
+        let listening = try await database()
+        let other = try PostgresDatabase(url: listening.url, maximumConnections: 1)
+        let payloads = try await listening.listen("deadline_test")
+        // The one client backend on this database besides `other`'s own: the LISTEN connection
+        // (nothing else was read through `listening`).
+        let pid = try #require(
+            try await other.read {
+                try await $0.queryOne(
+                    """
+                    SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' \
+                    AND pid <> pg_backend_pid()
+                    """)
+            }?.int(0))
+        // why a stopped backend: its connection stays open and silent, as one cut off by a
+        // network partition does; a terminated one would say goodbye.
+        try #require(kill(pid_t(pid), SIGSTOP) == 0, "stop the LISTEN connection's server process (errno \(errno))")
+        defer { kill(pid_t(pid), SIGCONT) }
+        let arrived = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await payload in payloads where payload == "hello" { return true }
+                return false
+            }
+            group.addTask {
+                let end = ContinuousClock.now + Self.answeredWithin
+                while ContinuousClock.now < end, !Task.isCancelled {
+                    _ = try? await other.read { try await $0.query("SELECT pg_notify('deadline_test', 'hello')") }
+                    try? await Task.sleep(for: .milliseconds(500))
+                }
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        #expect(arrived, "a notification sent after the LISTEN connection went silent reached the listener")
+        try await other.close()
+        try await listening.close()
     }
 }

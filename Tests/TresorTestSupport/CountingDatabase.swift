@@ -16,17 +16,17 @@ public final class CountingDatabase: SQLDatabase {
 
     public var dialect: SQLDialect { base.dialect }
 
-    public func transaction<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
         counts.withLock { $0.transactions += 1 }
         return try await base.transaction(body)
     }
 
-    public func autocommit<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+    public func autocommit<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
         counts.withLock { $0.transactions += 1 }
         return try await base.autocommit(body)
     }
 
-    public func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
         counts.withLock { $0.reads += 1 }
         return try await base.read(body)
     }

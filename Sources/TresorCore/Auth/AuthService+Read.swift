@@ -10,7 +10,7 @@ extension AuthService {
     /// checkouts. Refuses with 401 before `body` runs, and with 403 `step_up_required` when the
     /// session's level is below `minimumLevel`.
     public func read<T: Sendable>(
-        token: String, minimumLevel: Int, _ body: @Sendable (Principal, any SQLSession) async throws -> T
+        token: String, minimumLevel: Int, _ body: @escaping @Sendable (Principal, any SQLSession) async throws -> T
     ) async throws -> (principal: Principal, value: T) {
         try await read(token: token, minimumLevel: minimumLevel, joining: nil) { principal, _, session in try await body(principal, session) }
     }
@@ -19,7 +19,7 @@ extension AuthService {
     /// `body` gets its rows (none when `data` is nil).
     public func read<T: Sendable>(
         token: String, minimumLevel: Int, joining data: CallerQuery?,
-        _ body: @Sendable (Principal, [SQLRow], any SQLSession) async throws -> T
+        _ body: @escaping @Sendable (Principal, [SQLRow], any SQLSession) async throws -> T
     ) async throws -> (principal: Principal, value: T) {
         let hash = try Self.tokenHash(token)
         let now = clock.unixMillis

@@ -42,7 +42,7 @@ public struct TresorRequestContext: RequestContext {
     /// The caller and `body`'s reads in one snapshot (`AuthService.read`), on the routes
     /// `BearerAuthMiddleware` hands the session lookup to. Anywhere else it answers 401: a
     /// route that reads this way is never reached without its lookup.
-    func readAsCaller<T: Sendable>(_ body: @Sendable (Principal, any SQLSession) async throws -> T) async throws -> (
+    func readAsCaller<T: Sendable>(_ body: @escaping @Sendable (Principal, any SQLSession) async throws -> T) async throws -> (
         principal: Principal, value: T
     ) {
         try await readAsCaller(joining: nil) { principal, _, session in try await body(principal, session) }
@@ -70,7 +70,7 @@ public struct TresorRequestContext: RequestContext {
     /// `readAsCaller(_:)` with `data` read in the statement that looks the session up
     /// (`CallerQuery`); `body` gets its rows.
     func readAsCaller<T: Sendable>(
-        joining data: CallerQuery?, _ body: @Sendable (Principal, [SQLRow], any SQLSession) async throws -> T
+        joining data: CallerQuery?, _ body: @escaping @Sendable (Principal, [SQLRow], any SQLSession) async throws -> T
     ) async throws -> (principal: Principal, value: T) {
         guard let pendingLogin else { throw DomainError(.unauthorized, "Log in first.") }
         var (principal, value) = try await pendingLogin.auth.read(
