@@ -15,6 +15,7 @@ public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
 
     public static let chf = Currency(validatedCode: "CHF")
     public static let eur = Currency(validatedCode: "EUR")
+    public static let usd = Currency(validatedCode: "USD")
 
     public init?(code: String) {
         guard let digits = Self.supported[code] else { return nil }

@@ -6,8 +6,12 @@ import TresorDomain
 /// lines named like a total (`TOTAL`, `Summe`, `Gesamt`, `Totale`, `Montant`, …, not
 /// `Zwischensumme`) and prefers the one that equals the sum of the item lines above it.
 public enum ReceiptParser {
-    static let totalWords = ["total", "totale", "summe", "gesamt", "montant", "amount due", "a payer", "zu zahlen", "importo", "betrag"]
-    static let subtotalWords = ["zwischensumme", "sous-total", "sous total", "subtotale", "subtotal", "zwischentotal"]
+    static let totalWords = [
+        "total", "totale", "summe", "gesamt", "montant", "amount due", "a payer", "zu zahlen", "importo", "betrag", "net amount", "grand total",
+    ]
+    static let subtotalWords = [
+        "zwischensumme", "sous-total", "sous total", "subtotale", "subtotal", "zwischentotal", "sub total", "sub-total", "gross amount",
+    ]
     static let paymentWords = [
         "bar", "gegeben", "ruckgeld", "retour", "especes", "rendu", "contanti", "resto", "cash", "change", "carte", "karte", "card",
         "mwst", "mwst.", "tva", "iva", "vat", "ust",
@@ -18,18 +22,26 @@ public enum ReceiptParser {
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t|")) }.filter {
             !$0.isEmpty
         }
-        // why: a second total in the other currency must not decide the receipt's currency.
-        let currency = dominantCurrency(
-            lines.filter { line in !(totalWords + subtotalWords).contains { hasWord($0, in: fold(line)) } }, default: defaultCurrency)
+        // why: a second total in the other currency must not decide the receipt's currency; only
+        // when every total and subtotal names the same currency and no other line names one
+        // (`Total USD$ 29.01`) is it the receipt's.
+        let isTotalLine = { (line: String) in (totalWords + subtotalWords).contains { hasWord($0, in: fold(line)) } }
+        let totalLines = lines.filter { isTotalLine($0) && trailingAmount($0) != nil }
+        let totalCurrencies = Set(totalLines.map(currencyNamed))
+        let named =
+            dominantCurrency(lines.filter { !isTotalLine($0) }) ?? (totalCurrencies.count == 1 ? totalCurrencies.first ?? nil : nil)
+        let currency: Currency
+        switch named {
+        case .booked(let booked): currency = booked
+        case .other, nil: currency = defaultCurrency
+        }
         var items: [Int64] = []
         var totals: [(amount: Int64, currency: Currency?)] = []
         var subtotal: Int64?
         var vat: [ReceiptReading.VATLine] = []
-        var date: LocalDate?
         var pastTotals = false
         for line in lines {
             let folded = fold(line)
-            if date == nil { date = findDate(line) }
             guard let amount = trailingAmount(line) else { continue }
             let lineCurrency = currencyMentioned(line)
             if vatWords.contains(where: { hasWord($0, in: folded) }), let rate = vatRate(line) {
@@ -61,20 +73,62 @@ public enum ReceiptParser {
             chosen = totals.first
             confidence = min(confidence, 40)
         }
-        return ReceiptReading(
-            merchant: merchant(lines), date: date, total: chosen.map { Money(minorUnits: $0.amount, currency: $0.currency ?? currency) },
-            vat: vat, confidence: max(0, min(100, confidence)), text: text)
+        // A receipt in rupees has no total Tresor can book or budget (counted as francs it would
+        // be wrong by a factor of about 150): the customer sees the text and types the amount.
+        let total = chosen.flatMap { line -> Money? in
+            if let lineCurrency = line.currency { return Money(minorUnits: line.amount, currency: lineCurrency) }
+            return named == .other ? nil : Money(minorUnits: line.amount, currency: currency)
+        }
+        if chosen != nil, total == nil { confidence = min(confidence, 30) }
+        // why: an American till writes the month first (05/24/2022); elsewhere the day comes first.
+        let monthFirst = (total?.currency ?? currency) == .usd
+        let date = lines.lazy.compactMap { findDate($0, monthFirst: monthFirst) }.first
+        return ReceiptReading(merchant: merchant(lines), date: date, total: total, vat: vat, confidence: max(0, min(100, confidence)), text: text)
     }
 
-    /// The first line with letters that is not an address, a date or an amount: tills print the
-    /// shop's name first.
+    /// Tills print the shop's name first: the first line above the date and the amounts that is
+    /// not a store number, an address or a phone number. A logo the OCR cannot read leaves the
+    /// till's thanks (`THANK YOU FOR SHOPPING AT WALGREENS`); failing both, the first line with
+    /// letters among the first four.
     static func merchant(_ lines: [String]) -> String? {
+        let header = lines.prefix { findDate($0) == nil && trailingAmount($0) == nil }.prefix(6)
+        if let name = header.first(where: isShopName) { return shopName(name) }
+        if let thanked = lines.lazy.compactMap(thankedShop).first { return thanked }
         for line in lines.prefix(4) {
             let letters = line.filter(\.isLetter).count
             guard letters >= 2, findDate(line) == nil, trailingAmount(line) == nil else { continue }
-            return line.trimmingCharacters(in: CharacterSet(charactersIn: " .,:;-_*'\""))
+            return shopName(line)
         }
         return nil
+    }
+
+    /// Not `#03296 191 E 3RD AVE`, `SAN MATEO, CA 94401`, `8001 Zürich` or `650-342-2723`.
+    /// Nor the grain of a table read as letters (`à AN A VA OA`: most words of one or two).
+    static func isShopName(_ line: String) -> Bool {
+        let letters = line.filter(\.isLetter).count
+        let digits = line.filter(\.isNumber).count
+        guard letters >= 2, digits < letters, !line.hasPrefix("#") else { return false }
+        let words = line.split(whereSeparator: \.isWhitespace).filter { $0.contains(where: \.isLetter) }
+        guard words.count < 3 || words.filter({ $0.count <= 2 }).count * 2 <= words.count else { return false }
+        return line.firstMatch(of: #/\b[A-Z]{2},?\s+\d{5}(?:-\d{4})?\s*$/#) == nil && line.firstMatch(of: #/^\s*\d{4,5}\s+\p{L}/#) == nil
+    }
+
+    /// The line as printed without the punctuation around it; a web address without its ending
+    /// (`Saathimart.com` is Saathimart).
+    static func shopName(_ line: String) -> String {
+        let name = line.trimmingCharacters(in: CharacterSet(charactersIn: " .,:;-_*'\"|\\/"))
+        if let site = name.wholeMatch(of: #/(?:www\.)?([\p{L}\d-]{2,})\.(?:com|ch|de|fr|it|at|net|org)/#.ignoresCase()) { return String(site.1) }
+        return name
+    }
+
+    /// The shop a till thanks the customer for visiting, in the shop's own capitals
+    /// (`WALGREENS` becomes `Walgreens`).
+    static func thankedShop(_ line: String) -> String? {
+        let pattern = #/(?i)\b(?:shopping|einkauf|achats?|acquisti|visit)\b.*?\b(?:at|with|bei|chez|da|presso)\s+([\p{L}][\p{L}\d&' -]{1,40})/#
+        guard let match = line.firstMatch(of: pattern) else { return nil }
+        let name = shopName(String(match.1))
+        guard name.filter(\.isLetter).count >= 2, !["us", "uns", "nous", "noi"].contains(fold(name)) else { return nil }
+        return name == name.uppercased() ? name.capitalized : name
     }
 
     /// Lower case without accents, so `Rückgeld`, `Espèces` and `À payer` match plain keywords.
@@ -139,29 +193,82 @@ public enum ReceiptParser {
         return match.2.map { "\(match.1).\($0)" } ?? "\(match.1).0"
     }
 
-    static func findDate(_ line: String) -> LocalDate? {
+    /// A date as tills print it: `2026-11-28`, `28.11.2026`, `28/11/26`, or month first
+    /// (`11/28/2026`) when the day cannot be first or `monthFirst` (an American receipt) says
+    /// so. A weekday printed before an ambiguous date decides it (`Fri 04/07/2017` is 7 April).
+    /// Both separators must be the same: `2/4.00` is an offer (two for 4.00), not a date.
+    static func findDate(_ line: String, monthFirst: Bool = false) -> LocalDate? {
         if let iso = line.firstMatch(of: #/(20\d\d)-(\d\d)-(\d\d)/#) {
             return LocalDate(year: Int(iso.1)!, month: Int(iso.2)!, day: Int(iso.3)!)
         }
-        guard let match = line.firstMatch(of: #/(\d{1,2})[./-](\d{1,2})[./-](\d{4}|\d{2})(?!\d)/#) else { return nil }
-        var year = Int(match.3)!
-        if year < 100 { year += 2000 }
-        return LocalDate(year: year, month: Int(match.2)!, day: Int(match.1)!)
-    }
-
-    /// The currency a line names as a word (`CHF`, `Fr.`, `EUR`, `€`, …): `BEURRE` holds no euro.
-    static func currencyMentioned(_ line: String) -> Currency? {
-        let folded = fold(line)
-        if ["chf", "fr", "sfr"].contains(where: { hasWord($0, in: folded) }) { return .chf }
-        if hasWord("eur", in: folded) || line.contains("€") { return .eur }
-        if hasWord("gbp", in: folded) || line.contains("£") { return Currency(code: "GBP") }
+        for match in line.matches(of: #/(?:^|\D)(\d{1,2})([./-])(\d{1,2})([./-])(\d{4}|\d{2})(?!\d)/#) where match.2 == match.4 {
+            var year = Int(match.5)!
+            if year < 100 { year += 2000 }
+            guard year >= 2000 else { continue }
+            let (first, second) = (Int(match.1)!, Int(match.3)!)
+            let dayFirst = LocalDate(year: year, month: second, day: first)
+            let monthFirstDate = LocalDate(year: year, month: first, day: second)
+            guard let dayFirst, let monthFirstDate, dayFirst != monthFirstDate else {
+                if let date = dayFirst ?? monthFirstDate { return date }
+                continue
+            }
+            if let weekday = weekdayBefore(line[..<match.range.lowerBound]) {
+                if dayFirst.isoWeekday == weekday { return dayFirst }
+                if monthFirstDate.isoWeekday == weekday { return monthFirstDate }
+            }
+            return monthFirst ? monthFirstDate : dayFirst
+        }
         return nil
     }
 
-    /// The currency the receipt names most often, else the customer's own.
-    static func dominantCurrency(_ lines: [String], default: Currency = .chf) -> Currency {
-        var counts: [Currency: Int] = [:]
-        for line in lines { if let currency = currencyMentioned(line) { counts[currency, default: 0] += 1 } }
-        return counts.max { $0.value < $1.value }?.key ?? `default`
+    /// The ISO weekday (1 = Monday) named by the last word before a date: `Fri`, `Freitag`,
+    /// `ven.`, `venerdì`.
+    static func weekdayBefore(_ text: Substring) -> Int? {
+        guard let word = fold(String(text)).split(whereSeparator: { !$0.isLetter }).last.map(String.init), word.count >= 2 else { return nil }
+        return weekdayNames.firstIndex { $0.contains(word) }.map { $0 + 1 }
+    }
+
+    static let weekdayNames: [Set<String>] = [
+        ["mon", "monday", "mo", "montag", "lun", "lundi", "lunedi"], ["tue", "tues", "tuesday", "di", "dienstag", "mar", "mardi", "martedi"],
+        ["wed", "wednesday", "mi", "mittwoch", "mer", "mercredi", "mercoledi"],
+        ["thu", "thur", "thurs", "thursday", "do", "donnerstag", "jeu", "jeudi", "gio", "giovedi"],
+        ["fri", "friday", "fr", "freitag", "ven", "vendredi", "venerdi"], ["sat", "saturday", "sa", "samstag", "sam", "samedi", "sab", "sabato"],
+        ["sun", "sunday", "so", "sonntag", "dim", "dimanche", "dom", "domenica"],
+    ]
+
+    /// The currency a line names as a word (`CHF`, `Fr.`, `EUR`, `€`, `USD`, `$` before or after an
+    /// amount, …): `BEURRE` holds no euro, and `$137482` is a misread S, not dollars.
+    static func currencyMentioned(_ line: String) -> Currency? {
+        switch currencyNamed(line) {
+        case .booked(let currency): currency
+        case .other, nil: nil
+        }
+    }
+
+    /// A currency a receipt names: one Tresor books, or another (rupees, baht, …).
+    enum NamedCurrency: Hashable {
+        case booked(Currency)
+        case other
+    }
+
+    static let otherCurrencyWords = ["rs", "inr", "npr", "pkr", "lkr", "thb", "idr", "vnd", "mxn", "brl", "cny", "rmb", "aed", "zar"]
+
+    static func currencyNamed(_ line: String) -> NamedCurrency? {
+        let folded = fold(line)
+        let otherSign = line.contains { "₹฿₫₱₺₩".contains($0) } || folded.contains("r$")
+        if otherSign || otherCurrencyWords.contains(where: { hasWord($0, in: folded) }) { return .other }
+        if ["chf", "fr", "sfr"].contains(where: { hasWord($0, in: folded) }) { return .booked(.chf) }
+        if hasWord("eur", in: folded) || line.contains("€") { return .booked(.eur) }
+        if hasWord("gbp", in: folded) || line.contains("£") { return Currency(code: "GBP").map(NamedCurrency.booked) }
+        if hasWord("usd", in: folded) || line.firstMatch(of: #/\$\s?\d+[.,]\s?\d{2}|\d[.,]\d{2}\s?\$/#) != nil { return .booked(.usd) }
+        return nil
+    }
+
+    /// The currency the receipt names most often (on a tie, the first named), nil when it names none.
+    static func dominantCurrency(_ lines: [String]) -> NamedCurrency? {
+        let named = lines.compactMap(currencyNamed)
+        var counts: [NamedCurrency: Int] = [:]
+        for currency in named { counts[currency, default: 0] += 1 }
+        return named.max { counts[$0]! < counts[$1]! || (counts[$0]! == counts[$1]! && named.firstIndex(of: $0)! > named.firstIndex(of: $1)!) }
     }
 }

@@ -66,6 +66,24 @@ public final class ScanImage {
     /// search stops at 7°); leaves the image as is when no skew is found.
     func deskewed() throws -> ScanImage { try derived { pixDeskewGeneral($0, 0, 15, 0, 0, 0, nil, nil) ?? pixClone($0) } }
 
+    /// The receipt without the table it lies on (`PaperFinder`, on a thumbnail of about 200
+    /// pixels a side); the image itself when there is nothing to cut. 8-bit grey in and out.
+    func paperCropped() throws -> ScanImage {
+        let cell = max(width, height) / 200
+        guard cell > 1 else { return self }
+        let thumbnail = try derived { pixScaleAreaMap($0, 1 / Float(cell), 1 / Float(cell)) }
+        guard let paper = PaperFinder.paper(in: thumbnail.grayBytes(), width: thumbnail.width, height: thumbnail.height) else { return self }
+        // One thumbnail pixel of margin each side: the paper's edge is a blend of paper and table.
+        let x = max(0, (paper.x - 1) * cell)
+        let y = max(0, (paper.y - 1) * cell)
+        let box = boxCreate(Int32(x), Int32(y), Int32(min(width - x, (paper.width + 2) * cell)), Int32(min(height - y, (paper.height + 2) * cell)))
+        defer {
+            var pointer = box
+            boxDestroy(&pointer)
+        }
+        return try derived { pixClipRectangle($0, box, nil) }
+    }
+
     func rotated(degrees: Float) throws -> ScanImage {
         try derived { pixRotate($0, degrees * .pi / 180, Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), 0, 0) }
     }

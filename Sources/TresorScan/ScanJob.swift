@@ -82,7 +82,7 @@ public enum ScanJob {
     }
 
     static func readReceipt(_ image: ScanImage) throws -> ReceiptReading {
-        let prepared = try image.gray().deskewed()
+        let prepared = try image.gray().paperCropped().deskewed()
         let recognizer = try TextRecognizer(languages: "deu+fra+ita+eng")
         recognizer.setSingleBlock()
         let (text, confidence) = recognizer.read(prepared)

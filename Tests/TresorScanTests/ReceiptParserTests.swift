@@ -52,3 +52,74 @@ struct ReceiptParserTests {
         #expect(reading.confidence <= 60)
     }
 }
+
+@Suite("Receipt text from other countries: US dates and dollars, a logo OCR cannot read, rupees")
+struct ReceiptParserAbroadTests {
+    @Test("month first on a dollar receipt, a weekday decides an ambiguous date, an offer `2/4.00` is no date")
+    func dates() {
+        let walgreens = ReceiptParser.parse(
+            "#03296 191 E 3RD AVE\nSAN MATEO, CA 94401\n650-342-2723\n117 4782 0022 05/24/2022 1:10 PM\nDORITOS NACHO 2.00\n1 @ 2.19 or 2/4.00\nTOTAL 29.53\nOPENING BALANCE $1.14\nTHANK YOU FOR SHOPPING AT WALGREENS",
+            ocrConfidence: 80)
+        #expect(walgreens.date == LocalDate(year: 2022, month: 5, day: 24))
+        #expect(walgreens.merchant == "Walgreens", "the store number, address and phone are skipped; the thanks name the shop")
+        #expect(walgreens.total == Money(minorUnits: 2953, currency: .usd), "dollars before an amount make the receipt American")
+        #expect(ReceiptParser.findDate("1 @ 2.19 or 2/4.00") == nil)
+        #expect(ReceiptParser.thankedShop("Thank you for shopping with us!") == nil)
+        #expect(ReceiptParser.findDate("Fri 04/07/2017 11:36 AM") == LocalDate(year: 2017, month: 4, day: 7), "7 April 2017 was a Friday")
+        #expect(ReceiptParser.findDate("Tue 04/07/2017") == LocalDate(year: 2017, month: 7, day: 4))
+        #expect(ReceiptParser.findDate("04/07/2017") == LocalDate(year: 2017, month: 7, day: 4), "day first by default")
+        #expect(ReceiptParser.findDate("04/07/2017", monthFirst: true) == LocalDate(year: 2017, month: 4, day: 7))
+        #expect(ReceiptParser.findDate("13/07/2017", monthFirst: true) == LocalDate(year: 2017, month: 7, day: 13), "13 cannot be a month")
+        #expect(ReceiptParser.findDate("Beleg 12.03.1987") == nil, "not a till receipt's year")
+    }
+
+    @Test("the total, not the subtotal, in the currency its line names; a misread S is no dollar")
+    func restaurant() {
+        let reading = ReceiptParser.parse(
+            "Main Street Restaurant\n6332 Business Drive\nFri 04/07/2017 11:36 AM\nSub Total USD$ 25.23\nTip: 3.78\nTotal USD$ 29.01",
+            ocrConfidence: 85)
+        #expect(reading.total == Money(minorUnits: 2901, currency: .usd))
+        #expect(reading.merchant == "Main Street Restaurant")
+        #expect(ReceiptParser.currencyMentioned("Bill NO: $137482-NKT-80/81") == nil)
+        #expect(ReceiptParser.currencyMentioned("CLOSING BALANCE $1.40") == .usd)
+    }
+
+    @Test("rupees are no francs: no total; the table's grain above the shop is no name; a web address names the shop")
+    func rupees() {
+        let reading = ReceiptParser.parse(
+            "à AN A VA OA\n. Saathimart.com \\\nKhileshwori Trading Pvt. Ltd.\nDate ; 07/05/2024\nGross Amount : 185.00\nNet Amount : 185.00\nRs. One hundred eighty-five only",
+            ocrConfidence: 70)
+        #expect(reading.total == nil)
+        #expect(reading.confidence <= 30)
+        #expect(reading.merchant == "Saathimart")
+        let francs = ReceiptParser.parse("Volg\n02.05.2026\nBrot 3.00\nNet Amount 3.00", ocrConfidence: 90)
+        #expect(francs.total == Money(minorUnits: 300, currency: .chf), "without a currency named the customer's own")
+    }
+}
+
+@Suite("The receipt's paper on a photo of a table")
+struct PaperFinderTests {
+    static func photo(width: Int, height: Int, background: UInt8, paper: PaperFinder.Box?) -> [UInt8] {
+        var gray = [UInt8](repeating: background, count: width * height)
+        if let paper {
+            for y in paper.y..<(paper.y + paper.height) {
+                for x in paper.x..<(paper.x + paper.width) {
+                    // Lines of print every fourth row, not reaching the paper's edges.
+                    let text = y % 4 == 0 && x > paper.x + 2 && x < paper.x + paper.width - 3
+                    gray[y * width + x] = text ? 30 : 225
+                }
+            }
+        }
+        return gray
+    }
+
+    @Test("a receipt on a darker table is found with its print; a scan and a dark photo are left whole")
+    func paper() {
+        let receipt = PaperFinder.Box(x: 60, y: 10, width: 70, height: 170)
+        #expect(PaperFinder.paper(in: Self.photo(width: 200, height: 190, background: 120, paper: receipt), width: 200, height: 190) == receipt)
+        let scan = PaperFinder.Box(x: 0, y: 0, width: 200, height: 190)
+        #expect(PaperFinder.paper(in: Self.photo(width: 200, height: 190, background: 120, paper: scan), width: 200, height: 190) == nil)
+        let speck = PaperFinder.Box(x: 10, y: 10, width: 20, height: 20)
+        #expect(PaperFinder.paper(in: Self.photo(width: 200, height: 190, background: 40, paper: speck), width: 200, height: 190) == nil)
+    }
+}

@@ -122,6 +122,43 @@ class ScanReceiptsTest(BrowserTest):
         self.submit("#delete-receipt")
         self.assertFalse(self.browser.find_elements(By.CSS_SELECTOR, f"#receipts li[data-id='{receipt_id}']"))
 
+    def test_receipts_photographed_elsewhere_keep_their_currency(self):
+        """Tests/corpus/receipts-real: a dollar receipt is shown in dollars and not counted in the
+        franc budget; a receipt in rupees gets no total (not 185 francs) for the customer to type."""
+        self.login()
+        real = os.path.join(CORPUS, "receipts-real")
+        self.browser.get(BASE + "/receipts")
+        self.upload(os.path.join(real, "walgreens-san-mateo.jpg"), "receipt-upload")
+        self.assertIn("/receipts/", self.browser.current_url)
+        self.assertEqual(self.browser.find_element(By.ID, "merchant").get_attribute("value"), "Walgreens")
+        self.assertEqual(self.browser.find_element(By.ID, "date").get_attribute("value"), "2022-05-24")
+        self.assertEqual(self.browser.find_element(By.ID, "total").get_attribute("value"), "29.53")
+        self.assertIn("(USD)", self.browser.find_element(By.CSS_SELECTOR, "label[for=total]").text)
+        self.assert_fits_and_accessible()
+        dollars = self.browser.current_url.rstrip("/").split("/")[-1]
+        self.browser.get(BASE + "/budget?month=2022-05")
+        self.assertNotIn("29.53", self.browser.find_element(By.TAG_NAME, "main").text, "dollars are not added to a franc budget")
+
+        self.browser.get(BASE + "/receipts")
+        row = self.browser.find_element(By.CSS_SELECTOR, f"#receipts li[data-id='{dollars}']")
+        self.assertIn("USD 29.53", row.text.replace("’", ""))
+        # The shop on a line of its own, the date under it, as in the transactions: squeezed
+        # between date and amount, "Walgreens" broke into "Walgr|eens" at 375 px.
+        name, meta = row.find_element(By.CSS_SELECTOR, ".name"), row.find_element(By.CSS_SELECTOR, ".meta")
+        self.assertEqual(name.text, "Walgreens")
+        self.assertLess(name.rect["height"], 1.6 * float(name.value_of_css_property("font-size").rstrip("px")), "one line")
+        self.assertGreater(meta.rect["y"], name.rect["y"])
+        self.upload(os.path.join(real, "saathimart-kathmandu.jpg"), "receipt-upload")
+        self.assertEqual(self.browser.find_element(By.ID, "merchant").get_attribute("value"), "Saathimart")
+        self.assertEqual(self.browser.find_element(By.ID, "total").get_attribute("value"), "")
+        self.assert_fits_and_accessible()
+        rupees = self.browser.current_url.rstrip("/").split("/")[-1]
+        self.submit("#delete-receipt")
+        self.browser.get(BASE + f"/receipts/{dollars}")
+        self.submit("#delete-receipt")
+        for receipt_id in (dollars, rupees):
+            self.assertFalse(self.browser.find_elements(By.CSS_SELECTOR, f"#receipts li[data-id='{receipt_id}']"))
+
 
 if __name__ == "__main__":
     unittest.main()
