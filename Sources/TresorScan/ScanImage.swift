@@ -36,7 +36,8 @@ public final class ScanImage {
         guard let pix = luminance ?? bytes.withUnsafeBufferPointer({ pixReadMem($0.baseAddress, $0.count) }) else {
             throw ScanError(.unreadable, "The image cannot be decoded.")
         }
-        return ScanImage(owning: pix)
+        let image = ScanImage(owning: pix)
+        return isJPEG(bytes) ? try image.upright(exifOrientation: ExifOrientation.of(jpeg: bytes)) : image
     }
 
     static func isJPEG(_ bytes: [UInt8]) -> Bool { contentType(of: bytes) == "image/jpeg" }
@@ -55,6 +56,21 @@ public final class ScanImage {
     private func derived(_ make: (UnsafeMutablePointer<PIX>) -> UnsafeMutablePointer<PIX>?) throws -> ScanImage {
         guard let result = make(pix) else { throw ScanError(.unreadable, "The image cannot be processed.") }
         return ScanImage(owning: result)
+    }
+
+    /// The pixels turned as EXIF orientation 1–8 says a viewer must show them (2, 4, 5 and 7
+    /// are mirrored; phones write 1, 3, 6 and 8).
+    func upright(exifOrientation: Int) throws -> ScanImage {
+        switch exifOrientation {
+        case 2: try derived { pixFlipLR(nil, $0) }
+        case 3: try derived { pixRotateOrth($0, 2) }
+        case 4: try derived { pixFlipTB(nil, $0) }
+        case 5: try derived { pixRotateOrth($0, 1) }.derived { pixFlipLR(nil, $0) }
+        case 6: try derived { pixRotateOrth($0, 1) }
+        case 7: try derived { pixRotateOrth($0, 1) }.derived { pixFlipTB(nil, $0) }
+        case 8: try derived { pixRotateOrth($0, 3) }
+        default: self
+        }
     }
 
     /// 8 bits of grey, what zbar and the deskewer want.

@@ -1,8 +1,10 @@
 """Photos in the web app: a QR-bill photo fills the pay form; a till receipt becomes a receipt
 that can be corrected and counts against the month's budget."""
 import os
+import tempfile
 import unittest
 
+from PIL import Image
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -124,7 +126,8 @@ class ScanReceiptsTest(BrowserTest):
 
     def test_receipts_photographed_elsewhere_keep_their_currency(self):
         """Tests/corpus/receipts-real: a dollar receipt is shown in dollars and not counted in the
-        franc budget; a receipt in rupees gets no total (not 185 francs) for the customer to type."""
+        franc budget; a receipt in rupees gets no total (not 185 francs) for the customer to type; a
+        phone's portrait photo stored on its side (EXIF orientation 6) is read upright."""
         self.login()
         real = os.path.join(CORPUS, "receipts-real")
         self.browser.get(BASE + "/receipts")
@@ -153,6 +156,22 @@ class ScanReceiptsTest(BrowserTest):
         self.assertEqual(self.browser.find_element(By.ID, "total").get_attribute("value"), "")
         self.assert_fits_and_accessible()
         rupees = self.browser.current_url.rstrip("/").split("/")[-1]
+
+        # A phone held upright stores its sensor's landscape pixels and EXIF Orientation 6,
+        # which the browser obeys in its preview and the reader must too.
+        with tempfile.TemporaryDirectory() as folder:
+            on_its_side = os.path.join(folder, "portrait-from-a-phone.jpg")
+            exif = Image.Exif()
+            exif[0x0112] = 6
+            photo = Image.open(os.path.join(real, "main-street-restaurant-palo-alto.jpg")).transpose(Image.Transpose.ROTATE_90)
+            photo.save(on_its_side, quality=100, subsampling=0, exif=exif.tobytes())
+            self.browser.get(BASE + "/receipts")
+            self.upload(on_its_side, "receipt-upload")
+        self.assertEqual(self.browser.find_element(By.ID, "merchant").get_attribute("value"), "Main Street Restaurant")
+        self.assertEqual(self.browser.find_element(By.ID, "total").get_attribute("value"), "29.01")
+        self.assertEqual(self.browser.find_element(By.ID, "date").get_attribute("value"), "2017-04-07")
+        self.submit("#delete-receipt")
+        self.browser.get(BASE + f"/receipts/{rupees}")
         self.submit("#delete-receipt")
         self.browser.get(BASE + f"/receipts/{dollars}")
         self.submit("#delete-receipt")
