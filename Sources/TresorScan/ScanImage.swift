@@ -86,7 +86,8 @@ public final class ScanImage {
     /// pixels a side); the image itself when there is nothing to cut. 8-bit grey in and out.
     func paperCropped() throws -> ScanImage {
         let cell = max(width, height) / 200
-        guard cell > 1 else { return self }
+        // A strip a few pixels across has no table around it worth finding.
+        guard cell > 1, min(width, height) / cell >= 3 else { return self }
         let thumbnail = try derived { pixScaleAreaMap($0, 1 / Float(cell), 1 / Float(cell)) }
         guard let paper = PaperFinder.paper(in: thumbnail.grayBytes(), width: thumbnail.width, height: thumbnail.height) else { return self }
         // One thumbnail pixel of margin each side: the paper's edge is a blend of paper and table.

@@ -30,8 +30,11 @@ enum ImageBody {
         } catch is NIOTooManyBytesError {
             throw ScanError(.imageTooLarge, "Images are at most \(limits.maxBytes / 1_048_576) MB.")
         }
-        let bytes = Array(buffer.readableBytesView)
-        let contentType = request.headers[.contentType] ?? ""
+        return try form(Array(buffer.readableBytesView), contentType: request.headers[.contentType] ?? "", limits: limits)
+    }
+
+    /// The image and text fields of a body of `contentType` (see `readForm`).
+    static func form(_ bytes: [UInt8], contentType: String, limits: ScanLimits) throws -> (image: [UInt8], fields: [String: String]) {
         var image = bytes
         var fields: [String: String] = [:]
         if let boundary = Multipart.boundary(of: contentType) {

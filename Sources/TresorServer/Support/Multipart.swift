@@ -34,24 +34,61 @@ enum Multipart {
                 let next = index(of: Array("\r\n".utf8) + delimiter, in: body, from: headersStop + headerEnd.count)
             else { break }
             let headers = String(decoding: body[headersStart..<headersStop], as: UTF8.self)
+            let disposition = dispositionParameters(header("content-disposition", in: headers) ?? "")
             parts.append(
                 Part(
-                    name: parameter("name", in: headers), filename: parameter("filename", in: headers),
-                    contentType: header("content-type", in: headers),
-                    content: Array(body[(headersStop + headerEnd.count)..<next])))
+                    name: disposition["name"], filename: disposition["filename*"].flatMap(extendedValue) ?? disposition["filename"],
+                    contentType: header("content-type", in: headers), content: Array(body[(headersStop + headerEnd.count)..<next])))
             start = next + 2
         }
         return parts
     }
 
-    static func parameter(_ name: String, in headers: String) -> String? {
-        guard let range = headers.range(of: "\(name)=\"") else { return nil }
-        // why: `name="` also matches inside `filename="`; require a separator before it.
-        if range.lowerBound > headers.startIndex, headers[headers.index(before: range.lowerBound)].isLetter {
-            return parameter(name, in: String(headers[range.upperBound...]))
+    /// The parameters of a `Content-Disposition` value by lower-cased name, quoted or not:
+    /// browsers, curl and Python write `name="photo"`, .NET's `MultipartFormDataContent` writes
+    /// `name=photo; filename=receipt.jpg; filename*=utf-8''receipt.jpg` (RFC 6266). A quoted
+    /// value may hold `;` and `\"`.
+    static func dispositionParameters(_ value: String) -> [String: String] {
+        var parameters: [String: String] = [:]
+        var characters = value.drop { $0 != ";" }.dropFirst()[...]
+        while !characters.isEmpty {
+            let key = characters.prefix { $0 != "=" && $0 != ";" }
+            characters = characters.dropFirst(key.count)
+            guard characters.first == "=" else {
+                characters = characters.dropFirst()
+                continue
+            }
+            characters = characters.dropFirst().drop { $0 == " " || $0 == "\t" }
+            var parsed = ""
+            if characters.first == "\"" {
+                characters = characters.dropFirst()
+                while let character = characters.first, character != "\"" {
+                    characters = characters.dropFirst()
+                    if character == "\\", let escaped = characters.first {
+                        parsed.append(escaped)
+                        characters = characters.dropFirst()
+                    } else {
+                        parsed.append(character)
+                    }
+                }
+                characters = characters.dropFirst().drop { $0 != ";" }.dropFirst()
+            } else {
+                let token = characters.prefix { $0 != ";" }
+                parsed = token.trimmingCharacters(in: .whitespaces)
+                characters = characters.dropFirst(token.count).dropFirst()
+            }
+            let name = key.trimmingCharacters(in: .whitespaces).lowercased()
+            if !name.isEmpty, parameters[name] == nil { parameters[name] = parsed }
         }
-        let rest = headers[range.upperBound...]
-        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+        return parameters
+    }
+
+    /// An RFC 5987 value, `utf-8''Quittung%20M%C3%BCller.jpg`: UTF-8 only (what every client
+    /// sends), nil for another charset or bad escapes, so the plain `filename` is taken instead.
+    static func extendedValue(_ value: String) -> String? {
+        let pieces = value.split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
+        guard pieces.count == 3, pieces[0].lowercased() == "utf-8" else { return nil }
+        return pieces[2].removingPercentEncoding
     }
 
     static func header(_ name: String, in headers: String) -> String? {
