@@ -103,6 +103,18 @@ struct ErrorMiddleware: RouterMiddleware {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
+    /// What JSON a decoder wanted, in the words of JSON: Foundation asks for a
+    /// `Dictionary<String, Any>` where an object (`"amount": {…}`) was sent a string.
+    static func expected(_ type: Any.Type) -> String {
+        if type == String.self { return "a string" }
+        if type == [String: Any].self { return "an object" }
+        if type == [Any].self { return "a list" }
+        if type == Bool.self { return "true or false" }
+        let numbers: [Any.Type] = [Int.self, Int64.self, Int32.self, UInt.self, UInt64.self, Double.self, Float.self, Decimal.self]
+        if numbers.contains(where: { $0 == type }) { return "a number" }
+        return "another type"
+    }
+
     /// Names the JSON field at fault in snake_case path form (`amount.currency`).
     static func domainError(for error: DecodingError) -> DomainError {
         func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String? {
@@ -115,8 +127,7 @@ struct ErrorMiddleware: RouterMiddleware {
         case .valueNotFound(_, let context):
             return DomainError(.missingField, field: path(context.codingPath), "A value is required.")
         case .typeMismatch(let type, let context):
-            return DomainError(
-                .invalidParameter, field: path(context.codingPath), "Expected \(type == String.self ? "a string" : "another type") here.")
+            return DomainError(.invalidParameter, field: path(context.codingPath), "Expected \(expected(type)) here.")
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
                 return DomainError(.invalidJSON, "The body is not valid JSON.")
