@@ -33,6 +33,8 @@ public enum ReceiptParser {
         let currency: Currency
         switch named {
         case .booked(let booked): currency = booked
+        // Only from the total lines (`TOTAL $29.53`); elsewhere a lone sign does not count.
+        case .dollarSign: currency = .usd
         case .other, nil: currency = defaultCurrency
         }
         var items: [Int64] = []
@@ -241,13 +243,16 @@ public enum ReceiptParser {
     static func currencyMentioned(_ line: String) -> Currency? {
         switch currencyNamed(line) {
         case .booked(let currency): currency
+        case .dollarSign: .usd
         case .other, nil: nil
         }
     }
 
-    /// A currency a receipt names: one Tresor books, or another (rupees, baht, …).
+    /// A currency a receipt names: one Tresor books, a bare `$` by an amount (a misread `S` or
+    /// `5` can make one), or another currency (rupees, baht, …).
     enum NamedCurrency: Hashable {
         case booked(Currency)
+        case dollarSign
         case other
     }
 
@@ -255,18 +260,34 @@ public enum ReceiptParser {
 
     static func currencyNamed(_ line: String) -> NamedCurrency? {
         let folded = fold(line)
-        let otherSign = line.contains { "₹฿₫₱₺₩".contains($0) } || folded.contains("r$")
-        if otherSign || otherCurrencyWords.contains(where: { hasWord($0, in: folded) }) { return .other }
+        if line.contains(where: { "₹฿₫₱₺₩".contains($0) }) || folded.contains("r$")
+            || otherCurrencyWords.contains(where: { namesAmount($0, in: folded) })
+        {
+            return .other
+        }
         if ["chf", "fr", "sfr"].contains(where: { hasWord($0, in: folded) }) { return .booked(.chf) }
         if hasWord("eur", in: folded) || line.contains("€") { return .booked(.eur) }
         if hasWord("gbp", in: folded) || line.contains("£") { return Currency(code: "GBP").map(NamedCurrency.booked) }
-        if hasWord("usd", in: folded) || line.firstMatch(of: #/\$\s?\d+[.,]\s?\d{2}|\d[.,]\d{2}\s?\$/#) != nil { return .booked(.usd) }
+        if hasWord("usd", in: folded) { return .booked(.usd) }
+        if line.firstMatch(of: #/\$\s?\d+[.,]\s?\d{2}|\d[.,]\d{2}\s?\$/#) != nil { return .dollarSign }
         return nil
     }
 
-    /// The currency the receipt names most often (on a tie, the first named), nil when it names none.
+    /// A currency word written as one (`Rs.`, `Rs 185`, `185 INR`), not two letters of a line
+    /// of OCR noise: it ends in a full stop or stands by a number.
+    static func namesAmount(_ word: String, in folded: String) -> Bool {
+        guard hasWord(word, in: folded) else { return false }
+        let escaped = NSRegularExpression.escapedPattern(for: word)
+        let pattern = "(?<![a-z])\(escaped)(\\.|\\s?\\d)|\\d\\s?\(escaped)(?![a-z])"
+        return folded.range(of: pattern, options: .regularExpression) != nil
+    }
+
+    /// The currency the receipt names most often (on a tie, the first named), nil when it names
+    /// none. A bare `$` counts from its second line on: dollar receipts print it by every amount.
     static func dominantCurrency(_ lines: [String]) -> NamedCurrency? {
-        let named = lines.compactMap(currencyNamed)
+        var named = lines.compactMap(currencyNamed)
+        let dollarSigns = named.filter { $0 == .dollarSign }.count
+        named = named.compactMap { $0 == .dollarSign ? (dollarSigns >= 2 ? .booked(.usd) : nil) : $0 }
         var counts: [NamedCurrency: Int] = [:]
         for currency in named { counts[currency, default: 0] += 1 }
         return named.max { counts[$0]! < counts[$1]! || (counts[$0]! == counts[$1]! && named.firstIndex(of: $0)! > named.firstIndex(of: $1)!) }
