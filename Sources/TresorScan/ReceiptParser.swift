@@ -104,12 +104,13 @@ public enum ReceiptParser {
         return nil
     }
 
-    /// Not `#03296 191 E 3RD AVE`, `SAN MATEO, CA 94401`, `8001 Zürich` or `650-342-2723`.
+    /// Not `#03296 191 E 3RD AVE`, `SAN MATEO, CA 94401`, `8001 Zürich` or `Tel 044 123 45 67`
+    /// (`COOP 1234`, a shop and its number, is a name).
     /// Nor the grain of a table read as letters (`à AN A VA OA`: most words of one or two).
     static func isShopName(_ line: String) -> Bool {
         let letters = line.filter(\.isLetter).count
         let digits = line.filter(\.isNumber).count
-        guard letters >= 2, digits < letters, !line.hasPrefix("#") else { return false }
+        guard letters >= 2, digits <= letters, !line.hasPrefix("#") else { return false }
         let words = line.split(whereSeparator: \.isWhitespace).filter { $0.contains(where: \.isLetter) }
         guard words.count < 3 || words.filter({ $0.count <= 2 }).count * 2 <= words.count else { return false }
         return line.firstMatch(of: #/\b[A-Z]{2},?\s+\d{5}(?:-\d{4})?\s*$/#) == nil && line.firstMatch(of: #/^\s*\d{4,5}\s+\p{L}/#) == nil

@@ -65,6 +65,8 @@ struct ReceiptParserAbroadTests {
         #expect(walgreens.total == Money(minorUnits: 2953, currency: .usd), "dollars before an amount make the receipt American")
         #expect(ReceiptParser.findDate("1 @ 2.19 or 2/4.00") == nil)
         #expect(ReceiptParser.thankedShop("Thank you for shopping with us!") == nil)
+        #expect(ReceiptParser.parse("COOP 1234\nBahnhofstrasse 1\n8001 Zürich\n02.05.2026\nTOTAL 3.00", ocrConfidence: 90).merchant == "COOP 1234")
+        #expect(ReceiptParser.parse("Tel 044 123 45 67\nBäckerei Frei\n02.05.2026\nTOTAL 3.00", ocrConfidence: 90).merchant == "Bäckerei Frei")
         #expect(ReceiptParser.findDate("Fri 04/07/2017 11:36 AM") == LocalDate(year: 2017, month: 4, day: 7), "7 April 2017 was a Friday")
         #expect(ReceiptParser.findDate("Tue 04/07/2017") == LocalDate(year: 2017, month: 7, day: 4))
         #expect(ReceiptParser.findDate("04/07/2017") == LocalDate(year: 2017, month: 7, day: 4), "day first by default")
