@@ -43,6 +43,20 @@ struct ReceiptStoreTests {
         let treats = try #require(report.categories.first { $0.category == "treats" })
         #expect(treats.spent.minorUnits == 1_446 && treats.percent == 96)
         #expect(report.overall.spent.minorUnits == 1_446, "the matched payment is not counted again")
+        #expect(report.notCounted.isEmpty)
+        // Receipts from a trip: dollars and euros are not francs, summed per currency beside the budget.
+        let usd = try #require(Currency(code: "USD"))
+        for (minor, currency) in [(2_953, usd), (2_901, usd), (1_000, Currency.eur)] {
+            _ = try await services.receipts.create(
+                image: Array("trip \(minor) \(kind)".utf8),
+                reading: ReceiptInput(
+                    merchant: "Walgreens", date: today.adding(days: -1), total: Money(minorUnits: Int64(minor), currency: currency),
+                    currency: currency,
+                    text: "", confidence: 60), for: customer)
+        }
+        let travelled = try await services.budgets.report(month: month, for: customer)
+        #expect(travelled.notCounted == [Money(minorUnits: 1_000, currency: .eur), Money(minorUnits: 5_854, currency: usd)])
+        #expect(travelled.overall.spent.minorUnits == 1_446, "the budget's francs unchanged")
         try await services.budgets.set(
             month: month, overall: nil, categories: ["treats": Money(minorUnits: 1_500, currency: .chf)],
             known: try await services.receipts.categories(of: customer), for: customer)

@@ -140,7 +140,9 @@ class ScanReceiptsTest(BrowserTest):
         self.assert_fits_and_accessible()
         dollars = self.browser.current_url.rstrip("/").split("/")[-1]
         self.browser.get(BASE + "/budget?month=2022-05")
-        self.assertNotIn("29.53", self.browser.find_element(By.TAG_NAME, "main").text, "dollars are not added to a franc budget")
+        self.assertNotIn("29.53", self.browser.find_element(By.ID, "budget-lines").text, "dollars are not added to a franc budget")
+        self.assertIn("USD 29.53", self.browser.find_element(By.ID, "budget-not-counted").text.replace("’", ""), "but shown beside it")
+        self.assert_fits_and_accessible()
 
         self.browser.get(BASE + "/receipts")
         row = self.browser.find_element(By.CSS_SELECTOR, f"#receipts li[data-id='{dollars}']")

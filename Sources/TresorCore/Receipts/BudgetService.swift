@@ -35,6 +35,9 @@ public struct BudgetService: Sendable {
         public let currency: Currency
         public let overall: Line
         public let categories: [Line]
+        /// The month's receipts in other currencies, a sum per currency: not in the lines above
+        /// (dollars are not francs), shown so a traveller's receipts do not vanish from the month.
+        public let notCounted: [Money]
     }
 
     public static func validate(month: String) throws -> LocalDate {
@@ -113,12 +116,20 @@ public struct BudgetService: Sendable {
             guard let category = learnt[ReceiptCategories.merchantKey(counterparty)] ?? ReceiptCategories.byRule(counterparty) else { continue }
             spent[category, default: 0] += -row.int(1)
         }
+        let notCounted = try await session.query(
+            SQL(
+                """
+                SELECT currency, CAST(SUM(total_minor) AS BIGINT) FROM receipts WHERE customer_id = ? AND currency <> ? \
+                AND total_minor IS NOT NULL AND purchase_date >= ? AND purchase_date <= ? GROUP BY currency ORDER BY currency
+                """, [.int(customer.rawValue), .text(currency.code)] + range)
+        ).compactMap { row in Currency(code: row.text(0)).map { Money(minorUnits: row.int(1), currency: $0) } }
         let limitBy = Dictionary(limits.map { ($0.text(0), Money(minorUnits: $0.int(1), currency: currency)) }, uniquingKeysWith: { a, _ in a })
         let names = Set(spent.keys).union(limitBy.keys.filter { !$0.isEmpty }).sorted()
         return Report(
             month: month, currency: currency,
             overall: Line(category: nil, limit: limitBy[overall], spent: Money(minorUnits: spent.values.reduce(0, +), currency: currency)),
-            categories: names.map { Line(category: $0, limit: limitBy[$0], spent: Money(minorUnits: spent[$0] ?? 0, currency: currency)) })
+            categories: names.map { Line(category: $0, limit: limitBy[$0], spent: Money(minorUnits: spent[$0] ?? 0, currency: currency)) },
+            notCounted: notCounted)
     }
 
     /// Posts one message per line and threshold (80 %, 100 %) the first time the month reaches

@@ -55,6 +55,10 @@ extension Components.Schemas {
         public var overall: Components.Schemas.BudgetLine
         /// - Remark: Generated from `#/components/schemas/Budget/categories`.
         public var categories: [Components.Schemas.BudgetLine]
+        /// The month's receipts in other currencies than the budget's, a sum per currency; not in the lines.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Budget/not_counted`.
+        public var notCounted: [Components.Schemas.Money]
         /// Creates a new `Budget`.
         ///
         /// - Parameters:
@@ -62,22 +66,26 @@ extension Components.Schemas {
         ///   - currency:
         ///   - overall:
         ///   - categories:
+        ///   - notCounted: The month's receipts in other currencies than the budget's, a sum per currency; not in the lines.
         public init(
             month: Swift.String,
             currency: Swift.String,
             overall: Components.Schemas.BudgetLine,
-            categories: [Components.Schemas.BudgetLine]
+            categories: [Components.Schemas.BudgetLine],
+            notCounted: [Components.Schemas.Money]
         ) {
             self.month = month
             self.currency = currency
             self.overall = overall
             self.categories = categories
+            self.notCounted = notCounted
         }
         public enum CodingKeys: String, CodingKey {
             case month
             case currency
             case overall
             case categories
+            case notCounted = "not_counted"
         }
     }
 }

@@ -114,6 +114,7 @@ struct ReceiptRoutes {
         let currency: String
         let overall: Line
         let categories: [Line]
+        let notCounted: [Money]
 
         init(_ report: BudgetService.Report) {
             func line(_ line: BudgetService.Line) -> Line {
@@ -123,6 +124,7 @@ struct ReceiptRoutes {
             currency = report.currency.code
             overall = line(report.overall)
             categories = report.categories.map(line)
+            notCounted = report.notCounted
         }
     }
 

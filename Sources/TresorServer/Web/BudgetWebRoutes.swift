@@ -51,6 +51,10 @@ extension WebApp {
         page.values["overall"] = line(report.overall)
         page.values["lines"] = report.categories.map(line)
         page.values["inputs"] = ([report.overall] + report.categories + unset).map(line)
+        if !report.notCounted.isEmpty {
+            page.values["not_counted"] = strings.text(
+                "budget_not_counted", ["amounts": report.notCounted.map(language.format).joined(separator: ", ")])
+        }
         return render("budget", page, status: status)
     }
 
