@@ -91,6 +91,7 @@ struct ReceiptAPITests {
                 ((report.json["budget"] as? [String: Any])?["categories"] as? [[String: Any]])?.first { $0["category"] as? String == "treats" })
             #expect(treats.money("remaining") == "0.54")
             #expect(treats["percent"] as? Int == 96)
+            #expect((report.json["budget"] as? [String: Any])?["not_counted"] as? [Any] != nil, "receipts in other currencies: none, as []")
             let customer = try #require(
                 try await harness.services.database.read { try await $0.queryOne("SELECT customer_id FROM contracts WHERE number = '10000001'") })
             let messages = try await harness.services.messages.messages(of: CustomerID(customer.int(0)))

@@ -116,6 +116,11 @@ struct ReceiptRoutes {
         let categories: [Line]
         let notCounted: [Money]
 
+        enum CodingKeys: String, CodingKey {
+            case month, currency, overall, categories
+            case notCounted = "not_counted"
+        }
+
         init(_ report: BudgetService.Report) {
             func line(_ line: BudgetService.Line) -> Line {
                 Line(category: line.category, limit: line.limit, spent: line.spent, remaining: line.remaining, percent: line.percent)
