@@ -124,8 +124,8 @@ public enum ReceiptParser {
         return name
     }
 
-    /// The shop a till thanks the customer for visiting, in the shop's own capitals
-    /// (`WALGREENS` becomes `Walgreens`).
+    /// The shop a till thanks the customer for visiting; a name printed all in capitals is
+    /// capitalised (`WALGREENS` becomes `Walgreens`).
     static func thankedShop(_ line: String) -> String? {
         let pattern = #/(?i)\b(?:shopping|einkauf|achats?|acquisti|visit)\b.*?\b(?:at|with|bei|chez|da|presso)\s+([\p{L}][\p{L}\d&' -]{1,40})/#
         guard let match = line.firstMatch(of: pattern) else { return nil }
