@@ -197,6 +197,7 @@ public func buildApplication(
 ) async throws -> some ApplicationProtocol {
     Application(
         responder: try await buildResponder(sites: sites, metrics: metrics, trustedProxies: trustedProxies),
+        server: .tresor,
         configuration: .init(address: .hostname(host, port: port), serverName: "Tresor"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
         logger: logger)
