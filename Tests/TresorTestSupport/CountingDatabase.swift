@@ -1,18 +1,19 @@
 import Synchronization
 import TresorLedger
 
-/// A database that counts the reads and transactions run through it, for tests that pin down
-/// how many trips a request makes (one read for the accounts overview, not two).
+/// A database that counts the reads, transactions and listens run through it, for tests that pin
+/// down how many trips a request makes (one read for the accounts overview, not two).
 public final class CountingDatabase: SQLDatabase {
     let base: any SQLDatabase
-    let counts = Mutex((reads: 0, transactions: 0))
+    let counts = Mutex((reads: 0, transactions: 0, listens: 0))
 
     public init(_ base: any SQLDatabase) { self.base = base }
 
-    /// The reads and transactions since the last `reset()`.
+    /// The reads, transactions and notification streams opened since the last `reset()`.
     public var reads: Int { counts.withLock { $0.reads } }
     public var transactions: Int { counts.withLock { $0.transactions } }
-    public func reset() { counts.withLock { $0 = (0, 0) } }
+    public var listens: Int { counts.withLock { $0.listens } }
+    public func reset() { counts.withLock { $0 = (0, 0, 0) } }
 
     public var dialect: SQLDialect { base.dialect }
 
@@ -31,7 +32,10 @@ public final class CountingDatabase: SQLDatabase {
         return try await base.read(body)
     }
 
-    public func listen(_ channel: String) async throws -> AsyncStream<String> { try await base.listen(channel) }
+    public func listen(_ channel: String) async throws -> AsyncStream<String> {
+        counts.withLock { $0.listens += 1 }
+        return try await base.listen(channel)
+    }
     public func migrate() async throws { try await base.migrate() }
     public func close() async throws { try await base.close() }
 }

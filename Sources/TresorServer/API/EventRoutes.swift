@@ -18,12 +18,14 @@ enum EventStream {
             }
             after = id
         }
-        let (events, stop) = try await messages.live(for: customer, after: after)
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream; charset=utf-8"
         headers[.cacheControl] = "no-store"
         // why: a reverse proxy that buffers would hold the events back.
         headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
+        // why before `live`: a HEAD drops the body, so the stop below would never run.
+        if HeadRequest.active { return Response(status: .ok, headers: headers, body: ResponseBody { try await $0.finish(nil) }) }
+        let (events, stop) = try await messages.live(for: customer, after: after)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return Response(

@@ -11,7 +11,8 @@ import TresorDomain
 /// ignored); one with a host no bank lists goes to the default bank, or is refused with
 /// `404 unknown_bank` when there is none. Native clients that talk to one platform address can
 /// instead put `/banks/<id>` before an API path (`/banks/leman/v1/accounts`); the web app is
-/// served by host name only, because its pages link to absolute paths.
+/// served by host name only, because its pages link to absolute paths. `HEAD` is answered here,
+/// as the `GET` of the same address (`HeadRequest`).
 public struct BankDispatcher: HTTPResponder {
     public typealias Context = TresorRequestContext
 
@@ -46,6 +47,7 @@ public struct BankDispatcher: HTTPResponder {
     }
 
     public func respond(to request: Request, context: Context) async throws -> Response {
+        if request.method == .head { return try await HeadRequest.respond(to: request) { try await respond(to: $0, context: context) } }
         let path = request.head.path ?? "/"
         if path.hasPrefix("/banks/") { return try await respondPrefixed(request, path: path, context: context) }
         // why the check: a server of one bank lists no host; its requests need no host name.
