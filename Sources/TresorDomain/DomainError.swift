@@ -48,6 +48,7 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case idempotencyKeyReused = "idempotency_key_reused"
         case invalidIdempotencyKey = "invalid_idempotency_key"
         case notFound = "not_found"
+        case methodNotAllowed = "method_not_allowed"
         case payloadTooLarge = "payload_too_large"
         case unbalancedTransaction = "unbalanced_transaction"
         case holdNotActive = "hold_not_active"

@@ -157,6 +157,8 @@ public func buildRouter(
     v1.put("/settings", use: settingsRoutes.update)
     XMLChannel(services: services, catalogues: try Catalogues.load(), languages: languages).register(on: router)
     try await WebApp.load(services: services, theme: theme, languages: languages, scanner: scanner).register(on: router)
+    // why last: it needs every route; innermost, it sees the router's "not found" first.
+    router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes))
     return router
 }
 
