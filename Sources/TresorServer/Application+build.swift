@@ -10,6 +10,7 @@ public func buildRouter(
     trustedProxies: TrustedProxies = .none, scanner: ScanWorkerPool? = ScanWorkerPool.locateWorker().map { ScanWorkerPool(executable: $0) }
 ) async throws -> Router<TresorRequestContext> {
     let router = Router(context: TresorRequestContext.self)
+    router.add(middleware: FormQueryMiddleware())
     router.add(middleware: ClientAddressMiddleware(proxies: trustedProxies))
     router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: ErrorMiddleware())

@@ -47,6 +47,16 @@ class BranchBankTest(BrowserTest):
         # Without a position, a postcode finds the places around it.
         self.browser.get(BASE + "/branches?q=3011")
         self.assertIn("Bern", self.browser.find_element(By.CSS_SELECTOR, "#places li").text)
+        # Two words typed into the search: the form sends them as St.+Gallen.
+        for typed, first in [("St. Gallen", "St. Gallen"), ("Zürich HB", "Zürich HB, Bahnhofhalle")]:
+            field = self.browser.find_element(By.ID, "q")
+            field.clear()
+            field.send_keys(typed)
+            self.submit_and_wait("#finder-form button[type=submit]")
+            self.assertIn("+", self.browser.current_url)
+            self.assertFalse(self.browser.find_elements(By.ID, "finder-notice"), typed)
+            self.assertEqual(typed, self.browser.find_element(By.ID, "q").get_attribute("value"))
+            self.assertIn(first, self.browser.find_element(By.CSS_SELECTOR, "#places li strong").text)
 
     def test_the_country_map_gathers_a_towns_places_and_zooms_in(self):
         """Without a position the map shows every place in the country: marks that would cover

@@ -66,15 +66,17 @@ extension WebApp {
         return render("branches", page)
     }
 
-    /// Where a postcode or town typed in the search is: an exact postcode or town of one of the
-    /// bank's places, else the middle of the places sharing the postcode's first two digits (Swiss
-    /// postcodes run by region), else nil.
+    /// Where a postcode, town or place typed in the search is: an exact postcode or town of one of
+    /// the bank's places, else a town it begins, else places whose name holds it, else the middle
+    /// of the places sharing the postcode's first two digits (Swiss postcodes run by region), else nil.
     static func locate(_ query: String, in places: [Branch]) -> GeoPoint? {
         func fold(_ text: String) -> String { text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
         let wanted = fold(query)
         let digits = query.filter(\.isNumber)
         var matches = places.filter { fold($0.town) == wanted || $0.postcode == digits || fold("\($0.postcode) \($0.town)") == wanted }
         if matches.isEmpty { matches = places.filter { fold($0.town).hasPrefix(wanted) && wanted.count >= 3 } }
+        // A place's own name ("Zürich HB", "Paradeplatz") when no town is called so.
+        if matches.isEmpty, wanted.count >= 3 { matches = places.filter { fold($0.name).contains(wanted) } }
         if matches.isEmpty, digits.count == 4 { matches = places.filter { $0.postcode.prefix(2) == digits.prefix(2) } }
         guard !matches.isEmpty else { return nil }
         let lat = matches.map(\.position.latitudeMicro).reduce(0, +) / Int64(matches.count)
