@@ -112,8 +112,7 @@ struct PayBill: AsyncParsableCommand {
             if let file {
                 draft = try SlipDraft(qrbill: try String(contentsOfFile: file, encoding: .utf8))
             } else if let image {
-                let scanned = try await client.scanSlip(
-                    image: try Data(contentsOf: URL(fileURLWithPath: image)), isPNG: image.lowercased().hasSuffix(".png"))
+                let scanned = try await client.scanSlip(image: try Data(contentsOf: URL(fileURLWithPath: image)))
                 for fix in scanned.corrections { print("Corrected \(fix.field) at \(fix.position): \(fix.read) → \(fix.corrected)") }
                 draft = scanned.draft
             } else {

@@ -52,12 +52,35 @@ extension TresorClient {
         return try await sign(payment.id, code: code, trustPayee: trustPayee)
     }
 
-    /// A photo of a QR-bill or an orange/red slip (JPEG or PNG) becomes a draft to confirm.
-    public func scanSlip(image: Data, isPNG: Bool = false) async throws -> ScannedSlip {
+    /// A photo of a QR-bill or an orange/red slip, or a QR-bill's PDF, becomes a draft to
+    /// confirm. JPEG, PNG and HEIC (as an iPhone's camera stores a photo) are sent as they are:
+    /// the format is read from the bytes, so a picked photo needs no converting first.
+    public func scanSlip(image: Data) async throws -> ScannedSlip {
         let body = HTTPBody(image)
-        let answer = try await call { try await $0.postV1ScanSlip(body: isPNG ? .png(body) : .jpeg(body)).ok.body.json }
+        let sent: Operations.PostV1ScanSlip.Input.Body =
+            switch Self.format(of: image) {
+            case "png": .png(body)
+            case "heic": .imageHeic(body)
+            case "pdf": .pdf(body)
+            default: .jpeg(body)
+            }
+        let answer = try await call { try await $0.postV1ScanSlip(body: sent).ok.body.json }
         return ScannedSlip(
             draft: try Wire.convert(answer.draft, to: SlipDraft.self), source: answer.source.rawValue,
             corrections: answer.corrections.map { .init(field: $0.field, position: $0.position, read: $0.read, corrected: $0.corrected) })
+    }
+
+    @available(*, deprecated, message: "The format is read from the bytes: use scanSlip(image:).")
+    public func scanSlip(image: Data, isPNG: Bool) async throws -> ScannedSlip {
+        try await scanSlip(image: image)
+    }
+
+    /// "png", "heic", "pdf" or "jpeg" (anything else: the server names what it takes).
+    static func format(of data: Data) -> String {
+        let head = [UInt8](data.prefix(12))
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "png" }
+        if head.starts(with: Array("%PDF".utf8)) { return "pdf" }
+        if head.count == 12, head[4..<8].elementsEqual("ftyp".utf8) { return "heic" }
+        return "jpeg"
     }
 }

@@ -14,7 +14,8 @@ public final class ScanImage {
 
     static func decode(_ bytes: [UInt8], limits: ScanLimits) throws -> ScanImage {
         guard bytes.count <= limits.maxBytes else { throw ScanError(.imageTooLarge, "Images are at most \(limits.maxBytes / 1_048_576) MB.") }
-        guard isJPEG(bytes) || isPNG(bytes) else { throw ScanError(.unsupportedImage, "Send a JPEG or PNG image.") }
+        if HEIFImage.isHEIF(bytes) { return try HEIFImage.decode(bytes, limits: limits).luminance() }
+        guard isJPEG(bytes) || isPNG(bytes) else { throw ScanError(.unsupportedImage, "Send a JPEG, PNG or HEIC image.") }
         var format: Int32 = 0
         var width: Int32 = 0
         var height: Int32 = 0
@@ -47,7 +48,7 @@ public final class ScanImage {
     public static func contentType(of bytes: [UInt8]) -> String? {
         if bytes.count > 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return "image/jpeg" }
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
-        return nil
+        return HEIFImage.brand(of: bytes)
     }
 
     var width: Int { Int(pixGetWidth(pix)) }
@@ -75,6 +76,18 @@ public final class ScanImage {
 
     /// 8 bits of grey, what zbar and the deskewer want.
     func gray() throws -> ScanImage { try derived { pixConvertTo8($0, 0) } }
+
+    /// A colour image's luminance, as libjpeg gives a JPEG's (8-bit grey).
+    func luminance() throws -> ScanImage { try derived { pixConvertRGBToLuminance($0) } }
+
+    /// The image as a baseline JPEG.
+    func jpeg(quality: Int32 = 90) throws -> [UInt8] {
+        var data: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        guard pixWriteMemJpeg(&data, &size, pix, quality, 0) == 0, let data else { throw ScanError(.unreadable, "The image cannot be converted.") }
+        defer { free(data) }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
 
     func scaled(_ factor: Float) throws -> ScanImage { try derived { pixScale($0, factor, factor) } }
 

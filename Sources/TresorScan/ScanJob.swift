@@ -16,6 +16,9 @@ public enum ScanJob {
         public var receipt: ReceiptReading?
         public var error: Failure?
         public var milliseconds: Int = 0
+        /// A receipt sent as HEIC, as the JPEG to keep: browsers other than Safari show no HEIC,
+        /// and the photo is shown with the receipt and backed up.
+        public var storedJPEG: Data?
 
         /// The worker's refusal, thrown as is: a QR-bill's own error (`qrbill_invalid_iban`)
         /// keeps its code and field.
@@ -35,7 +38,14 @@ public enum ScanJob {
             if task == .slip, PDFPages.isPDF(bytes) {
                 output.slip = try scanSlipPDF(bytes, limits: limits)
             } else {
-                let image = try ScanImage.decode(bytes, limits: limits)
+                let image: ScanImage
+                if task == .receipt, HEIFImage.isHEIF(bytes) {
+                    let colour = try HEIFImage.decode(bytes, limits: limits)
+                    output.storedJPEG = Data(try colour.jpeg())
+                    image = try colour.luminance()
+                } else {
+                    image = try ScanImage.decode(bytes, limits: limits)
+                }
                 switch task {
                 case .slip: output.slip = try scanSlip(image)
                 case .receipt: output.receipt = try readReceipt(image)

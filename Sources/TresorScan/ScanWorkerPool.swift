@@ -40,12 +40,13 @@ public actor ScanWorkerPool {
         return slip
     }
 
-    /// A receipt photo's reading, or the worker's refusal thrown.
-    public func receipt(_ image: [UInt8]) async throws -> ReceiptReading {
+    /// A receipt photo's reading and the photo to keep: the one sent, or a JPEG of a HEIC photo;
+    /// the worker's refusal thrown.
+    public func receiptAndPhoto(_ image: [UInt8]) async throws -> (reading: ReceiptReading, photo: [UInt8]) {
         let output = try await run(.receipt, image: image)
         if let failure = output.error { throw failure }
         guard let reading = output.receipt else { throw ScanError(.unreadable, "The image could not be read.") }
-        return reading
+        return (reading, output.storedJPEG.map { [UInt8]($0) } ?? image)
     }
 
     private func acquire() async throws {

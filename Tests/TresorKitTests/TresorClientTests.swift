@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import TresorKit
+
+@testable import TresorKit
 
 /// The facade against a real `tresor serve` with the demo banks: what an iOS team sees.
 /// why serialized: each test starts a server that seeds two demo banks; eight of them seeding at
@@ -24,6 +25,23 @@ struct TresorClientTests {
         let account = try await currentAccount(client)
         let debtor = try #require(AccountID(text: account.id))
         return (account, try SlipDraft(qrbill: qrBill).paymentRequest(from: debtor))
+    }
+
+    @Test("a QR-bill photo as an iPhone stores it (HEIC) is sent as it is and read; the format comes from the bytes")
+    func scanHEIC() async throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("corpus")
+        let heic = try Data(contentsOf: corpus.appendingPathComponent("heic/qrbill-photo.heic"))
+        #expect(TresorClient.format(of: heic) == "heic")
+        #expect(TresorClient.format(of: try Data(contentsOf: corpus.appendingPathComponent("slips/qrbill-06-photo.jpg"))) == "jpeg")
+        #expect(TresorClient.format(of: try Data(contentsOf: corpus.appendingPathComponent("heic/xiaomi-pillow-heif.png"))) == "png")
+        #expect(TresorClient.format(of: Data("%PDF-1.7\n".utf8)) == "pdf")
+        let server = try await LiveServer.start()
+        defer { server.stop() }
+        let client = TresorClient(baseURL: server.url)
+        try await client.login(contract: "10000001", password: "tresor-demo")
+        let scanned = try await client.scanSlip(image: heic)
+        #expect(scanned.source == "qrbill")
+        #expect(scanned.draft.creditor?.name == "Stadtwerke Zürich" && scanned.draft.creditor?.iban == "CH4230006000930270631", "\(scanned.draft)")
     }
 
     @Test("a wrong password is a TresorError with the server's code; login, accounts, then 304 revalidation from the cache")

@@ -127,7 +127,8 @@ class ScanReceiptsTest(BrowserTest):
     def test_receipts_photographed_elsewhere_keep_their_currency(self):
         """Tests/corpus/receipts-real: a dollar receipt is shown in dollars and not counted in the
         franc budget; a receipt in rupees gets no total (not 185 francs) for the customer to type; a
-        phone's portrait photo stored on its side (EXIF orientation 6) is read upright."""
+        phone's portrait photo stored on its side (EXIF orientation 6) is read upright, and so is
+        the same photo as an iPhone's HEIC, kept as a JPEG the browser shows."""
         self.login()
         real = os.path.join(CORPUS, "receipts-real")
         self.browser.get(BASE + "/receipts")
@@ -172,6 +173,19 @@ class ScanReceiptsTest(BrowserTest):
         self.assertEqual(self.browser.find_element(By.ID, "merchant").get_attribute("value"), "Main Street Restaurant")
         self.assertEqual(self.browser.find_element(By.ID, "total").get_attribute("value"), "29.01")
         self.assertEqual(self.browser.find_element(By.ID, "date").get_attribute("value"), "2017-04-07")
+        self.submit("#delete-receipt")
+
+        # The same receipt as an iPhone stores it: HEIC, pixels on their side and an irot box.
+        # Chromium shows no HEIC, so the photo kept must be a JPEG, upright.
+        self.browser.get(BASE + "/receipts")
+        self.upload(os.path.join(CORPUS, "heic", "main-street-restaurant-irot.heic"), "receipt-upload")
+        self.assertEqual(self.browser.find_element(By.ID, "merchant").get_attribute("value"), "Main Street Restaurant")
+        self.assertEqual(self.browser.find_element(By.ID, "total").get_attribute("value"), "29.01")
+        photo = self.browser.find_element(By.CSS_SELECTOR, "img.receipt-photo")
+        self.wait_until(lambda b: b.execute_script("return arguments[0].complete", photo))
+        width, height = self.browser.execute_script("return [arguments[0].naturalWidth, arguments[0].naturalHeight]", photo)
+        self.assertGreater(width, 0, "the browser shows the photo kept")
+        self.assertGreater(height, width, "upright: the receipt is taller than wide")
         self.submit("#delete-receipt")
         self.browser.get(BASE + f"/receipts/{rupees}")
         self.submit("#delete-receipt")

@@ -292,6 +292,8 @@ extension Operations {
     }
     /// A photo of a till receipt becomes a receipt (OCR in German, French, Italian, English).
     ///
+    /// The photo (JPEG, PNG or HEIC, at most 10 MB and 40 megapixels) is the raw body or the first file of a multipart/form-data body. A HEIC photo is kept as a JPEG, which every browser shows.
+    ///
     /// - Remark: HTTP `POST /v1/receipts`.
     /// - Remark: Generated from `#/paths//v1/receipts/post`.
     public enum PostV1Receipts {
@@ -315,6 +317,8 @@ extension Operations {
                 case jpeg(OpenAPIRuntime.HTTPBody)
                 /// - Remark: Generated from `#/paths/v1/receipts/POST/requestBody/content/image\/png`.
                 case png(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/receipts/POST/requestBody/content/image\/heic`.
+                case imageHeic(OpenAPIRuntime.HTTPBody)
                 /// - Remark: Generated from `#/paths/v1/receipts/POST/requestBody/multipartForm`.
                 @frozen public enum MultipartFormPayload: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/receipts/POST/requestBody/multipartForm/image`.
@@ -1508,6 +1512,8 @@ extension APIProtocol {
     }
     /// A photo of a till receipt becomes a receipt (OCR in German, French, Italian, English).
     ///
+    /// The photo (JPEG, PNG or HEIC, at most 10 MB and 40 megapixels) is the raw body or the first file of a multipart/form-data body. A HEIC photo is kept as a JPEG, which every browser shows.
+    ///
     /// - Remark: HTTP `POST /v1/receipts`.
     /// - Remark: Generated from `#/paths//v1/receipts/post`.
     public func postV1Receipts(
@@ -1689,6 +1695,8 @@ extension Client {
     }
     /// A photo of a till receipt becomes a receipt (OCR in German, French, Italian, English).
     ///
+    /// The photo (JPEG, PNG or HEIC, at most 10 MB and 40 megapixels) is the raw body or the first file of a multipart/form-data body. A HEIC photo is kept as a JPEG, which every browser shows.
+    ///
     /// - Remark: HTTP `POST /v1/receipts`.
     /// - Remark: Generated from `#/paths//v1/receipts/post`.
     public func postV1Receipts(_ input: Operations.PostV1Receipts.Input) async throws -> Operations.PostV1Receipts.Output {
@@ -1722,6 +1730,12 @@ extension Client {
                         value,
                         headerFields: &request.headerFields,
                         contentType: "image/png"
+                    )
+                case let .imageHeic(value):
+                    body = try converter.setRequiredRequestBodyAsBinary(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "image/heic"
                     )
                 case let .multipartForm(value):
                     body = try converter.setRequiredRequestBodyAsMultipart(

@@ -6,7 +6,7 @@ import HTTPTypes
 extension Operations {
     /// A photo of a QR-bill or an orange/red slip, or a QR-bill's PDF, becomes a payment draft.
     ///
-    /// The image (JPEG or PNG, at most 10 MB and 40 megapixels) or the PDF invoice (its last three pages are read, the last first, at 200 dpi) is the raw body or the first file of a multipart/form-data body. The QR code is decoded, or else the slip's code line is read by OCR; a single misread that the check digits can repair is applied and listed in corrections for the customer to confirm.
+    /// The image (JPEG, PNG or HEIC as an iPhone stores it, at most 10 MB and 40 megapixels) or the PDF invoice (its last three pages are read, the last first, at 200 dpi) is the raw body or the first file of a multipart/form-data body. The QR code is decoded, or else the slip's code line is read by OCR; a single misread that the check digits can repair is applied and listed in corrections for the customer to confirm.
     ///
     /// - Remark: HTTP `POST /v1/scan/slip`.
     /// - Remark: Generated from `#/paths//v1/scan/slip/post`.
@@ -31,6 +31,8 @@ extension Operations {
                 case jpeg(OpenAPIRuntime.HTTPBody)
                 /// - Remark: Generated from `#/paths/v1/scan/slip/POST/requestBody/content/image\/png`.
                 case png(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/scan/slip/POST/requestBody/content/image\/heic`.
+                case imageHeic(OpenAPIRuntime.HTTPBody)
                 /// - Remark: Generated from `#/paths/v1/scan/slip/POST/requestBody/content/application\/pdf`.
                 case pdf(OpenAPIRuntime.HTTPBody)
                 /// - Remark: Generated from `#/paths/v1/scan/slip/POST/requestBody/multipartForm`.
@@ -387,7 +389,7 @@ extension Operations {
 extension APIProtocol {
     /// A photo of a QR-bill or an orange/red slip, or a QR-bill's PDF, becomes a payment draft.
     ///
-    /// The image (JPEG or PNG, at most 10 MB and 40 megapixels) or the PDF invoice (its last three pages are read, the last first, at 200 dpi) is the raw body or the first file of a multipart/form-data body. The QR code is decoded, or else the slip's code line is read by OCR; a single misread that the check digits can repair is applied and listed in corrections for the customer to confirm.
+    /// The image (JPEG, PNG or HEIC as an iPhone stores it, at most 10 MB and 40 megapixels) or the PDF invoice (its last three pages are read, the last first, at 200 dpi) is the raw body or the first file of a multipart/form-data body. The QR code is decoded, or else the slip's code line is read by OCR; a single misread that the check digits can repair is applied and listed in corrections for the customer to confirm.
     ///
     /// - Remark: HTTP `POST /v1/scan/slip`.
     /// - Remark: Generated from `#/paths//v1/scan/slip/post`.
@@ -405,7 +407,7 @@ extension APIProtocol {
 extension Client {
     /// A photo of a QR-bill or an orange/red slip, or a QR-bill's PDF, becomes a payment draft.
     ///
-    /// The image (JPEG or PNG, at most 10 MB and 40 megapixels) or the PDF invoice (its last three pages are read, the last first, at 200 dpi) is the raw body or the first file of a multipart/form-data body. The QR code is decoded, or else the slip's code line is read by OCR; a single misread that the check digits can repair is applied and listed in corrections for the customer to confirm.
+    /// The image (JPEG, PNG or HEIC as an iPhone stores it, at most 10 MB and 40 megapixels) or the PDF invoice (its last three pages are read, the last first, at 200 dpi) is the raw body or the first file of a multipart/form-data body. The QR code is decoded, or else the slip's code line is read by OCR; a single misread that the check digits can repair is applied and listed in corrections for the customer to confirm.
     ///
     /// - Remark: HTTP `POST /v1/scan/slip`.
     /// - Remark: Generated from `#/paths//v1/scan/slip/post`.
@@ -440,6 +442,12 @@ extension Client {
                         value,
                         headerFields: &request.headerFields,
                         contentType: "image/png"
+                    )
+                case let .imageHeic(value):
+                    body = try converter.setRequiredRequestBodyAsBinary(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "image/heic"
                     )
                 case let .pdf(value):
                     body = try converter.setRequiredRequestBodyAsBinary(

@@ -87,7 +87,7 @@ public protocol APIProtocol: Sendable {
     func postV1QrbillParse(_ input: Operations.PostV1QrbillParse.Input) async throws -> Operations.PostV1QrbillParse.Output
     /// A photo of a QR-bill or an orange/red slip, or a QR-bill's PDF, becomes a payment draft.
     ///
-    /// The image (JPEG or PNG, at most 10 MB and 40 megapixels) or the PDF invoice (its last three pages are read, the last first, at 200 dpi) is the raw body or the first file of a multipart/form-data body. The QR code is decoded, or else the slip's code line is read by OCR; a single misread that the check digits can repair is applied and listed in corrections for the customer to confirm.
+    /// The image (JPEG, PNG or HEIC as an iPhone stores it, at most 10 MB and 40 megapixels) or the PDF invoice (its last three pages are read, the last first, at 200 dpi) is the raw body or the first file of a multipart/form-data body. The QR code is decoded, or else the slip's code line is read by OCR; a single misread that the check digits can repair is applied and listed in corrections for the customer to confirm.
     ///
     /// - Remark: HTTP `POST /v1/scan/slip`.
     /// - Remark: Generated from `#/paths//v1/scan/slip/post`.
@@ -98,6 +98,8 @@ public protocol APIProtocol: Sendable {
     /// - Remark: Generated from `#/paths//v1/receipts/get`.
     func getV1Receipts(_ input: Operations.GetV1Receipts.Input) async throws -> Operations.GetV1Receipts.Output
     /// A photo of a till receipt becomes a receipt (OCR in German, French, Italian, English).
+    ///
+    /// The photo (JPEG, PNG or HEIC, at most 10 MB and 40 megapixels) is the raw body or the first file of a multipart/form-data body. A HEIC photo is kept as a JPEG, which every browser shows.
     ///
     /// - Remark: HTTP `POST /v1/receipts`.
     /// - Remark: Generated from `#/paths//v1/receipts/post`.

@@ -51,7 +51,7 @@ enum ImageBody {
         } else if !(contentType.hasPrefix("image/") || contentType.isEmpty || contentType.hasPrefix("application/octet-stream")
             || contentType.hasPrefix("application/pdf"))
         {
-            throw ScanError(.unsupportedImage, "Send the image as image/jpeg, image/png or multipart/form-data.")
+            throw ScanError(.unsupportedImage, "Send the image as image/jpeg, image/png, image/heic or multipart/form-data.")
         }
         guard !image.isEmpty else { throw DomainError(.missingField, field: "image", "The image is empty.") }
         guard image.count <= limits.maxBytes else { throw ScanError(.imageTooLarge, "Images are at most \(limits.maxBytes / 1_048_576) MB.") }

@@ -9,9 +9,9 @@ enum ReceiptIntake {
         async throws -> Receipt
     {
         try await limiter.hit(limiter.limits.scanPerContract, key: "customer:\(customer.rawValue)")
-        let reading = try await scanner.receipt(image)
+        let (reading, photo) = try await scanner.receiptAndPhoto(image)
         return try await receipts.create(
-            image: image,
+            image: photo,
             reading: ReceiptInput(
                 merchant: reading.merchant, date: reading.date, total: reading.total, currency: reading.total?.currency ?? .chf,
                 text: reading.text, confidence: reading.confidence, vat: reading.vat.map { VATAmount(rate: $0.rate, amount: $0.amount) }),
