@@ -49,6 +49,8 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidIdempotencyKey = "invalid_idempotency_key"
         case notFound = "not_found"
         case methodNotAllowed = "method_not_allowed"
+        case unsupportedContentEncoding = "unsupported_content_encoding"
+        case invalidContentEncoding = "invalid_content_encoding"
         case payloadTooLarge = "payload_too_large"
         case unbalancedTransaction = "unbalanced_transaction"
         case holdNotActive = "hold_not_active"

@@ -14,6 +14,7 @@ public func buildRouter(
     router.add(middleware: ClientAddressMiddleware(proxies: trustedProxies))
     router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: RequestEncodingMiddleware())
 
     router.get("/healthz") { _, _ in
         try await services.database.read { _ = try await $0.query("SELECT 1") }

@@ -41,12 +41,13 @@ struct WebLanguageChoiceTests {
 @Suite("Web app: every refusal a customer can meet is said in the page's language")
 struct WebErrorWordingTests {
     /// The codes no page shows, and why: they are about how an API request is made (JSON,
-    /// bearer token, idempotency header, body size, control characters, the method: a form gets those right
+    /// bearer token, idempotency header, body size, control characters, the method, a compressed body: a form gets those right
     /// itself), which bank a request is for (decided before any page), a ledger invariant (a
     /// fault, not input), or a payment type (each pay form is one type).
     static let apiOnly: Set<DomainError.Code> = [
         .invalidJSON, .unauthorized, .idempotencyKeyRequired, .idempotencyKeyReused, .invalidIdempotencyKey, .payloadTooLarge,
         .unbalancedTransaction, .invalidPaymentType, .unknownBank, .invalidCharacter, .methodNotAllowed,
+        .unsupportedContentEncoding, .invalidContentEncoding,
     ]
 
     /// why: a code without words of its own shows the domain's English message in a German page

@@ -60,6 +60,7 @@ struct ErrorMiddleware: RouterMiddleware {
             .conflict
         case .invalidSignature, .signatureInvalidated, .signingAttemptsExceeded, .signingUnavailable: .unprocessableContent
         case .payloadTooLarge: .contentTooLarge
+        case .unsupportedContentEncoding: .unsupportedMediaType
         case .storageUnavailable: .serviceUnavailable
         case .insufficientFunds, .currencyMismatch, .sameAccount, .holdNotActive, .unbalancedTransaction, .cardBlocked, .slotUnavailable,
             .invalidStationCode:
