@@ -25,9 +25,9 @@ public enum HEIFImage {
     }
 
     /// The primary image, turned and mirrored as the file says, as a 32-bit colour image; its
-    /// size is checked against `limits` before a pixel is decoded.
+    /// size is checked against `limits` before a pixel is decoded (its bytes by the caller,
+    /// `ScanImage.decode`).
     static func decode(_ bytes: [UInt8], limits: ScanLimits) throws -> ScanImage {
-        guard bytes.count <= limits.maxBytes else { throw ScanError(.imageTooLarge, "Images are at most \(limits.maxBytes / 1_048_576) MB.") }
         let unreadable = ScanError(.unreadable, "The image cannot be decoded.")
         guard let context = heif_context_alloc() else { throw unreadable }
         defer { heif_context_free(context) }
@@ -39,7 +39,7 @@ public enum HEIFImage {
         let claimed = Int(heif_image_handle_get_width(handle)) * Int(heif_image_handle_get_height(handle))
         guard claimed > 0 else { throw unreadable }
         guard claimed <= limits.maxPixels else {
-            throw ScanError(.imageTooLarge, "Images are at most \(limits.maxPixels / 1_000_000) megapixels.")
+            throw limits.tooManyPixels
         }
         var decoded: OpaquePointer?
         guard heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, nil).code == heif_error_Ok, let decoded

@@ -13,8 +13,17 @@ public final class ScanImage {
     }
 
     static func decode(_ bytes: [UInt8], limits: ScanLimits) throws -> ScanImage {
-        guard bytes.count <= limits.maxBytes else { throw ScanError(.imageTooLarge, "Images are at most \(limits.maxBytes / 1_048_576) MB.") }
-        if HEIFImage.isHEIF(bytes) { return try HEIFImage.decode(bytes, limits: limits).luminance() }
+        try decode(bytes, limits: limits, keepingHEIC: false).image
+    }
+
+    /// The image to read (grey) and, with `keepingHEIC`, a HEIC photo again as a colour JPEG to
+    /// keep: browsers other than Safari show no HEIC. nil for every other format, kept as sent.
+    static func decode(_ bytes: [UInt8], limits: ScanLimits, keepingHEIC: Bool) throws -> (image: ScanImage, jpeg: [UInt8]?) {
+        guard bytes.count <= limits.maxBytes else { throw limits.tooManyBytes }
+        if HEIFImage.isHEIF(bytes) {
+            let colour = try HEIFImage.decode(bytes, limits: limits)
+            return (try colour.luminance(), keepingHEIC ? try colour.jpeg() : nil)
+        }
         guard isJPEG(bytes) || isPNG(bytes) else { throw ScanError(.unsupportedImage, "Send a JPEG, PNG or HEIC image.") }
         var format: Int32 = 0
         var width: Int32 = 0
@@ -27,7 +36,7 @@ public final class ScanImage {
         }
         guard header == 0, width > 0, height > 0 else { throw ScanError(.unreadable, "The image cannot be decoded.") }
         guard Int(width) * Int(height) <= limits.maxPixels else {
-            throw ScanError(.imageTooLarge, "Images are at most \(limits.maxPixels / 1_000_000) megapixels.")
+            throw limits.tooManyPixels
         }
         // why luminance only: every reader wants grey; libjpeg then skips the colour planes and
         // their conversion, which was a third of the time of a 12-megapixel photo.
@@ -38,7 +47,7 @@ public final class ScanImage {
             throw ScanError(.unreadable, "The image cannot be decoded.")
         }
         let image = ScanImage(owning: pix)
-        return isJPEG(bytes) ? try image.upright(exifOrientation: ExifOrientation.of(jpeg: bytes)) : image
+        return (isJPEG(bytes) ? try image.upright(exifOrientation: ExifOrientation.of(jpeg: bytes)) : image, nil)
     }
 
     static func isJPEG(_ bytes: [UInt8]) -> Bool { contentType(of: bytes) == "image/jpeg" }

@@ -38,14 +38,8 @@ public enum ScanJob {
             if task == .slip, PDFPages.isPDF(bytes) {
                 output.slip = try scanSlipPDF(bytes, limits: limits)
             } else {
-                let image: ScanImage
-                if task == .receipt, HEIFImage.isHEIF(bytes) {
-                    let colour = try HEIFImage.decode(bytes, limits: limits)
-                    output.storedJPEG = Data(try colour.jpeg())
-                    image = try colour.luminance()
-                } else {
-                    image = try ScanImage.decode(bytes, limits: limits)
-                }
+                let (image, jpeg) = try ScanImage.decode(bytes, limits: limits, keepingHEIC: task == .receipt)
+                output.storedJPEG = jpeg.map { Data($0) }
                 switch task {
                 case .slip: output.slip = try scanSlip(image)
                 case .receipt: output.receipt = try readReceipt(image)

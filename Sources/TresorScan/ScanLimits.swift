@@ -13,4 +13,9 @@ public struct ScanLimits: Sendable {
     public var workerMemoryBytes: Int = 2 * 1024 * 1024 * 1024
 
     public init() {}
+
+    /// The refusal of an image over `maxBytes`, in the same words wherever it is checked.
+    public var tooManyBytes: ScanError { ScanError(.imageTooLarge, "Images are at most \(maxBytes / 1_048_576) MB.") }
+    /// The refusal of an image over `maxPixels`, from its header, before its pixels are decoded.
+    public var tooManyPixels: ScanError { ScanError(.imageTooLarge, "Images are at most \(maxPixels / 1_000_000) megapixels.") }
 }

@@ -25,7 +25,7 @@ public actor ScanWorkerPool {
 
     public func run(_ task: ScanJob.Task, image: [UInt8]) async throws -> ScanJob.Output {
         guard image.count <= limits.maxBytes else {
-            throw ScanError(.imageTooLarge, "Images are at most \(limits.maxBytes / 1_048_576) MB.")
+            throw limits.tooManyBytes
         }
         try await acquire()
         defer { release() }

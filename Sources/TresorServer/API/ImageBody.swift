@@ -28,7 +28,7 @@ enum ImageBody {
             // why: a multipart envelope adds headers and boundaries around the 10 MB image.
             buffer = try await request.collectBody(upTo: limits.maxBytes + 64 * 1024)
         } catch is NIOTooManyBytesError {
-            throw ScanError(.imageTooLarge, "Images are at most \(limits.maxBytes / 1_048_576) MB.")
+            throw limits.tooManyBytes
         }
         return try form(Array(buffer.readableBytesView), contentType: request.headers[.contentType] ?? "", limits: limits)
     }
@@ -54,7 +54,7 @@ enum ImageBody {
             throw ScanError(.unsupportedImage, "Send the image as image/jpeg, image/png, image/heic or multipart/form-data.")
         }
         guard !image.isEmpty else { throw DomainError(.missingField, field: "image", "The image is empty.") }
-        guard image.count <= limits.maxBytes else { throw ScanError(.imageTooLarge, "Images are at most \(limits.maxBytes / 1_048_576) MB.") }
+        guard image.count <= limits.maxBytes else { throw limits.tooManyBytes }
         return (image, fields)
     }
 }
