@@ -197,11 +197,13 @@ public func buildResponder(
 /// The application `tresor serve` runs.
 public func buildApplication(
     sites: [BankSite], metrics: ServerMetrics, host: String, port: Int, logger: Logger, trustedProxies: TrustedProxies = .none,
-    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    tls: TLSCertificateFiles? = nil, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
-    Application(
-        responder: try await buildResponder(sites: sites, metrics: metrics, trustedProxies: trustedProxies),
-        server: .tresor,
+    var responder = try await buildResponder(sites: sites, metrics: metrics, trustedProxies: trustedProxies)
+    responder.servesTLS = tls != nil
+    return Application(
+        responder: responder,
+        server: tls.map { .tresorTLS($0) } ?? .tresor,
         configuration: .init(address: .hostname(host, port: port), serverName: "Tresor"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
         logger: logger)

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import TresorCore
 import TresorServer
 
@@ -29,6 +30,17 @@ struct Serve: AsyncParsableCommand {
             "An ECB rates URL (e.g. https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml) fetched at start and daily; unreachable keeps the last rates."
     )
     var fxURL: String?
+    @Option(help: "Serve HTTPS (HTTP/2 and HTTP/1.1) with this PEM certificate chain, e.g. certbot's fullchain.pem; read again when it changes.")
+    var tlsCertificate: String?
+    @Option(help: "The PEM private key of --tls-certificate, e.g. certbot's privkey.pem.") var tlsKey: String?
+    @Option(help: "With --tls-certificate: also listen for plain HTTP on this port (80) and send every request there to HTTPS.")
+    var httpRedirectPort: Int?
+
+    func validate() throws {
+        if (tlsCertificate == nil) != (tlsKey == nil) { throw ValidationError("--tls-certificate and --tls-key go together.") }
+        if httpRedirectPort != nil && tlsCertificate == nil { throw ValidationError("--http-redirect-port needs --tls-certificate and --tls-key.") }
+        if httpRedirectPort != nil && port == 0 { throw ValidationError("--http-redirect-port needs a fixed --port to send clients to.") }
+    }
 
     func run() async throws {
         MemoryTuning.keepFreedMemory()
@@ -37,6 +49,11 @@ struct Serve: AsyncParsableCommand {
         var logger = Logger(label: "tresor") { ServerLogHandler(label: $0) }
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let metrics = ServerMetrics()
+        let tls: TLSCertificateFiles?
+        do { tls = try tlsCertificate.map { try TLSCertificateFiles(certificate: $0, key: tlsKey ?? "", logger: logger) } } catch {
+            throw ValidationError("\(error)")
+        }
+        let scheme = tls == nil ? "http" : "https"
         var auth = AuthConfig()
         auth.idleTimeoutSeconds = max(60, sessionIdleSeconds)
         auth.lifetimeSeconds = max(auth.idleTimeoutSeconds, sessionLifetimeSeconds)
@@ -58,11 +75,12 @@ struct Serve: AsyncParsableCommand {
         let rateFetchers = fxURL.map { url in sites.map { Self.startRateRefresh($0, url: url, logger: logger) } } ?? []
         defer { for task in schedulers + rateFetchers { task.cancel() } }
         let demo = self.demo
-        let app = try await buildApplication(sites: sites, metrics: metrics, host: host, port: port, logger: logger, trustedProxies: proxies) {
-            port in
+        let app = try await buildApplication(
+            sites: sites, metrics: metrics, host: host, port: port, logger: logger, trustedProxies: proxies, tls: tls
+        ) { port in
             // why: unbuffered, so scripts waiting for the first line see it at once.
-            var text = "Tresor is serving \(sites.count == 1 ? "1 bank" : "\(sites.count) banks") on http://\(host):\(port)\n"
-            for site in sites { text += Self.describe(site, port: port, demo: demo) }
+            var text = "Tresor is serving \(sites.count == 1 ? "1 bank" : "\(sites.count) banks") on \(scheme)://\(host):\(port)\n"
+            for site in sites { text += Self.describe(site, port: port, scheme: scheme, demo: demo) }
             if demo {
                 text += "Demo TAN lists for signing payments: \(Self.demoTANFile)\n"
                 text += "Demo self-service station (kiosk key, and a phone to pair with it): \(Self.demoStationFile)\n"
@@ -71,10 +89,18 @@ struct Serve: AsyncParsableCommand {
         }
         // why: runService returns after SIGTERM or SIGINT, once the server has stopped accepting
         // and finished the requests in flight; then each bank's database is closed cleanly.
+        var services: [any Service] = [app]
+        if let httpRedirectPort {
+            services.append(
+                buildRedirectApplication(host: host, port: httpRedirectPort, httpsPort: port, logger: logger) { redirectPort in
+                    FileHandle.standardOutput.write(Data("Plain HTTP on http://\(host):\(redirectPort) is sent to HTTPS\n".utf8))
+                })
+        }
         do {
-            try await app.runService()
+            try await ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)).run()
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            throw ValidationError("Port \(port) on \(host) is in use (by another tresor serve?); choose another with --port.")
+            let ports = httpRedirectPort.map { "Port \(port) or \($0)" } ?? "Port \(port)"
+            throw ValidationError("\(ports) on \(host) is in use (by another tresor serve?); choose another with --port or --http-redirect-port.")
         } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
             throw ValidationError("--host \(host) is not an address of this machine; use 127.0.0.1, 0.0.0.0 (every address) or one of its own.")
         } catch is SocketAddressError.UnknownHost {
@@ -86,8 +112,9 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// A line per bank: its name, where to reach it, its database and, in the demo, its logins.
-    static func describe(_ site: BankSite, port: Int, demo: Bool) -> String {
-        let address = site.config.hosts.first { $0.hasSuffix("localhost") }.map { "http://\($0):\(port)" } ?? site.config.hosts.first ?? "any host"
+    static func describe(_ site: BankSite, port: Int, scheme: String, demo: Bool) -> String {
+        let address =
+            site.config.hosts.first { $0.hasSuffix("localhost") }.map { "\(scheme)://\($0):\(port)" } ?? site.config.hosts.first ?? "any host"
         var line = "  \(site.config.name) (\(site.config.id)): \(address)\(site.config.isDefault ? " (default)" : "")"
         line += ", database \(DatabaseOptions.redacted(site.config.database))\n"
         if demo, let edition = DemoBank.Edition.all.first(where: { $0.name == site.config.name }) {

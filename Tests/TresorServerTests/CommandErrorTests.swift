@@ -46,6 +46,25 @@ struct CommandErrorTests {
         #expect(!restore.output.contains("DecodingError"), "\(restore.output)")
     }
 
+    @Test("serve's TLS options: a pair, a fixed port for the redirect, readable files, before any database is opened")
+    func tlsOptions() throws {
+        let certificate = scratch.path("fullchain.pem")
+        let cases: [([String], String)] = [
+            (["--tls-certificate", certificate], "--tls-certificate and --tls-key go together"),
+            (["--http-redirect-port", "8081"], "--http-redirect-port needs --tls-certificate and --tls-key"),
+            (
+                ["--tls-certificate", certificate, "--tls-key", db, "--port", "0", "--http-redirect-port", "8081"],
+                "--http-redirect-port needs a fixed --port"
+            ),
+            (["--tls-certificate", certificate, "--tls-key", db, "--port", "0"], "--tls-certificate \(certificate): No such file or directory"),
+        ]
+        for (options, message) in cases {
+            let refused = try ToolRun.tresor(["serve", "--db", db] + options, limitSeconds: 30)
+            #expect(refused.status != 0 && refused.output.contains("Error: \(message)"), "\(options): \(refused.output)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: db), "a refused serve created its database")
+    }
+
     @Test("a banknote margin is given in percent and for a currency code, and told back so when refused")
     func margin() throws {
         for percent in ["150", "2.555", "-1", "two"] {

@@ -24,6 +24,9 @@ public struct BankDispatcher: HTTPResponder {
     let byHost: [String: Entry]
     let byID: [String: Entry]
     let fallback: Entry?
+    /// Whether this server speaks TLS itself (`tresor serve --tls-certificate …`): its answers
+    /// carry `Strict-Transport-Security` and its cookies `Secure`.
+    public var servesTLS = false
 
     /// The paths the `/banks/<id>` prefix may reach: the APIs, their document and the health check.
     static let prefixablePaths = ["/v1/", "/xml/"]
@@ -47,7 +50,14 @@ public struct BankDispatcher: HTTPResponder {
     }
 
     public func respond(to request: Request, context: Context) async throws -> Response {
-        if request.method == .head { return try await HeadRequest.respond(to: request) { try await respond(to: $0, context: context) } }
+        guard servesTLS else { return try await dispatch(request, context: context) }
+        var response = try await TransportSecurity.$direct.withValue(true) { try await dispatch(request, context: context) }
+        response.headers[HTTPField.Name("Strict-Transport-Security")!] = TransportSecurity.strictTransportSecurity
+        return response
+    }
+
+    func dispatch(_ request: Request, context: Context) async throws -> Response {
+        if request.method == .head { return try await HeadRequest.respond(to: request) { try await dispatch($0, context: context) } }
         let path = request.head.path ?? "/"
         if path.hasPrefix("/banks/") { return try await respondPrefixed(request, path: path, context: context) }
         // why the check: a server of one bank lists no host; its requests need no host name.

@@ -46,7 +46,7 @@ enum WebSupport {
     static func cookie(_ name: String, _ value: String, request: Request, maxAge: Int? = nil, httpOnly: Bool = true) -> String {
         var parts = ["\(name)=\(value)", "Path=/", "SameSite=Strict"]
         if httpOnly { parts.append("HttpOnly") }
-        if request.uri.scheme == .https || request.headers[HTTPField.Name("X-Forwarded-Proto")!] == "https" { parts.append("Secure") }
+        if TransportSecurity.isSecure(request) { parts.append("Secure") }
         if let maxAge { parts.append("Max-Age=\(maxAge)") }
         return parts.joined(separator: "; ")
     }
