@@ -11,6 +11,8 @@ local token = os.getenv("TOKEN") or ""
 local path = os.getenv("READ_PATH")
 local first = tonumber(os.getenv("FIRST"))
 local last = tonumber(os.getenv("LAST"))
+-- why settable: a few demo accounts (scripts/bench_tls.py) run dry at CHF 1.00 a transfer.
+local amount = os.getenv("AMOUNT") or "1.00"
 local counter = 0
 local threads = {}
 local headers = {}
@@ -40,7 +42,7 @@ local writes = {
   transfer = function()
     local a, b = pair()
     return "/v1/transfers", string.format(
-      '{"from_account": "%d", "to_account": "%d", "amount": {"amount": "1.00", "currency": "CHF"}, "message": "bench"}', a, b)
+      '{"from_account": "%d", "to_account": "%d", "amount": {"amount": "%s", "currency": "CHF"}, "message": "bench"}', a, b, amount)
   end,
   internal = function()
     local a, b = pair()

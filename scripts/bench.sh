@@ -10,6 +10,8 @@ trap 'rm -rf "$scratch"' EXIT
 export TMPDIR="$scratch"
 python3 scripts/bench.py "$@"
 python3 scripts/bench_web.py
+# HTTPS against plain HTTP, HTTP/2 against HTTP/1.1 (bench/results/tls.json).
+python3 scripts/bench_tls.py
 # First paint, layout shift and weight of the main screens in Chromium (the web tests' venv).
 scripts/install-deps.sh test
 [ -x .build/web-venv/bin/python ] || { python3 -m venv .build/web-venv && .build/web-venv/bin/pip install --quiet "selenium==4.25.0"; }

@@ -9,7 +9,7 @@ declare -A groups=(
   [base]="libsqlite3-dev sqlite3 curl ca-certificates python3 pkg-config libzbar-dev libtesseract-dev libleptonica-dev libheif-dev tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-ita tesseract-ocr-eng libcairo2-dev libpango1.0-dev librsvg2-dev libqrencode-dev libzxing-dev libpoppler-glib-dev zlib1g-dev fonts-dejavu-core"
   [postgres]="postgresql postgresql-contrib"
   [test]="libxml2-utils openssl chromium chromium-driver python3-venv fonts-dejavu-core poppler-utils"
-  [bench]="postgresql postgresql-contrib wrk"
+  [bench]="postgresql postgresql-contrib wrk openssl nghttp2-client"
   [chaos]="haproxy"
 )
 wanted=()

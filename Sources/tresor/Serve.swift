@@ -33,6 +33,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Serve HTTPS (HTTP/2 and HTTP/1.1) with this PEM certificate chain, e.g. certbot's fullchain.pem; read again when it changes.")
     var tlsCertificate: String?
     @Option(help: "The PEM private key of --tls-certificate, e.g. certbot's privkey.pem.") var tlsKey: String?
+    @Flag(
+        inversion: .prefixedNo,
+        help: "With --tls-certificate: offer HTTP/2 to clients that ask for it (--no-http2: HTTP/1.1 only, which serves more requests a second).")
+    var http2 = true
     @Option(help: "With --tls-certificate: also listen for plain HTTP on this port (80) and send every request there to HTTPS.")
     var httpRedirectPort: Int?
 
@@ -50,7 +54,7 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let metrics = ServerMetrics()
         let tls: TLSCertificateFiles?
-        do { tls = try tlsCertificate.map { try TLSCertificateFiles(certificate: $0, key: tlsKey ?? "", logger: logger) } } catch {
+        do { tls = try tlsCertificate.map { try TLSCertificateFiles(certificate: $0, key: tlsKey ?? "", http2: http2, logger: logger) } } catch {
             throw ValidationError("\(error)")
         }
         let scheme = tls == nil ? "http" : "https"

@@ -131,6 +131,15 @@ struct TLSServeTests {
         }
     }
 
+    @Test("--no-http2: a client asking for HTTP/2 gets HTTP/1.1")
+    func withoutHTTP2() async throws {
+        let files = try TLSCertificateFiles(certificate: certificates.certificate, key: certificates.key, http2: false, logger: Logger(label: "tls"))
+        try await Self.serve(tls: files) { port in
+            let answer = try await curl("https://localhost:\(port)/healthz", ["--http2"])
+            #expect(answer.version == "1.1" && answer.head.hasPrefix("http/1.1 200"), "\(answer.head)")
+        }
+    }
+
     @Test("HTTP/2's :authority picks the bank as HTTP/1.1's Host does")
     func bankByAuthority() async throws {
         try await Self.serve(tls: try files(), hosts: [["localhost"]]) { port in

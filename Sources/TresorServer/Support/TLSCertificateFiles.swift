@@ -14,6 +14,8 @@ import NIOSSL
 public final class TLSCertificateFiles: Sendable {
     public let certificatePath: String
     public let keyPath: String
+    /// The protocols offered in the handshake (ALPN), preferred first.
+    let protocols: [String]
     let logger: Logger
     private let state: NIOLockedValueBox<State>
 
@@ -41,12 +43,14 @@ public final class TLSCertificateFiles: Sendable {
 
     /// Loads the pair; a missing file, one that holds no PEM certificate or key, or a key that
     /// is not the certificate's, throws with the option at fault.
-    public init(certificate: String, key: String, logger: Logger) throws {
+    /// `http2: false` offers HTTP/1.1 only (`tresor serve --no-http2`).
+    public init(certificate: String, key: String, http2: Bool = true, logger: Logger) throws {
         certificatePath = certificate
         keyPath = key
+        protocols = http2 ? ["h2", "http/1.1"] : ["http/1.1"]
         self.logger = logger
         let stamp = try Stamp(certificate: certificate, key: key)
-        let (context, leaf) = try Self.load(certificate: certificate, key: key)
+        let (context, leaf) = try Self.load(certificate: certificate, key: key, protocols: protocols)
         state = NIOLockedValueBox(State(context: context, loaded: stamp, refused: nil, checked: .now))
         Self.warnIfExpired(leaf, path: certificate, logger: logger)
     }
@@ -61,7 +65,7 @@ public final class TLSCertificateFiles: Sendable {
                 let stamp = try Stamp(certificate: certificatePath, key: keyPath)
                 guard stamp != state.loaded, stamp != state.refused else { return state.context }
                 do {
-                    let (context, leaf) = try Self.load(certificate: certificatePath, key: keyPath)
+                    let (context, leaf) = try Self.load(certificate: certificatePath, key: keyPath, protocols: protocols)
                     (state.context, state.loaded, state.refused) = (context, stamp, nil)
                     logger.info("TLS certificate \(certificatePath) read again: valid until \(Self.expiry(of: leaf))")
                     Self.warnIfExpired(leaf, path: certificatePath, logger: logger)
@@ -76,9 +80,9 @@ public final class TLSCertificateFiles: Sendable {
         }
     }
 
-    /// A server context for the chain in `certificate` and the key in `key`, offering HTTP/2
-    /// and HTTP/1.1 (ALPN), and the chain's first (leaf) certificate.
-    static func load(certificate: String, key: String) throws -> (NIOSSLContext, NIOSSLCertificate) {
+    /// A server context for the chain in `certificate` and the key in `key`, offering
+    /// `protocols` (ALPN), and the chain's first (leaf) certificate.
+    static func load(certificate: String, key: String, protocols: [String]) throws -> (NIOSSLContext, NIOSSLCertificate) {
         let chain: [NIOSSLCertificate]
         do { chain = try NIOSSLCertificate.fromPEMFile(certificate) } catch {
             throw TLSFilesError("--tls-certificate \(certificate) holds no PEM certificate (-----BEGIN CERTIFICATE-----).")
@@ -93,7 +97,7 @@ public final class TLSCertificateFiles: Sendable {
         var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
         configuration.minimumTLSVersion = .tlsv12
-        configuration.applicationProtocols = ["h2", "http/1.1"]
+        configuration.applicationProtocols = protocols
         do { return (try NIOSSLContext(configuration: configuration), leaf) } catch {
             throw TLSFilesError("--tls-key \(key) is not the private key of the certificate in --tls-certificate \(certificate).")
         }
