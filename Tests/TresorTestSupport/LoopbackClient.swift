@@ -55,6 +55,19 @@ public final class LoopbackClient: @unchecked Sendable {
         }
     }
 
+    /// Whether the peer closes the connection before `limitSeconds` pass without a byte.
+    public func closedByPeer() async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var buffer = [UInt8](repeating: 0, count: 4_096)
+                while true {
+                    let n = buffer.withUnsafeMutableBytes { recv(self.descriptor, $0.baseAddress, $0.count, 0) }
+                    guard n > 0 else { return continuation.resume(returning: n == 0) }
+                }
+            }
+        }
+    }
+
     private func readBlocking(until marker: String, count: Int) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 16_384)
         while received.components(separatedBy: marker).count - 1 < count {

@@ -22,12 +22,14 @@ struct TresorTLSChannel: ServerChildChannel {
     }
 
     let files: TLSCertificateFiles
+    let limits: TLSConnectionLimits
     let http1: TresorHTTP1Channel
     let http2: HTTP2Channel
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandlers(PlainHTTPOnTLSPortHandler(), NIOSSLServerHandler(context: files.context()))
+            try channel.pipeline.syncOperations.addHandlers(
+                PlainHTTPOnTLSPortHandler(), NIOSSLServerHandler(context: files.context()), TLSConnectionGuard(limits: limits))
             let negotiation = NIOTypedApplicationProtocolNegotiationHandler<Negotiated> { result, channel in
                 switch result {
                 case .negotiated("h2"): return http2.setup(channel: channel, logger: logger).map { .http2($0) }
@@ -56,10 +58,12 @@ struct TresorTLSChannel: ServerChildChannel {
 
 extension HTTPServerBuilder {
     /// `tresor serve --tls-certificate … --tls-key …`: HTTPS only, HTTP/2 and HTTP/1.1.
-    public static func tresorTLS(_ files: TLSCertificateFiles) -> HTTPServerBuilder {
+    public static func tresorTLS(_ files: TLSCertificateFiles, limits: TLSConnectionLimits = .init()) -> HTTPServerBuilder {
         .init { responder in
             TresorTLSChannel(
-                files: files, http1: TresorHTTP1Channel(http1: HTTP1Channel(responder: responder)), http2: HTTP2Channel(responder: responder))
+                files: files, limits: limits, http1: TresorHTTP1Channel(http1: HTTP1Channel(responder: responder)),
+                // why the grace here too: after its second GOAWAY, HTTP/2 waits for open streams only this long.
+                http2: HTTP2Channel(responder: responder, configuration: .init(gracefulCloseTimeout: .init(limits.stoppingGrace))))
         }
     }
 }
