@@ -5,7 +5,6 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import NIOSSL
-import ServiceLifecycle
 import Testing
 import TresorCore
 import TresorServer
@@ -193,18 +192,9 @@ struct TLSServeTests {
 
     @Test("a client that never says hello is closed; one never answering HTTP/2's GOAWAY does not keep the server from stopping")
     func silentClients() async throws {
-        let limits = TLSConnectionLimits(handshake: .seconds(1), stoppingGrace: .seconds(2))
-        let config = BankConfig(id: "tresor", name: "Tresor", clearing: 8888, hosts: [], isDefault: true, database: "unused")
-        var dispatcher = BankDispatcher(banks: [(config, try await APIHarness.make().router)])
-        dispatcher.servesTLS = true
-        let (ports, announce) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            responder: dispatcher, server: .tresorTLS(try files(), limits: limits), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { announce.yield($0.localAddress?.port ?? 0) })
-        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "tls-test")))
-        let running = Task { try await group.run() }
-        var iterator = ports.makeAsyncIterator()
-        let port = try #require(await iterator.next())
+        let limits = ConnectionLimits(tlsHello: .seconds(1), stoppingGrace: .seconds(2))
+        let server = try await StoppableServer.start(.tresorTLS(try files(), limits: limits), tls: true)
+        let port = server.port
         let silent = try LoopbackClient(port: port)
         #expect(await silent.closedByPeer(), "a connection without a TLS hello stayed open past the handshake limit")
         // An HTTP/2 client that sends its preface and then nothing, not even the PING's answer
@@ -226,20 +216,7 @@ struct TLSServeTests {
         }
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: ready) { try await Task.sleep(for: .milliseconds(50)) }
         #expect((try? String(contentsOfFile: ready, encoding: .utf8)) == "h2")
-        await group.triggerGracefulShutdown()
-        // why unstructured: without the guard the server never stops, and the test must fail,
-        // not hang; a task group would wait for its child awaiting the server.
-        let (outcomes, outcome) = AsyncStream.makeStream(of: Bool.self)
-        Task {
-            _ = try? await running.value
-            outcome.yield(true)
-        }
-        Task {
-            try? await Task.sleep(for: .seconds(10))
-            outcome.yield(false)
-        }
-        var first = outcomes.makeAsyncIterator()
-        let stopped = await first.next() ?? false
+        let stopped = await server.stop(within: .seconds(10))
         #expect(stopped, "the server was still running 10 s after it was told to stop (grace: 2 s)")
         #expect(try await client.value.output.contains("closed"))
     }

@@ -22,14 +22,14 @@ struct TresorTLSChannel: ServerChildChannel {
     }
 
     let files: TLSCertificateFiles
-    let limits: TLSConnectionLimits
+    let limits: ConnectionLimits
     let http1: TresorHTTP1Channel
     let http2: HTTP2Channel
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandlers(
-                PlainHTTPOnTLSPortHandler(), NIOSSLServerHandler(context: files.context()), TLSConnectionGuard(limits: limits))
+                PlainHTTPOnTLSPortHandler(), NIOSSLServerHandler(context: files.context()), ConnectionGuard(limits: limits, tls: true))
             let negotiation = NIOTypedApplicationProtocolNegotiationHandler<Negotiated> { result, channel in
                 switch result {
                 case .negotiated("h2"): return http2.setup(channel: channel, logger: logger).map { .http2($0) }
@@ -58,12 +58,15 @@ struct TresorTLSChannel: ServerChildChannel {
 
 extension HTTPServerBuilder {
     /// `tresor serve --tls-certificate … --tls-key …`: HTTPS only, HTTP/2 and HTTP/1.1.
-    public static func tresorTLS(_ files: TLSCertificateFiles, limits: TLSConnectionLimits = .init()) -> HTTPServerBuilder {
+    public static func tresorTLS(_ files: TLSCertificateFiles, limits: ConnectionLimits = .init()) -> HTTPServerBuilder {
         .init { responder in
-            TresorTLSChannel(
-                files: files, limits: limits, http1: TresorHTTP1Channel(http1: HTTP1Channel(responder: responder)),
-                // why the grace here too: after its second GOAWAY, HTTP/2 waits for open streams only this long.
-                http2: HTTP2Channel(responder: responder, configuration: .init(gracefulCloseTimeout: .init(limits.stoppingGrace))))
+            // why the grace for HTTP/2 too: after its second GOAWAY it waits for open streams only this long.
+            let http2 = HTTP2ChannelConfiguration(
+                idleTimeout: .init(limits.idle), gracefulCloseTimeout: .init(limits.stoppingGrace),
+                streamConfiguration: .init(idleTimeout: limits.idle))
+            return TresorTLSChannel(
+                files: files, limits: limits, http1: TresorHTTP1Channel(responder: responder, idle: limits.idle, guarded: nil),
+                http2: HTTP2Channel(responder: responder, configuration: http2))
         }
     }
 }
