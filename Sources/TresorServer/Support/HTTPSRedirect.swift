@@ -32,11 +32,13 @@ public struct HTTPSRedirect: HTTPResponder {
     }
 }
 
-/// The plain-HTTP server of `HTTPSRedirect`, run beside the HTTPS one.
+/// The plain-HTTP server of `HTTPSRedirect`, run beside the HTTPS one, within the same
+/// `ConnectionLimits` (a stalled client on port 80 must not keep the server from stopping).
 public func buildRedirectApplication(
     host: String, port: Int, httpsPort: Int, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
-        responder: HTTPSRedirect(httpsPort: httpsPort), configuration: .init(address: .hostname(host, port: port), serverName: "Tresor"),
+        responder: HTTPSRedirect(httpsPort: httpsPort), server: .tresor,
+        configuration: .init(address: .hostname(host, port: port), serverName: "Tresor"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) }, logger: logger)
 }
