@@ -101,13 +101,17 @@ class BrowserTest(unittest.TestCase):
     def setUp(self):
         options = webdriver.ChromeOptions()
         options.binary_location = "/usr/bin/chromium"
-        for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=375,812", "--lang=de-CH"]:
+        for argument in self.chrome_arguments():
             options.add_argument(argument)
         options.add_experimental_option("prefs", {"intl.accept_languages": "de-CH,de"})
         options.set_capability("goog:loggingPrefs", {"browser": "SEVERE"})
         self.browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
         self.browser.set_window_size(375, 812)
         self.browser.implicitly_wait(2)
+
+    def chrome_arguments(self):
+        """Chromium's command line; a test class adds its own."""
+        return ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=375,812", "--lang=de-CH"]
 
     def tearDown(self):
         failed = any(error for _, error in self._outcome.result.errors + self._outcome.result.failures if _ is self)
