@@ -99,7 +99,8 @@ public final class TLSCertificateFiles: Sendable {
         configuration.minimumTLSVersion = .tlsv12
         configuration.applicationProtocols = protocols
         do { return (try NIOSSLContext(configuration: configuration), leaf) } catch {
-            throw TLSFilesError("--tls-key \(key) is not the private key of the certificate in --tls-certificate \(certificate).")
+            // why the library's words too: a key of another type BoringSSL refuses fails here as well.
+            throw TLSFilesError("--tls-key \(key) is not the private key of the certificate in --tls-certificate \(certificate) (\(error)).")
         }
     }
 
