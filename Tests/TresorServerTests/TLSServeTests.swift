@@ -12,7 +12,7 @@ import TresorTestSupport
 
 /// `tresor serve --tls-certificate … --tls-key …` over real sockets, with clients made
 /// elsewhere: curl (HTTP/2 and HTTP/1.1), Python's `ssl` and AsyncHTTPClient.
-@Suite("HTTPS served by tresor serve itself: HTTP/2 and HTTP/1.1, renewed certificates read again")
+@Suite("HTTPS served by tresor serve itself: HTTP/2 and HTTP/1.1, renewed certificates read again", .serialized)
 struct TLSServeTests {
     let certificates: TestCertificates
 
@@ -195,7 +195,7 @@ struct TLSServeTests {
         let limits = ConnectionLimits(tlsHello: .seconds(1), stoppingGrace: .seconds(2))
         let server = try await StoppableServer.start(.tresorTLS(try files(), limits: limits), tls: true)
         let port = server.port
-        let silent = try LoopbackClient(port: port)
+        let silent = try LoopbackClient(port: port, limitSeconds: 30)
         #expect(await silent.closedByPeer(), "a connection without a TLS hello stayed open past the handshake limit")
         // An HTTP/2 client that sends its preface and then nothing, not even the PING's answer
         // the server's graceful GOAWAY waits for (before the guard, shutdown waited forever).
@@ -211,13 +211,13 @@ struct TLSServeTests {
             """
         let client = Task {
             try await ExpectContinueTests.offThePool {
-                try ToolRun.run(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, certificates.ca, String(port), ready], limitSeconds: 20)
+                try ToolRun.run(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, certificates.ca, String(port), ready], limitSeconds: 90)
             }
         }
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: ready) { try await Task.sleep(for: .milliseconds(50)) }
+        for _ in 0..<600 where !FileManager.default.fileExists(atPath: ready) { try await Task.sleep(for: .milliseconds(50)) }
         #expect((try? String(contentsOfFile: ready, encoding: .utf8)) == "h2")
-        let stopped = await server.stop(within: .seconds(10))
-        #expect(stopped, "the server was still running 10 s after it was told to stop (grace: 2 s)")
+        let stopped = await server.stop(within: .seconds(60))
+        #expect(stopped, "the server was still running 60 s after it was told to stop (grace: 2 s)")
         #expect(try await client.value.output.contains("closed"))
     }
 

@@ -138,6 +138,7 @@ class ScanReceiptsTest(BrowserTest):
         self.assertEqual(self.browser.find_element(By.ID, "date").get_attribute("value"), "2022-05-24")
         self.assertEqual(self.browser.find_element(By.ID, "total").get_attribute("value"), "29.53")
         self.assertIn("(USD)", self.browser.find_element(By.CSS_SELECTOR, "label[for=total]").text)
+        self.assertEqual(self.browser.find_element(By.ID, "category").get_attribute("value"), "health", "a US drugstore chain")
         self.assert_fits_and_accessible()
         dollars = self.browser.current_url.rstrip("/").split("/")[-1]
         self.browser.get(BASE + "/budget?month=2022-05")

@@ -3,22 +3,27 @@
 public enum ReceiptCategories {
     public static let builtIn = ["groceries", "fuel", "restaurants", "household", "health", "transport", "other"]
 
-    /// Lower-case fragments of merchant names, checked in order.
+    /// Lower-case fragments of merchant names, checked in order: Swiss, neighbouring and British
+    /// chains, and the largest US ones (a receipt photographed on a trip; Walgreens was "other").
+    /// why no "mobil", "arco" or "target": they sit inside other names (Die Mobiliar, Marco).
     static let rules: [(fragment: String, category: String)] = [
         ("apothe", "health"), ("pharma", "health"), ("farmacia", "health"), ("vitality", "health"), ("boots", "health"),
-        ("drogerie", "health"),
+        ("drogerie", "health"), ("walgreens", "health"), ("cvs", "health"), ("rite aid", "health"), ("duane reade", "health"),
         ("shell", "fuel"), ("agrola", "fuel"), ("totalenergies", "fuel"), ("eni", "fuel"), ("bp", "fuel"), ("avia", "fuel"),
-        ("tamoil", "fuel"),
+        ("tamoil", "fuel"), ("chevron", "fuel"), ("exxon", "fuel"), ("texaco", "fuel"), ("valero", "fuel"), ("sunoco", "fuel"),
         ("restaurant", "restaurants"), ("ristorante", "restaurants"), ("café", "restaurants"), ("cafe", "restaurants"),
         ("bäckerei", "restaurants"), ("boulangerie", "restaurants"), ("pasticceria", "restaurants"), ("starbucks", "restaurants"),
-        ("pret a manger", "restaurants"), ("autogrill", "restaurants"), ("mcdonald", "restaurants"),
+        ("pret a manger", "restaurants"), ("autogrill", "restaurants"), ("mcdonald", "restaurants"), ("chipotle", "restaurants"),
+        ("dunkin", "restaurants"), ("burger king", "restaurants"), ("taco bell", "restaurants"), ("panera", "restaurants"),
         ("sbb", "transport"), ("cff", "transport"), ("ffs", "transport"), ("taxi", "transport"), ("uber", "transport"),
+        ("lyft", "transport"), ("amtrak", "transport"),
         ("jumbo", "household"), ("landi", "household"), ("brico", "household"), ("ikea", "household"), ("home centre", "household"),
-        ("casa ticino", "household"),
+        ("casa ticino", "household"), ("home depot", "household"), ("lowes", "household"),
         ("migros", "groceries"), ("coop", "groceries"), ("denner", "groceries"), ("aldi", "groceries"), ("lidl", "groceries"),
         ("volg", "groceries"), ("manor", "groceries"), ("carrefour", "groceries"), ("leclerc", "groceries"), ("esselunga", "groceries"),
         ("conad", "groceries"), ("tesco", "groceries"), ("spar", "groceries"), ("avec", "groceries"), ("globus", "groceries"),
-        ("marks & spencer", "groceries"),
+        ("marks spencer", "groceries"), ("walmart", "groceries"), ("costco", "groceries"), ("safeway", "groceries"),
+        ("kroger", "groceries"), ("whole foods", "groceries"), ("trader joe", "groceries"), ("publix", "groceries"),
     ]
 
     /// The key a learnt category is stored under: the name without case, digits or punctuation,
