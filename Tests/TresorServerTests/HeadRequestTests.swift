@@ -29,8 +29,7 @@ struct HeadRequestTests {
     @Test("/healthz, pages, files and API reads: the GET's status and fields, ETag and 304 included, no body")
     func sameAsGet() async throws {
         let harness = try await APIHarness.make()
-        let config = BankConfig(id: "tresor", name: "Tresor", clearing: 8888, hosts: [], isDefault: true, database: "unused")
-        try await Application(responder: BankDispatcher(banks: [(config, harness.router)]), server: .tresor).test(.live) { client in
+        try await Application(responder: BankDispatcher.harness([harness.router]), server: .tresor).test(.live) { client in
             let port = try #require(client.port)
             let token = try await APIHarness.Client(client: client).login("10000001")
             let bearer = "Authorization: Bearer \(token)"
@@ -56,8 +55,7 @@ struct HeadRequestTests {
         let counting = CountingDatabase.Box()
         let harness = try await APIHarness.make(wrap: { counting.wrap($0) })
         let database = try #require(counting.database)
-        let config = BankConfig(id: "tresor", name: "Tresor", clearing: 8888, hosts: [], isDefault: true, database: "unused")
-        try await Application(responder: BankDispatcher(banks: [(config, harness.router)]), server: .tresor).test(.live) { client in
+        try await Application(responder: BankDispatcher.harness([harness.router]), server: .tresor).test(.live) { client in
             let port = try #require(client.port)
             let token = try await APIHarness.Client(client: client).login("10000001")
             database.reset()

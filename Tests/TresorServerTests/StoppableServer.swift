@@ -16,9 +16,7 @@ struct StoppableServer {
 
     /// `tls` makes the dispatcher add what a TLS server adds (HSTS, Secure cookies).
     static func start(_ server: HTTPServerBuilder, tls: Bool = false) async throws -> StoppableServer {
-        let config = BankConfig(id: "tresor", name: "Tresor", clearing: 8888, hosts: [], isDefault: true, database: "unused")
-        var dispatcher = BankDispatcher(banks: [(config, try await APIHarness.make().router)])
-        dispatcher.servesTLS = tls
+        let dispatcher = BankDispatcher.harness([try await APIHarness.make().router], tls: tls)
         let (ports, announce) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             responder: dispatcher, server: server, configuration: .init(address: .hostname("127.0.0.1", port: 0)),

@@ -22,13 +22,9 @@ struct TLSServeTests {
     static func serve(
         tls: TLSCertificateFiles?, hosts: [[String]] = [[]], _ test: @escaping @Sendable (Int) async throws -> Void
     ) async throws {
-        var banks: [(config: BankConfig, router: Router<TresorRequestContext>)] = []
-        for (index, names) in hosts.enumerated() {
-            let config = BankConfig(id: "bank\(index)", name: "Bank", clearing: 8888, hosts: names, isDefault: names.isEmpty, database: "unused")
-            banks.append((config, try await APIHarness.make().router))
-        }
-        var dispatcher = BankDispatcher(banks: banks)
-        dispatcher.servesTLS = tls != nil
+        var routers: [Router<TresorRequestContext>] = []
+        for _ in hosts { routers.append(try await APIHarness.make().router) }
+        let dispatcher = BankDispatcher.harness(routers, hosts: hosts, tls: tls != nil)
         try await Application(responder: dispatcher, server: tls.map { .tresorTLS($0) } ?? .tresor).test(.live) { client in
             try await test(try #require(client.port))
         }
