@@ -1,6 +1,7 @@
 """Scan corpus benchmark: every slip and receipt image of Tests/corpus through `tresor
 scan-worker` (the process the server runs per image, started ahead of its job as the server's
-pool does), compared with the truth the corpus was generated from. Writes bench/results/scan.json.
+pool does), compared with the truth the corpus was generated from, and the HEIC photos of the corpus
+against their JPEG twins. Writes bench/results/scan.json.
 
     python3 scripts/bench_scan.py [.build/release/tresor]
 """
@@ -140,10 +141,52 @@ def main():
     # Photos this project did not make (Tests/corpus/receipts-real/README.md); a known miss
     # counts as a miss here.
     report["receipts_real"] = receipt_figures(binary, "receipts-real")
+    # An iPhone's camera stores HEIC (HEVC in HEIF), and an app uploads the file as it is.
+    report["heic"] = heic_figures(binary)
     os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
     with open(os.path.join(ROOT, "bench", "results", "scan.json"), "w") as f:
         json.dump(report, f, indent=1, ensure_ascii=False)
     print(json.dumps({k: {x: y for x, y in v.items() if x != "misses"} if isinstance(v, dict) else v for k, v in report.items()}, indent=1))
+
+
+def receipt_checks(reading, truth):
+    """Whether a receipt's reading has the total (in its currency; none where truth has none),
+    the merchant and the date of its truth."""
+    expected_total = {"amount": truth["total"], "currency": truth["currency"]} if truth["total"] is not None else None
+    return (bool(reading) and reading.get("total") == expected_total,
+            (reading.get("merchant") or "").casefold() == truth["merchant"].casefold(), reading.get("date") == truth["date"])
+
+
+HEIC_RUNS = 5
+
+
+def heic_figures(binary):
+    """The HEIC files of Tests/corpus/heic that are a corpus image saved again by pillow-heif
+    (its README), each beside its JPEG twin, run in turn HEIC_RUNS times: read alike (every run
+    exact), and the time per image of each, the difference being the HEVC decoding."""
+    def truth_of(folder, name):
+        return next(t for t in json.load(open(os.path.join(CORPUS, folder, "truth.json"))) if t["file"] == name)
+
+    pairs = [("main-street-restaurant-irot.heic", "receipt", "receipts-real", "main-street-restaurant-palo-alto.jpg",
+              lambda answer, truth: all(receipt_checks(answer.get("receipt") or {}, truth))),
+             ("qrbill-photo.heic", "slip", "slips", "qrbill-06-photo.jpg", slip_is_exact)]
+    figures = {}
+    for heic, task, folder, twin, exact in pairs:
+        truth = truth_of(folder, twin)
+        times = {"heic": [], "jpeg": []}
+        right = {"heic": 0, "jpeg": 0}
+        for _ in range(HEIC_RUNS):
+            for kind, path in [("heic", os.path.join(CORPUS, "heic", heic)), ("jpeg", os.path.join(CORPUS, folder, twin))]:
+                answer, elapsed = run(binary, task, path)
+                times[kind].append(elapsed)
+                right[kind] += bool(exact(answer, truth))
+        figures[heic] = {"task": task, "jpeg_twin": f"{folder}/{twin}", "runs": HEIC_RUNS,
+                         "heic_bytes": os.path.getsize(os.path.join(CORPUS, "heic", heic)),
+                         "jpeg_bytes": os.path.getsize(os.path.join(CORPUS, folder, twin)),
+                         "heic_exact": right["heic"], "jpeg_exact": right["jpeg"],
+                         "heic_p50_ms": round(statistics.median(times["heic"]) * 1000),
+                         "jpeg_p50_ms": round(statistics.median(times["jpeg"]) * 1000)}
+    return figures
 
 
 def receipt_figures(binary, folder):
@@ -155,10 +198,7 @@ def receipt_figures(binary, folder):
         answer, elapsed = run(binary, "receipt", os.path.join(CORPUS, folder, truth["file"]))
         times.append(elapsed)
         reading = answer.get("receipt") or {}
-        expected_total = {"amount": truth["total"], "currency": truth["currency"]} if truth["total"] is not None else None
-        total_ok = bool(reading) and reading.get("total") == expected_total
-        merchant_ok = (reading.get("merchant") or "").casefold() == truth["merchant"].casefold()
-        date_ok = reading.get("date") == truth["date"]
+        total_ok, merchant_ok, date_ok = receipt_checks(reading, truth)
         totals += total_ok
         merchants += merchant_ok
         dates += date_ok
