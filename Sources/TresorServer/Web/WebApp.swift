@@ -25,10 +25,10 @@ struct WebApp: Sendable {
     static func load(
         services: Services, theme: WebTheme, languages: [String] = BankConfig.defaultLanguages, scanner: ScanWorkerPool? = nil
     ) async throws -> WebApp {
-        guard let directory = Bundle.module.resourceURL?.appendingPathComponent("web/templates").path else {
+        guard let directory = Bundle.module.resourceURL?.appendingPathComponent("web/templates") else {
             throw CocoaError(.fileNoSuchFile)
         }
-        let library = try await MustacheLibrary(directory: directory)
+        let library = try WebTemplates.load(directory: directory)
         let bank = try await services.bank.profile()
         return WebApp(
             services: services, library: library, catalogues: try Catalogues.load(), bankName: bank?.name ?? "Tresor", theme: theme,
