@@ -49,8 +49,8 @@ enum BalanceChart {
         return svg + "</svg>"
     }
 
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-            .replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    /// Text for the drawing, escaped as the templates escape theirs. why not Foundation's
+    /// `replacingOccurrences`: it searches by characters, so a quote with a combining mark after
+    /// it was left as it was, and it cost 4 % of the overview page's time (`perf`).
+    static func escape(_ text: String) -> String { HTMLEscaping.escape(text) }
 }
