@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""make bench, web part: request latency (server-side render plus loopback HTTP) of the home and
-pay pages of the demo bank, p50/p99 over sequential requests. Writes bench/results/web.json."""
+"""make bench, web part: request latency (server-side render plus loopback HTTP) of the overview,
+IBAN form, transactions and budget pages of the demo bank, p50/p99 over sequential requests, and
+the server's CPU per page (user and system time of its process over the requests; steadier
+between runs than latency on a shared machine). Writes bench/results/web.json."""
 import datetime
 import json
 import os
@@ -8,6 +10,12 @@ import time
 import urllib.request
 
 import bench_server
+
+def cpu_seconds(pid):
+    """User and system CPU the process has used so far."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
 
 TRESOR = os.path.abspath(os.environ.get("TRESOR_BIN", ".build/release/tresor"))
 COUNT = int(os.environ.get("BENCH_WEB_REQUESTS", "300"))
@@ -17,17 +25,20 @@ try:
                                    data=json.dumps({"contract": "10000001", "password": "tresor-demo"}).encode())
     token = json.load(urllib.request.urlopen(login))["token"]
     results = {}
-    for name, path in [("home", "/home"), ("pay", "/pay/iban"), ("transactions", "/transactions")]:
+    for name, path in [("home", "/home"), ("pay", "/pay/iban"), ("transactions", "/transactions"), ("budget", "/budget")]:
         latencies = []
+        cpu_before = cpu_seconds(server.pid)
         for _ in range(COUNT):
             request = urllib.request.Request(base + path, headers={"Cookie": f"tresor_session={token}"})
             start = time.perf_counter()
             body = urllib.request.urlopen(request).read()
             latencies.append((time.perf_counter() - start) * 1000)
             assert b"<html" in body
+        cpu = cpu_seconds(server.pid) - cpu_before
         latencies.sort()
         results[name] = {"path": path, "requests": COUNT, "p50_ms": round(latencies[len(latencies) // 2], 3),
-                         "p99_ms": round(latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))], 3)}
+                         "p99_ms": round(latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))], 3),
+                         "server_cpu_us_per_request": round(cpu / COUNT * 1e6)}
         print(name, results[name], flush=True)
 finally:
     server.terminate()
