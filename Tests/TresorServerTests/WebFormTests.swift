@@ -32,4 +32,15 @@ struct WebFormTests {
         #expect(WebSupport.spacesTrimmed(" \t \t") == "")
         #expect(WebSupport.spacesTrimmed("\u{A0}a b\u{A0}") == "\u{A0}a b\u{A0}")
     }
+
+    @Test("a string's placeholders are filled in one pass: a value is not filled again, an unknown or unclosed one stays")
+    func placeholders() {
+        let strings = ["opens": "opens {day} at {time}", "odd": "{x} {day} {} 50% {day", "plain": "no placeholder"]
+        #expect(strings.text("opens", ["day": "Mo", "time": "08:30"]) == "opens Mo at 08:30")
+        #expect(strings.text("opens", ["day": "{time}", "time": "08:30"]) == "opens {time} at 08:30")
+        #expect(strings.text("odd", ["day": "Mo"]) == "{x} Mo {} 50% {day")
+        #expect(strings.text("plain", ["day": "Mo"]) == "no placeholder")
+        #expect(strings.text("missing_key", [:]) == "missing_key")
+        #expect(strings.text("opens", ["day": "Mo"]) == "opens Mo at {time}")
+    }
 }

@@ -21,7 +21,7 @@ public struct BranchService: Sendable {
             id: row.int(0), code: row.text(1), kind: Branch.Kind(rawValue: row.text(2)) ?? .branch, name: row.text(3), street: row.text(4),
             postcode: row.text(5), town: row.text(6), position: GeoPoint(latitudeMicro: row.int(7), longitudeMicro: row.int(8))!,
             phone: row.optionalText(9), services: row.text(10).split(separator: ",").compactMap { Branch.Service(rawValue: String($0)) },
-            hours: (try? WeeklyHours(parsing: row.text(11))) ?? WeeklyHours(days: Array(repeating: [], count: 7)), parentID: row.optionalInt(12),
+            hours: ParsedHours.of(row.text(11)), parentID: row.optionalInt(12),
             currencies: row.text(13).split(separator: ",").compactMap { Currency(code: String($0)) }, deposit: row.int(14) != 0,
             timeZone: TimeZone(identifier: row.text(15)) ?? TimeZone(identifier: "Europe/Zurich")!)
     }

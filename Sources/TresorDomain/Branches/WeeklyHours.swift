@@ -53,14 +53,14 @@ public struct WeeklyHours: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses the OSM subset; throws `invalid_parameter` on `field` saying which rule is wrong.
     public init(parsing text: String, field: String = "hours") throws {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.blanksTrimmed
         if trimmed == "24/7" {
             self = .alwaysOpen
             return
         }
         var days = [[OpeningInterval]](repeating: [], count: 7)
-        for rule in trimmed.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespaces) }) where !rule.isEmpty {
-            let parts = rule.split(separator: " ", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        for rule in trimmed.split(separator: ";").map(\.blanksTrimmed) where !rule.isEmpty {
+            let parts = rule.split(separator: " ", maxSplits: 1).map(\.blanksTrimmed)
             func fault() -> DomainError {
                 DomainError(
                     .invalidParameter, field: field,
