@@ -28,6 +28,8 @@ import tempfile
 import time
 import urllib.request
 
+from bench_server import cpu_seconds
+
 TRESOR = os.environ.get("TRESOR_BIN", ".build/release/tresor")
 SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
@@ -97,12 +99,6 @@ def wrk_command(port, connections, seconds, latency=True):
     environment, says what it sends), for `seconds` on the server at `port`."""
     return (["wrk", "-t", str(min(connections, 2)), "-c", str(connections), "-d", f"{int(seconds)}s"] + (["--latency"] if latency else [])
             + ["-s", "bench/wrk.lua", f"http://127.0.0.1:{port}"])
-
-
-def cpu_seconds(pid):
-    """User and system CPU the process has used so far."""
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 WRITE_COUNTERS = ["tresor_ledger_batch_size_count", "tresor_ledger_batch_size_sum", "tresor_sqlite_group_writing_seconds_count",

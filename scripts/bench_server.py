@@ -1,4 +1,5 @@
-"""A demo server for the web benchmarks: started on loopback in a temp dir, waited for."""
+"""A demo server for the benchmarks: started on loopback in a temp dir, waited for; and the CPU
+a server process has used."""
 import atexit
 import os
 import shutil
@@ -24,3 +25,9 @@ def start(binary, port, database_args):
         except Exception:
             time.sleep(0.1)
     return server, base
+
+
+def cpu_seconds(pid):
+    """User and system CPU the process has used so far."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -11,12 +11,6 @@ import urllib.request
 
 import bench_server
 
-def cpu_seconds(pid):
-    """User and system CPU the process has used so far."""
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 TRESOR = os.path.abspath(os.environ.get("TRESOR_BIN", ".build/release/tresor"))
 COUNT = int(os.environ.get("BENCH_WEB_REQUESTS", "300"))
 server, base = bench_server.start(TRESOR, 41100, ["--db", "{work}/web.sqlite"])
@@ -27,14 +21,14 @@ try:
     results = {}
     for name, path in [("home", "/home"), ("pay", "/pay/iban"), ("transactions", "/transactions"), ("budget", "/budget")]:
         latencies = []
-        cpu_before = cpu_seconds(server.pid)
+        cpu_before = bench_server.cpu_seconds(server.pid)
         for _ in range(COUNT):
             request = urllib.request.Request(base + path, headers={"Cookie": f"tresor_session={token}"})
             start = time.perf_counter()
             body = urllib.request.urlopen(request).read()
             latencies.append((time.perf_counter() - start) * 1000)
             assert b"<html" in body
-        cpu = cpu_seconds(server.pid) - cpu_before
+        cpu = bench_server.cpu_seconds(server.pid) - cpu_before
         latencies.sort()
         results[name] = {"path": path, "requests": COUNT, "p50_ms": round(latencies[len(latencies) // 2], 3),
                          "p99_ms": round(latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))], 3),
