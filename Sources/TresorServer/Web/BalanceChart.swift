@@ -32,25 +32,21 @@ enum BalanceChart {
         let base = f(y(low))
         var svg = """
             <svg class="chart" viewBox="0 0 \(width) \(height)" role="img" aria-labelledby="chart-title chart-desc" xmlns="http://www.w3.org/2000/svg">\
-            <title id="chart-title">\(escape(title))</title><desc id="chart-desc">\(escape(description))</desc>
+            <title id="chart-title">\(HTMLEscaping.escape(title))</title><desc id="chart-desc">\(HTMLEscaping.escape(description))</desc>
             """
         svg += "<line class=\"chart-grid\" x1=\"0\" y1=\"\(f(top))\" x2=\"\(width)\" y2=\"\(f(top))\"/>"
         svg += "<line class=\"chart-grid\" x1=\"0\" y1=\"\(base)\" x2=\"\(width)\" y2=\"\(base)\"/>"
-        svg += "<text class=\"chart-label\" x=\"\(f(left))\" y=\"\(f(top + 10))\">\(escape(axis.high))</text>"
-        svg += "<text class=\"chart-label\" x=\"\(f(left))\" y=\"\(f(y(low) - 4))\">\(escape(axis.low))</text>"
+        svg += "<text class=\"chart-label\" x=\"\(f(left))\" y=\"\(f(top + 10))\">\(HTMLEscaping.escape(axis.high))</text>"
+        svg += "<text class=\"chart-label\" x=\"\(f(left))\" y=\"\(f(y(low) - 4))\">\(HTMLEscaping.escape(axis.low))</text>"
         if low < 0 { svg += "<line class=\"chart-zero\" x1=\"0\" y1=\"\(f(y(0)))\" x2=\"\(width)\" y2=\"\(f(y(0)))\"/>" }
         svg += "<polygon class=\"chart-area\" points=\"\(f(x(0))),\(base) \(line) \(f(x(points.count - 1))),\(base)\"/>"
         svg += "<polyline class=\"chart-line\" points=\"\(line)\"/>"
         svg += "<circle class=\"chart-dot\" cx=\"\(f(x(points.count - 1)))\" cy=\"\(f(y(values.last!)))\" r=\"4\"/>"
         for label in labels {
             let anchor = label.index == 0 ? "start" : label.index == points.count - 1 ? "end" : "middle"
-            svg += "<text class=\"chart-label\" x=\"\(f(x(label.index)))\" y=\"\(height - 6)\" text-anchor=\"\(anchor)\">\(escape(label.text))</text>"
+            svg +=
+                "<text class=\"chart-label\" x=\"\(f(x(label.index)))\" y=\"\(height - 6)\" text-anchor=\"\(anchor)\">\(HTMLEscaping.escape(label.text))</text>"
         }
         return svg + "</svg>"
     }
-
-    /// Text for the drawing, escaped as the templates escape theirs. why not Foundation's
-    /// `replacingOccurrences`: it searches by characters, so a quote with a combining mark after
-    /// it was left as it was, and it cost 4 % of the overview page's time (`perf`).
-    static func escape(_ text: String) -> String { HTMLEscaping.escape(text) }
 }

@@ -57,7 +57,7 @@ enum FinderMap {
         }
         var svg =
             "<svg class=\"map\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-labelledby=\"map-title\" xmlns=\"http://www.w3.org/2000/svg\">"
-            + "<title id=\"map-title\">\(BalanceChart.escape(title))</title>"
+            + "<title id=\"map-title\">\(HTMLEscaping.escape(title))</title>"
             + "<rect class=\"map-sea\" x=\"0\" y=\"0\" width=\"\(Int(width))\" height=\"\(Int(height))\"/>"
         let outlinePoints = outline.map { project($0.0, $0.1) }.map { "\(f($0.0)),\(f($0.1))" }.joined(separator: " ")
         svg += "<polygon class=\"map-land\" points=\"\(outlinePoints)\"/>"
@@ -72,7 +72,7 @@ enum FinderMap {
         if let you {
             let (x, y) = project(you.latitude, you.longitude)
             svg +=
-                "<g class=\"map-you\"><title>\(BalanceChart.escape(youLabel))</title><circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"11\" class=\"map-halo\"/>"
+                "<g class=\"map-you\"><title>\(HTMLEscaping.escape(youLabel))</title><circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"11\" class=\"map-halo\"/>"
             svg += "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"5\"/></g>"
         }
         let gathering = you == nil ? Gathering.country : .search
@@ -143,7 +143,7 @@ enum FinderMap {
             pin.isBranch
             ? "<rect x=\"\(f(x - 8))\" y=\"\(f(y - 8))\" width=\"16\" height=\"16\" rx=\"3\"/>"
             : "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"8\"/>"
-        return "<g class=\"\(kind)\(state)\"><title>\(pin.number). \(BalanceChart.escape(pin.label))</title>\(mark)"
+        return "<g class=\"\(kind)\(state)\"><title>\(pin.number). \(HTMLEscaping.escape(pin.label))</title>\(mark)"
             + "<text x=\"\(f(x))\" y=\"\(f(y + 3.5))\" text-anchor=\"middle\">\(pin.number)</text></g>"
     }
 
@@ -154,10 +154,10 @@ enum FinderMap {
         let (x, y) = (group[0].x, group[0].y)
         let names = group.map { "\($0.pin.number). \($0.pin.label)" }.joined(separator: ", ")
         let mark =
-            "<title>\(BalanceChart.escape(names))</title><circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"10\"/>"
+            "<title>\(HTMLEscaping.escape(names))</title><circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"10\"/>"
             + "<text x=\"\(f(x))\" y=\"\(f(y + 4))\" text-anchor=\"middle\">\(group.count)</text>"
         guard let zoom = group[0].pin.zoom else { return "<g class=\"map-cluster\">\(mark)</g>" }
-        return "<a class=\"map-cluster\" href=\"\(BalanceChart.escape(zoom))\">\(mark)</a>"
+        return "<a class=\"map-cluster\" href=\"\(HTMLEscaping.escape(zoom))\">\(mark)</a>"
     }
 
     static func f(_ value: Double) -> String { String(format: "%.1f", value) }
