@@ -47,7 +47,8 @@ public final class ScanImage {
             throw ScanError(.unreadable, "The image cannot be decoded.")
         }
         let image = ScanImage(owning: pix)
-        return (isJPEG(bytes) ? try image.upright(exifOrientation: ExifOrientation.of(jpeg: bytes)) : image, nil)
+        let orientation = isJPEG(bytes) ? ExifOrientation.of(jpeg: bytes) : isPNG(bytes) ? ExifOrientation.of(png: bytes) : 1
+        return (try image.upright(exifOrientation: orientation), nil)
     }
 
     static func isJPEG(_ bytes: [UInt8]) -> Bool { contentType(of: bytes) == "image/jpeg" }
