@@ -62,6 +62,86 @@ struct LoanScheduleTests {
         if principal == 2_000_000 { #expect(schedule.effectiveRateBasisPoints == 501) }
     }
 
+    /// The solver the effective rate had before: bisection in X itself, `pow` for every month.
+    func bisectedInX(drawn: Double, payments: [Double]) -> Int {
+        func presentValue(_ x: Double) -> Double {
+            var sum = 0.0
+            for (index, payment) in payments.enumerated() { sum += payment * pow(1 + x, -Double(index + 1) / 12) }
+            return sum - drawn
+        }
+        var low = -0.99
+        var high = 10.0
+        for _ in 0..<200 {
+            let mid = (low + high) / 2
+            if presentValue(mid) > 0 { low = mid } else { high = mid }
+        }
+        return Int(((low + high) / 2 * 10_000).rounded(.toNearestOrAwayFromZero))
+    }
+
+    @Test("300 random loans: the same effective rate as bisection in X, and within half a basis point of Newton's")
+    func effectiveRateRandom() throws {
+        var random = SystemRandomNumberGenerator()  // a failure names its terms
+        for _ in 0..<300 {
+            let principal = Int64.random(in: 100_000...15_000_000, using: &random)
+            let months = Int.random(in: LoanSchedule.monthsRange, using: &random)
+            let rate = Int.random(in: 0...2_500, using: &random)
+            let fee = Bool.random(using: &random) ? 0 : Int64.random(in: 0...(principal / 10), using: &random)
+            let schedule = try LoanSchedule(principal: chf(principal), months: months, nominalRateBasisPoints: rate, fee: chf(fee))
+            let payments = schedule.instalments.map { Double($0.payment.minorUnits) }
+            let terms = "\(principal) over \(months) at \(rate), fee \(fee)"
+            #expect(schedule.effectiveRateBasisPoints == bisectedInX(drawn: Double(principal - fee), payments: payments), "\(terms)")
+            let newton = independentAPR(drawn: Double(principal - fee), payments: payments) * 10_000
+            #expect(abs(Double(schedule.effectiveRateBasisPoints) - newton) <= 0.5, "\(terms)")
+        }
+    }
+
+    @Test("the power by squaring gives the instalment a product a month gave, for every term and 40 rates each")
+    func powerBySquaring() throws {
+        func monthByMonth(_ base: Decimal, _ exponent: Int) -> Decimal {
+            var result = Decimal(1)
+            for _ in 0..<exponent { result *= base }
+            return result
+        }
+        var random = SystemRandomNumberGenerator()
+        for months in LoanSchedule.monthsRange {
+            for _ in 0..<40 {
+                let rate = Int.random(in: 1...2_500, using: &random)
+                let principal = Int64.random(in: 100_000...15_000_000, using: &random)
+                let monthly = Decimal(rate) / Decimal(120_000)
+                let growth = monthByMonth(1 + monthly, months)
+                let squared = LoanSchedule.power(1 + monthly, months)
+                #expect(abs(squared - growth) < growth * Decimal(sign: .plus, exponent: -30, significand: 1), "\(rate) over \(months)")
+                var exact = Decimal(principal) * monthly * growth / (growth - 1)
+                var rounded = Decimal()
+                NSDecimalRound(&rounded, &exact, 0, .plain)
+                let schedule = try LoanSchedule(principal: chf(principal), months: months, nominalRateBasisPoints: rate)
+                #expect(schedule.instalment.minorUnits == NSDecimalNumber(decimal: rounded).int64Value, "\(principal) at \(rate) over \(months)")
+            }
+        }
+        #expect(LoanSchedule.power(2, 0) == 1 && LoanSchedule.power(2, 1) == 2 && LoanSchedule.power(2, 10) == 1024)
+    }
+
+    @Test("a month's interest is rounded half away from zero exactly, where the rate in Decimal rounded some halves down")
+    func monthlyInterest() {
+        // CHF 60.00 at 4.90 %: 0.245 exactly. The Decimal product the schedule used before gave 24.
+        #expect(LoanSchedule.monthlyInterest(on: 6_000, basisPoints: 490) == 25)
+        var input = Decimal(6_000) * (Decimal(490) / Decimal(120_000))
+        var before = Decimal()
+        NSDecimalRound(&before, &input, 0, .plain)
+        #expect(before == 24)
+        #expect(LoanSchedule.monthlyInterest(on: 6_000, basisPoints: 0) == 0)
+        #expect(LoanSchedule.monthlyInterest(on: 0, basisPoints: 10_000) == 0)
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let balance =
+                Bool.random(using: &random) ? Int64.random(in: 0...100_000_000, using: &random) : Int64.random(in: 0...Int64.max, using: &random)
+            let rate = Int.random(in: 0...10_000, using: &random)
+            let exact = Int128(balance) * Int128(rate)
+            let expected = Int64((exact * 2 + 120_000) / 240_000)
+            #expect(LoanSchedule.monthlyInterest(on: balance, basisPoints: rate) == expected, "\(balance) at \(rate)")
+        }
+    }
+
     @Test("bad terms are refused with the field")
     func refusals() {
         #expect(throws: DomainError(.invalidParameter, field: "months", "A loan runs 6 to 120 months.")) {
