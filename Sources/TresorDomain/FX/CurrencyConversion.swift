@@ -8,6 +8,12 @@ import Foundation
 /// shown with 6 decimals). An amount is computed from the unrounded figures and rounded once
 /// to its currency's minor unit: what the customer is debited half away from zero, what the
 /// customer receives towards zero (never more than was paid for).
+///
+/// why an amount is one quotient, its only division last: the cross rate has no end (0.9353 /
+/// 1.1252), so Decimal cuts it at 38 digits, and an amount computed from it that is exactly a
+/// half (388 USD at 1.5 %: CHF 327.355) came out a hair under and rounded down. Products of
+/// the ECB's decimals are exact; the one quotient is exact when it ends, and otherwise lies
+/// far (for 38 digits) from any half or whole minor unit.
 public struct CurrencyConversion: Sendable, Hashable {
     /// Units of each currency per 1 EUR on `date` (EUR itself is 1).
     public let perEUR: [String: Decimal]
@@ -33,9 +39,11 @@ public struct CurrencyConversion: Sendable, Hashable {
     /// A banknote order: the customer receives `amount` (in the foreign currency) and pays in
     /// `payIn`, at the reference rate plus `marginBasisPoints`.
     public func cashPrice(receiving amount: Money, payIn: Currency, marginBasisPoints: Int) throws -> CashQuote {
-        let pricePerUnit = try rate(payIn, field: "from") / rate(amount.currency, field: "to") * (1 + Decimal(marginBasisPoints) / 10_000)
-        let major = Decimal(amount.minorUnits) / Self.scale(amount.currency)
-        let debit = Self.round(major * pricePerUnit * Self.scale(payIn), .plain)
+        let (pay, receive) = (try rate(payIn, field: "from"), try rate(amount.currency, field: "to"))
+        let pricePerUnit = pay / receive * (1 + Decimal(marginBasisPoints) / 10_000)
+        let debit = Self.round(
+            Decimal(amount.minorUnits) * pay * Decimal(10_000 + marginBasisPoints) * Self.scale(payIn)
+                / (Self.scale(amount.currency) * receive * 10_000), .plain)
         return CashQuote(
             debit: Money(minorUnits: debit, currency: payIn), receive: amount, referenceRate: try crossRate(from: payIn, to: amount.currency),
             pricePerUnit: pricePerUnit, marginBasisPoints: marginBasisPoints, date: date)
@@ -43,9 +51,11 @@ public struct CurrencyConversion: Sendable, Hashable {
 
     /// What `amount` buys in `to` banknotes at the reference rate plus the margin (rounded down).
     public func cashPrice(spending amount: Money, receiveIn: Currency, marginBasisPoints: Int) throws -> CashQuote {
-        let pricePerUnit = try rate(amount.currency, field: "from") / rate(receiveIn, field: "to") * (1 + Decimal(marginBasisPoints) / 10_000)
-        let major = Decimal(amount.minorUnits) / Self.scale(amount.currency)
-        let received = Self.round(major / pricePerUnit * Self.scale(receiveIn), .down)
+        let (pay, receive) = (try rate(amount.currency, field: "from"), try rate(receiveIn, field: "to"))
+        let pricePerUnit = pay / receive * (1 + Decimal(marginBasisPoints) / 10_000)
+        let received = Self.round(
+            Decimal(amount.minorUnits) * receive * 10_000 * Self.scale(receiveIn)
+                / (Self.scale(amount.currency) * pay * Decimal(10_000 + marginBasisPoints)), .down)
         return CashQuote(
             debit: amount, receive: Money(minorUnits: received, currency: receiveIn),
             referenceRate: try crossRate(from: amount.currency, to: receiveIn), pricePerUnit: pricePerUnit, marginBasisPoints: marginBasisPoints,

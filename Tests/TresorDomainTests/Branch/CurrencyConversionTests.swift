@@ -41,6 +41,55 @@ struct CurrencyConversionTests {
         #expect(gbp.receive.minorUnits == 8_885)
     }
 
+    @Test("an exact half of a centime is debited up: 388 USD at 1.5 % is CHF 327.355 → 327.36")
+    func exactHalf() throws {
+        let quote = try conversion.cashPrice(
+            receiving: Money(minorUnits: 38_800, currency: Currency(code: "USD")!), payIn: .chf, marginBasisPoints: 150)
+        // 388 × 0.9353 / 1.1252 × 1.015 = 327.355 exactly; from the cross rate cut at 38 digits it was 327.35.
+        #expect(quote.debit == Money(minorUnits: 32_736, currency: .chf))
+    }
+
+    /// The ECB's rates of the real daily file, as integers of millionths.
+    static func ecbRates() throws -> [String: Int128] {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/standards/ecb/eurofxref-daily.xml")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        var rates: [String: Int128] = ["EUR": 1_000_000]
+        for match in text.matches(of: /currency='([A-Z]{3})' rate='(\d+)\.?(\d*)'/) {
+            let decimals = String(match.output.3)
+            rates[String(match.output.1)] = Int128(String(match.output.2) + decimals + String(repeating: "0", count: 6 - decimals.count))!
+        }
+        return rates
+    }
+
+    @Test("every banknote price at the real ECB rates is the exact quotient rounded once: half up paid, down received")
+    func exactAtRealRates() throws {
+        let rates = try Self.ecbRates()
+        #expect(rates.count > 25)
+        let conversion = CurrencyConversion(
+            date: LocalDate(year: 2025, month: 5, day: 9)!,
+            perEUR: rates.mapValues { Decimal(string: String($0))! / 1_000_000 })
+        func scale(_ currency: Currency) -> Int128 { currency.minorDigits == 0 ? 1 : 100 }
+        for (code, note) in Banknotes.smallestNote where rates[code] != nil {
+            let foreign = Currency(code: code)!
+            for margin in [0, 7, 125, 150, 250] {
+                for notes in 1...400 {
+                    let amount = Int64(notes) * note * Int64(scale(foreign))
+                    let paid = try conversion.cashPrice(
+                        receiving: Money(minorUnits: amount, currency: foreign), payIn: .chf, marginBasisPoints: margin)
+                    let over = Int128(amount) * rates["CHF"]! * Int128(10_000 + margin) * 100
+                    let under = scale(foreign) * rates[code]! * 10_000
+                    #expect(paid.debit.minorUnits == Int64((2 * over + under) / (2 * under)), "\(notes) × \(note) \(code) at \(margin)")
+                    let spent = Int64(notes) * 1_373
+                    let got = try conversion.cashPrice(
+                        spending: Money(minorUnits: spent, currency: .chf), receiveIn: foreign, marginBasisPoints: margin)
+                    let exact = Int128(spent) * rates[code]! * 10_000 * scale(foreign) / (100 * rates["CHF"]! * Int128(10_000 + margin))
+                    #expect(got.receive.minorUnits == Int64(exact), "CHF \(spent) for \(code) at \(margin)")
+                }
+            }
+        }
+    }
+
     @Test("banknote orders are whole notes; the suggestion rounds down to one")
     func denominations() throws {
         try Banknotes.check(Money(minorUnits: 50_000, currency: Currency(code: "USD")!))
