@@ -84,7 +84,21 @@ public enum ReceiptParser {
         if chosen != nil, total == nil { confidence = min(confidence, 30) }
         // why: an American till writes the month first (05/24/2022); elsewhere the day comes first.
         let monthFirst = (total?.currency ?? currency) == .usd
-        let date = lines.lazy.compactMap { findDate($0, monthFirst: monthFirst) }.first
+        // why the Bikram Sambat date decides: a Nepali till's Gregorian date (07/05/2024) may be
+        // either way round; its Miti (21/03/2081, 5 July 2024) is what the till meant. It is taken
+        // when a Gregorian date on the receipt reads as it one way or the other, or there is none:
+        // a Miti misread by the OCR does not overrule a Gregorian date it contradicts.
+        let nepali = lines.lazy.compactMap(bikramSambatDate).first
+        let gregorianLines = lines.filter { !isBikramSambat($0) }
+        let date: LocalDate?
+        if let nepali,
+            gregorianLines.allSatisfy({ findDate($0) == nil })
+                || gregorianLines.contains(where: { findDate($0, monthFirst: true) == nepali || findDate($0, monthFirst: false) == nepali })
+        {
+            date = nepali
+        } else {
+            date = gregorianLines.lazy.compactMap { findDate($0, monthFirst: monthFirst) }.first
+        }
         return ReceiptReading(merchant: merchant(lines), date: date, total: total, vat: vat, confidence: max(0, min(100, confidence)), text: text)
     }
 
@@ -195,6 +209,23 @@ public enum ReceiptParser {
         guard let match = line.firstMatch(of: #/(\d{1,2})(?:[.,](\d))?\s?%/#) else { return nil }
         return match.2.map { "\(match.1).\($0)" } ?? "\(match.1).0"
     }
+
+    /// The Gregorian date of a line's Bikram Sambat date: after "Miti" (Nepali for date, in Latin
+    /// or Devanagari letters), day first (`21/03/2081`) or year first (`2081/03/21`), in the
+    /// years `BikramSambat` knows.
+    static func bikramSambatDate(_ line: String) -> LocalDate? {
+        guard isBikramSambat(line) else { return nil }
+        if let match = line.firstMatch(of: #/(?:^|\D)(\d{1,2})([./-])(\d{1,2})\2(20\d\d)(?!\d)/#) {
+            return BikramSambat.gregorian(year: Int(match.4)!, month: Int(match.3)!, day: Int(match.1)!)
+        }
+        if let match = line.firstMatch(of: #/(?:^|\D)(20\d\d)([./-])(\d{1,2})\2(\d{1,2})(?!\d)/#) {
+            return BikramSambat.gregorian(year: Int(match.1)!, month: Int(match.3)!, day: Int(match.4)!)
+        }
+        return nil
+    }
+
+    /// Whether the line gives a Bikram Sambat date ("Miti"): never read as a Gregorian one.
+    static func isBikramSambat(_ line: String) -> Bool { hasWord("miti", in: fold(line)) || line.contains("मिति") }
 
     /// A date as tills print it: `2026-11-28`, `28.11.2026`, `28/11/26`, or month first
     /// (`11/28/2026`) when the day cannot be first or `monthFirst` (an American receipt) says
