@@ -12,11 +12,13 @@ public enum ReceiptParser {
     static let subtotalWords = [
         "zwischensumme", "sous-total", "sous total", "subtotale", "subtotal", "zwischentotal", "sub total", "sub-total", "gross amount",
     ]
-    static let paymentWords = [
-        "bar", "gegeben", "ruckgeld", "retour", "especes", "rendu", "contanti", "resto", "cash", "change", "carte", "karte", "card",
-        "mwst", "mwst.", "tva", "iva", "vat", "ust",
-    ]
-    static let vatWords = ["mwst", "tva", "iva", "vat", "ust"]
+    static let paymentWords =
+        [
+            "bar", "gegeben", "ruckgeld", "retour", "especes", "rendu", "contanti", "resto", "cash", "change", "carte", "karte", "card",
+        ] + vatWords
+    /// Tax lines with a rate: VAT as Swiss, German, French, Italian, English, Dutch (`btw`),
+    /// Nordic (`moms`, `mva`, `alv`) tills name it, GST, and a US sales tax.
+    static let vatWords = ["mwst", "mwst.", "tva", "iva", "vat", "ust", "btw", "moms", "mva", "alv", "gst", "hst", "sales tax"]
 
     public static func parse(_ text: String, ocrConfidence: Int, defaultCurrency: Currency = .chf) -> ReceiptReading {
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t|")) }.filter {
@@ -205,9 +207,15 @@ public enum ReceiptParser {
         return match.1 == nil ? minor : -minor
     }
 
+    /// The rate before a `%`, with one decimal at least and no trailing zero beyond it: `8.1` from
+    /// `8.1%`, `8.10 %` and `8,10%`, `9.625` from `A=9.625%`, `20.0` from `20%`. why the whole
+    /// number: the pattern took only one decimal, and `8.10%` (as many Swiss tills print it) read
+    /// as 10 %.
     static func vatRate(_ line: String) -> String? {
-        guard let match = line.firstMatch(of: #/(\d{1,2})(?:[.,](\d))?\s?%/#) else { return nil }
-        return match.2.map { "\(match.1).\($0)" } ?? "\(match.1).0"
+        guard let match = line.firstMatch(of: #/(?:^|[^\d.,])(\d{1,2})(?:[.,](\d{1,3}))?\s?%/#) else { return nil }
+        var decimals = String(match.2 ?? "0")
+        while decimals.count > 1, decimals.hasSuffix("0") { decimals.removeLast() }
+        return "\(match.1).\(decimals)"
     }
 
     /// The Gregorian date of a line's Bikram Sambat date: after "Miti" (Nepali for date, in Latin

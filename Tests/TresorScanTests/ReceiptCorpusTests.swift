@@ -12,10 +12,17 @@ struct ReceiptCorpusTests {
         let date: String
         let total: String?
         let currency: String
+        /// The tax lines with a rate, where the truth gives them.
+        let vat: [Tax]?
         let knownMisses: [String]?
 
+        struct Tax: Decodable {
+            let rate: String
+            let amount: String
+        }
+
         enum CodingKeys: String, CodingKey {
-            case file, merchant, date, total, currency
+            case file, merchant, date, total, currency, vat
             case knownMisses = "known_misses"
         }
     }
@@ -41,6 +48,10 @@ struct ReceiptCorpusTests {
                 #expect(reading.date?.description != truth.date, "\(truth.file): a known miss now read right; take it off known_misses")
             } else {
                 #expect(reading.date?.description == truth.date, "\(truth.file)")
+            }
+            if let vat = truth.vat {
+                #expect(reading.vat.map(\.rate) == vat.map(\.rate), "\(truth.file)")
+                #expect(reading.vat.map(\.amount.decimalString) == vat.map(\.amount), "\(truth.file)")
             }
             if let total = truth.total {
                 #expect(reading.total == (try Money(parsing: total, currency: try #require(Currency(code: truth.currency)))), "\(truth.file)")

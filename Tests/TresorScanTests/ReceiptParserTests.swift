@@ -27,6 +27,23 @@ struct ReceiptParserTests {
         #expect(reading.confidence == 90)
     }
 
+    @Test("a tax line's rate as printed: two or three decimals, a comma, a space before %; GST, BTW and a US sales tax")
+    func taxRates() {
+        #expect(ReceiptParser.vatRate("MWST 8.10% 1.23") == "8.1")
+        #expect(ReceiptParser.vatRate("MwSt 8,10 % 1,23") == "8.1")
+        #expect(ReceiptParser.vatRate("A 2.60% 12.34 0.31") == "2.6")
+        #expect(ReceiptParser.vatRate("SALES TAX A=9.625% 1.93") == "9.625")
+        #expect(ReceiptParser.vatRate("TVA 20% 4,01") == "20.0")
+        #expect(ReceiptParser.vatRate("IVA 22.0% 5,10") == "22.0")
+        #expect(ReceiptParser.vatRate("VAT 123.45% 1.00") == nil)
+        #expect(ReceiptParser.vatRate("MWST 1.23") == nil)
+        let coop = ReceiptParser.parse("Coop\n12.11.2026\nBrot 3.20\nTotal CHF 3.20\nMWST 2.60% 0.08", ocrConfidence: 80)
+        #expect(coop.vat == [.init(rate: "2.6", amount: Money(minorUnits: 8, currency: .chf))])
+        #expect(coop.total == Money(minorUnits: 320, currency: .chf))
+        let dutch = ReceiptParser.parse("Albert Heijn\n12-11-2026\nKaas 4,50\nTotaal EUR 4,50\nBTW 9% 0,37", ocrConfidence: 80)
+        #expect(dutch.vat == [.init(rate: "9.0", amount: Money(minorUnits: 37, currency: .eur))])
+    }
+
     @Test("French and Italian decimals with commas, a misread keyword, the currency on the total line")
     func languages() {
         let french = ReceiptParser.parse(
