@@ -200,6 +200,19 @@ public enum ReceiptParser {
 
     /// The amount at the end of a line, `12.50` or `12,50` (with an optional minus), in minor units.
     static func trailingAmount(_ line: String) -> Int64? {
+        if let grouped = line.firstMatch(of: #/(-)?\s?(\d{1,3})((?:['’`.,]\d{3})+)([.,])(\d{2})\s*(?:[A-Z]{1,3}|[*])?\s*$/#) {
+            // why: a total of a thousand or more has its thousands marked: 1'299.00 on a Swiss
+            // till, 1,299.00 in English, 1.299,00 in German; read from the last group only it was
+            // 299.00. The marks must all be one and differ from the decimal point, or it is not
+            // grouping (1.299.00).
+            let marks = Set(grouped.3.filter { !$0.isNumber })
+            if marks.count == 1, marks.first != grouped.4.first, let whole = Int64(grouped.2 + grouped.3.filter(\.isNumber)),
+                let cents = Int64(grouped.5)
+            {
+                let minor = whole * 100 + cents
+                return grouped.1 == nil ? minor : -minor
+            }
+        }
         guard let match = line.firstMatch(of: #/(-)?\s?(\d{1,6})\s?[.,:;]\s?(\d{2})\s*(?:[A-Z]{1,3}|[*])?\s*$/#),
             let whole = Int64(match.2), let cents = Int64(match.3)
         else { return nil }

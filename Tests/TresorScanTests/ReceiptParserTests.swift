@@ -44,6 +44,25 @@ struct ReceiptParserTests {
         #expect(dutch.vat == [.init(rate: "9.0", amount: Money(minorUnits: 37, currency: .eur))])
     }
 
+    @Test("amounts of a thousand or more, with their thousands marked as Swiss, English and German tills do")
+    func thousands() {
+        #expect(ReceiptParser.trailingAmount("Total CHF 1'299.00") == 129_900)
+        #expect(ReceiptParser.trailingAmount("Total CHF 1’299.00") == 129_900)
+        #expect(ReceiptParser.trailingAmount("TOTAL 1,299.00") == 129_900)
+        #expect(ReceiptParser.trailingAmount("Summe EUR 1.299,00") == 129_900)
+        #expect(ReceiptParser.trailingAmount("Total 12'345'678.90") == 1_234_567_890)
+        #expect(ReceiptParser.trailingAmount("Rabatt -1'000.00") == -100_000)
+        // Not grouping: the same mark twice as point and separator, or marks that differ.
+        #expect(ReceiptParser.trailingAmount("Total 1.299.00") == 29_900)
+        #expect(ReceiptParser.trailingAmount("Total 1'234,567.00") == 56_700)
+        #expect(ReceiptParser.trailingAmount("Brot 3.20") == 320)
+        #expect(ReceiptParser.trailingAmount("TOTAL 29,53") == 2_953)
+        let laptop = ReceiptParser.parse(
+            "Interdiscount\n12.11.2026\nNotebook 1'249.00\nMaus 50.00\nTotal CHF 1'299.00\nMWST 8.1% 97.40", ocrConfidence: 80)
+        #expect(laptop.total == Money(minorUnits: 129_900, currency: .chf))
+        #expect(laptop.confidence == 80)  // the total is the sum of the items
+    }
+
     @Test("French and Italian decimals with commas, a misread keyword, the currency on the total line")
     func languages() {
         let french = ReceiptParser.parse(
