@@ -79,14 +79,25 @@ public struct LocalDate: Hashable, Sendable, Comparable, Codable, CustomStringCo
         self.init(daysSinceEpoch: Int(days))
     }
 
+    /// A date that may lie outside years 1–9999, as arithmetic can reach it.
+    ///
+    /// why: a client may send 0001-03-01 or 9999-06-01, and a limit computed from it (a year
+    /// before, ten years after) steps outside the years a date is parsed in. Such a date
+    /// compares and prints; the checked `init?` returned nil there, and its `!` stopped the
+    /// server. `month` and `day` are a day of that month.
+    init(uncheckedYear year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
     public func adding(days: Int) -> LocalDate { LocalDate(daysSinceEpoch: daysSinceEpoch + days) }
 
     /// Adds calendar months, clamping the day to the target month's length (Jan 31 + 1 = Feb 28/29).
     public func adding(months: Int) -> LocalDate {
         let total = year * 12 + (month - 1) + months
-        let y = total / 12
-        let m = total % 12 + 1
-        return LocalDate(year: y, month: m, day: min(day, Self.daysIn(month: m, year: y)))!
+        let (y, m) = (total.floorDivided(by: 12), total - total.floorDivided(by: 12) * 12 + 1)
+        return LocalDate(uncheckedYear: y, month: m, day: min(day, Self.daysIn(month: m, year: y)))
     }
 
     /// 1 = Monday … 7 = Sunday (ISO 8601).
@@ -94,8 +105,8 @@ public struct LocalDate: Hashable, Sendable, Comparable, Codable, CustomStringCo
 
     /// The last day of the ISO week (Sunday) containing this date.
     public var endOfWeek: LocalDate { adding(days: 7 - isoWeekday) }
-    public var endOfMonth: LocalDate { LocalDate(year: year, month: month, day: Self.daysIn(month: month, year: year))! }
-    public var startOfMonth: LocalDate { LocalDate(year: year, month: month, day: 1)! }
+    public var endOfMonth: LocalDate { LocalDate(uncheckedYear: year, month: month, day: Self.daysIn(month: month, year: year)) }
+    public var startOfMonth: LocalDate { LocalDate(uncheckedYear: year, month: month, day: 1) }
 
     public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
@@ -109,7 +120,7 @@ public struct LocalDate: Hashable, Sendable, Comparable, Codable, CustomStringCo
 
     public var description: String {
         guard (0...9999).contains(year) else {
-            return zeroPadded(Int64(year), 4) + "-" + zeroPadded(Int64(month), 2) + "-" + zeroPadded(Int64(day), 2)
+            return (year < 0 ? "-" : "") + zeroPadded(Int64(year.magnitude), 4) + "-" + zeroPadded(Int64(month), 2) + "-" + zeroPadded(Int64(day), 2)
         }
         let zero = UInt8(ascii: "0")
         let bytes: [UInt8] = [
@@ -130,5 +141,13 @@ public struct LocalDate: Hashable, Sendable, Comparable, Codable, CustomStringCo
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
+    }
+}
+
+extension Int {
+    /// The quotient rounded towards minus infinity (Swift's `/` rounds towards zero).
+    fileprivate func floorDivided(by divisor: Int) -> Int {
+        let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? quotient - 1 : quotient
     }
 }

@@ -32,6 +32,30 @@ struct LocalDateTests {
         #expect(LocalDate(year: 987, month: 3, day: 4)?.description == "0987-03-04")
     }
 
+    @Test("months added past the years a date is parsed in: neither a trap nor a wrong month")
+    func monthsPastTheCalendar() throws {
+        let first = try LocalDate(parsing: "0001-03-01")
+        #expect(first.adding(months: -12).description == "0000-03-01")
+        #expect(first.adding(months: -15).description == "-0001-12-01")
+        let last = try LocalDate(parsing: "9999-06-30")
+        #expect(last.adding(months: 120).description == "10009-06-30")
+        #expect(last.adding(months: 120) > (try LocalDate(parsing: "9999-12-31")))
+        #expect(try LocalDate(parsing: "9999-12-31").adding(days: 1).endOfMonth.description == "10000-01-31")
+        let holidays = SwissBusinessDays.holidays(in: 10_000).map(\.description)
+        #expect(holidays.contains("10000-01-01") && holidays.contains("10000-01-02") && holidays.count == 9)
+        #expect(SwissBusinessDays.onOrAfter(try LocalDate(parsing: "9999-12-31").adding(days: 1)).description == "10000-01-03")
+        // Counted in months and in days alike, from years before 1 to years after 9999.
+        for days in stride(from: -800_000, to: 3_000_000, by: 9_973) {
+            let date = LocalDate(daysSinceEpoch: days)
+            for months in [-25, -13, -12, -1, 1, 11, 12, 121] {
+                let moved = date.adding(months: months)
+                #expect(LocalDate(daysSinceEpoch: moved.daysSinceEpoch) == moved, "\(date) + \(months)")
+                #expect((moved.year * 12 + moved.month) - (date.year * 12 + date.month) == months, "\(date) + \(months)")
+                #expect(moved.day == min(date.day, LocalDate.daysIn(month: moved.month, year: moved.year)))
+            }
+        }
+    }
+
     @Test(
         "strict parsing",
         arguments: [

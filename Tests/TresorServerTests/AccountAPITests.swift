@@ -119,6 +119,13 @@ struct AccountAPITests {
             let tooMany = try await client.call(
                 .get, "/v1/accounts/\(id)/balance-history?granularity=day&from=2020-01-01&to=2026-01-01", token: token)
             #expect(tooMany.errorCode == "invalid_date_range")
+            // A year before the first day a date can name: the history starts in year 0, and
+            // the server answers (computing that start stopped it).
+            let early = try await client.call(.get, "/v1/accounts/\(id)/balance-history?to=0001-03-01", token: token)
+            #expect(early.status == .ok, "\(early.text)")
+            let earlyPoints = early.json["points"] as? [[String: Any]] ?? []
+            #expect(earlyPoints.compactMap { $0["date"] as? String }.last == "0001-03-01")
+            #expect(earlyPoints.count == 13 && earlyPoints.allSatisfy { $0.money("balance") == "0.00" })
         }
     }
 

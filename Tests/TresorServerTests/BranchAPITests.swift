@@ -54,6 +54,12 @@ struct BranchAPITests {
             let slots = try await client.call(.get, "/v1/branches/\(id)/slots?from=2026-11-24&to=2026-11-24&topic=financing")
             let starts = (slots.json["slots"] as? [[String: Any]] ?? []).compactMap { $0["start"] as? String }
             #expect(starts.count == 14 && starts.first == "2026-11-24T08:30:00+01:00" && !starts.contains("2026-11-24T12:00:00+01:00"))
+            // Two weeks from the last day a date can name run into year 10000: its New Year and
+            // Berchtold's Day are holidays like any other (the holiday table stopped the server).
+            let last = try await client.call(.get, "/v1/branches/\(id)/slots?from=9999-12-31")
+            #expect(last.status == .ok, "\(last.text)")
+            let days = Set((last.json["slots"] as? [[String: Any]] ?? []).compactMap { ($0["start"] as? String)?.split(separator: "T").first })
+            #expect(days.contains("9999-12-31") && days.contains("10000-01-03") && !days.contains("10000-01-01") && !days.contains("10000-01-02"))
             let anna = try await client.login("10000001")
             let book = #"{"branch": "\#(id)", "start": "2026-11-24T10:00:00+01:00", "topic": "financing", "note": "Car loan, CHF 20'000"}"#
             let booked = try await client.call(.post, "/v1/appointments", token: anna, json: book)

@@ -16,7 +16,8 @@ public enum SwissBusinessDays {
     /// Day, Christmas and St Stephen's Day.
     public static func holidays(in year: Int) -> Set<LocalDate> {
         let easter = easterSunday(year)
-        let fixed = [(1, 1), (1, 2), (8, 1), (12, 25), (12, 26)].map { LocalDate(year: year, month: $0.0, day: $0.1)! }
+        // why unchecked: the days around 9999-12-31 (a slot search from then) reach year 10000.
+        let fixed = [(1, 1), (1, 2), (8, 1), (12, 25), (12, 26)].map { LocalDate(uncheckedYear: year, month: $0.0, day: $0.1) }
         return Set(fixed + [-2, 1, 39, 50].map { easter.adding(days: $0) })
     }
 
@@ -36,6 +37,6 @@ public enum SwissBusinessDays {
         let m = (a + 11 * h + 22 * l) / 451
         let month = (h + l - 7 * m + 114) / 31
         let day = (h + l - 7 * m + 114) % 31 + 1
-        return LocalDate(year: year, month: month, day: day)!
+        return LocalDate(uncheckedYear: year, month: month, day: day)
     }
 }
