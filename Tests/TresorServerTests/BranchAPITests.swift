@@ -114,6 +114,10 @@ struct BranchAPITests {
             let quote = try await client.call(
                 .post, "/v1/fx/quote", json: #"{"from": "CHF", "to": "USD", "amount": {"amount": "500.00", "currency": "USD"}}"#)
             #expect(((quote.json["quote"] as? [String: Any])?["debit"] as? [String: Any])?["amount"] as? String == "426.01")
+            // The largest amount in francs buys more forints than any amount a client may send.
+            let huge = try await client.call(
+                .post, "/v1/fx/quote", json: #"{"from": "CHF", "to": "HUF", "amount": {"amount": "999999999999.99", "currency": "CHF"}}"#)
+            #expect(huge.status == .badRequest && huge.errorCode == "amount_too_large" && huge.errorField == "amount", "\(huge.text)")
             let anna = try await client.login("10000001")
             let accounts = try await client.accounts(anna)
             let current = try #require(accounts.first { $0["kind"] as? String == "current" && $0["currency"] as? String == "CHF" })

@@ -129,21 +129,22 @@ public struct LoanService: Sendable {
         let affordable = Money(minorUnits: income.minorUnits * Int64(share) / 10_000, currency: .chf)
         return LoanQuote(
             schedule: schedule, price: price, monthlyIncome: income, affordableShareBasisPoints: share, affordableInstalment: affordable,
-            maxAffordableAmount: Self.maxAmount(instalment: affordable, months: months, rateBasisPoints: price.rateBasisPoints))
+            maxAffordableAmount: try Self.maxAmount(instalment: affordable, months: months, rateBasisPoints: price.rateBasisPoints))
     }
 
-    /// The principal an instalment repays over `months` at the rate, down to CHF 100.
-    static func maxAmount(instalment: Money, months: Int, rateBasisPoints: Int) -> Money {
+    /// The principal an instalment repays over `months` at the rate, down to CHF 100, at most
+    /// the largest amount.
+    static func maxAmount(instalment: Money, months: Int, rateBasisPoints: Int) throws -> Money {
         let a = Decimal(instalment.minorUnits)
         let exact: Decimal
         if rateBasisPoints == 0 {
             exact = a * Decimal(months)
         } else {
             let r = Decimal(rateBasisPoints) / Decimal(120_000)
-            let growth = LoanSchedule.power(1 + r, months)
+            let growth = DecimalMath.power(1 + r, months)
             exact = a * (growth - 1) / (r * growth)
         }
-        let minor = NSDecimalNumber(decimal: exact).int64Value
+        let minor = try DecimalMath.minorUnits(min(exact, Decimal(Money.maxAbsoluteMinorUnits)), .down, field: "amount")
         return Money(minorUnits: max(0, minor / 10_000 * 10_000), currency: .chf)
     }
 }

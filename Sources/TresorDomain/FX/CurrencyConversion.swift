@@ -41,9 +41,9 @@ public struct CurrencyConversion: Sendable, Hashable {
     public func cashPrice(receiving amount: Money, payIn: Currency, marginBasisPoints: Int) throws -> CashQuote {
         let (pay, receive) = (try rate(payIn, field: "from"), try rate(amount.currency, field: "to"))
         let pricePerUnit = pay / receive * (1 + Decimal(marginBasisPoints) / 10_000)
-        let debit = Self.round(
+        let debit = try DecimalMath.minorUnits(
             Decimal(amount.minorUnits) * pay * Decimal(10_000 + marginBasisPoints) * Self.scale(payIn)
-                / (Self.scale(amount.currency) * receive * 10_000), .plain)
+                / (Self.scale(amount.currency) * receive * 10_000), .plain, field: "amount")
         return CashQuote(
             debit: Money(minorUnits: debit, currency: payIn), receive: amount, referenceRate: try crossRate(from: payIn, to: amount.currency),
             pricePerUnit: pricePerUnit, marginBasisPoints: marginBasisPoints, date: date)
@@ -53,23 +53,16 @@ public struct CurrencyConversion: Sendable, Hashable {
     public func cashPrice(spending amount: Money, receiveIn: Currency, marginBasisPoints: Int) throws -> CashQuote {
         let (pay, receive) = (try rate(amount.currency, field: "from"), try rate(receiveIn, field: "to"))
         let pricePerUnit = pay / receive * (1 + Decimal(marginBasisPoints) / 10_000)
-        let received = Self.round(
+        let received = try DecimalMath.minorUnits(
             Decimal(amount.minorUnits) * receive * 10_000 * Self.scale(receiveIn)
-                / (Self.scale(amount.currency) * pay * Decimal(10_000 + marginBasisPoints)), .down)
+                / (Self.scale(amount.currency) * pay * Decimal(10_000 + marginBasisPoints)), .down, field: "amount")
         return CashQuote(
             debit: amount, receive: Money(minorUnits: received, currency: receiveIn),
             referenceRate: try crossRate(from: amount.currency, to: receiveIn), pricePerUnit: pricePerUnit, marginBasisPoints: marginBasisPoints,
             date: date)
     }
 
-    static func scale(_ currency: Currency) -> Decimal { LoanSchedule.power(10, currency.minorDigits) }
-
-    static func round(_ value: Decimal, _ mode: NSDecimalNumber.RoundingMode) -> Int64 {
-        var input = value
-        var output = Decimal()
-        NSDecimalRound(&output, &input, 0, mode)
-        return NSDecimalNumber(decimal: output).int64Value
-    }
+    static func scale(_ currency: Currency) -> Decimal { DecimalMath.power(10, currency.minorDigits) }
 
     /// A rate with `places` decimals, half away from zero, for display.
     public static func text(_ rate: Decimal, places: Int = 6) -> String {

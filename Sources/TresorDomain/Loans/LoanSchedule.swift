@@ -54,10 +54,10 @@ public struct LoanSchedule: Sendable, Hashable {
         if nominalRateBasisPoints == 0 {
             exact = p / Decimal(months)
         } else {
-            let growth = Self.power(1 + monthly, months)
+            let growth = DecimalMath.power(1 + monthly, months)
             exact = p * monthly * growth / (growth - 1)
         }
-        let regular = Self.rounded(exact)
+        let regular = try DecimalMath.minorUnits(exact, .plain, field: "amount")
         instalment = Money(minorUnits: regular, currency: currency)
         var balance = principal.minorUnits
         var rows: [Instalment] = []
@@ -124,33 +124,6 @@ public struct LoanSchedule: Sendable, Hashable {
         let rate = Int64(basisPoints)
         let (whole, rest) = balance.quotientAndRemainder(dividingBy: 120_000)
         return whole * rate + (rest * rate * 2 + 120_000) / 240_000
-    }
-
-    /// `base` to a non-negative integer power, by squaring.
-    ///
-    /// why by squaring: a Decimal product of 38 digits is cut back to 38 by dividing its
-    /// mantissa by ten digit by digit, and a product a month (48–120) was a sixth of the loan
-    /// page's server time (`perf`); squaring takes 7–12 products. The instalment, rounded to the
-    /// minor unit, comes out the same (`LoanScheduleTests`).
-    public static func power(_ base: Decimal, _ exponent: Int) -> Decimal {
-        precondition(exponent >= 0)
-        var result = Decimal(1)
-        var square = base
-        var rest = exponent
-        while rest > 0 {
-            if rest & 1 == 1 { result *= square }
-            rest >>= 1
-            if rest > 0 { square *= square }
-        }
-        return result
-    }
-
-    /// Half away from zero to an integer number of minor units.
-    static func rounded(_ value: Decimal) -> Int64 {
-        var input = value
-        var output = Decimal()
-        NSDecimalRound(&output, &input, 0, .plain)
-        return NSDecimalNumber(decimal: output).int64Value
     }
 }
 

@@ -90,6 +90,37 @@ struct CurrencyConversionTests {
         }
     }
 
+    @Test("a price beyond the largest amount is amount_too_large on amount, in both directions; the largest itself is priced")
+    func beyondTheLargestAmount() throws {
+        let jpy = Currency(code: "JPY")!
+        let largest = Money(minorUnits: Money.maxAbsoluteMinorUnits, currency: .chf)
+        // CHF 999'999'999'999.99 buy about 174 trillion yen: more than any amount a client may send.
+        #expect(throws: DomainError(.amountTooLarge, field: "amount", "The amount in the other currency would be too large.")) {
+            try conversion.cashPrice(spending: largest, receiveIn: jpy, marginBasisPoints: 0)
+        }
+        #expect(throws: DomainError(.amountTooLarge, field: "amount", "The amount in the other currency would be too large.")) {
+            try conversion.cashPrice(receiving: largest, payIn: jpy, marginBasisPoints: 0)
+        }
+        // The other way round the price is small, and the largest yen amount itself is priced.
+        let yen = Money(minorUnits: Money.maxAbsoluteMinorUnits, currency: jpy)
+        #expect(try conversion.cashPrice(spending: yen, receiveIn: .chf, marginBasisPoints: 0).receive.minorUnits == 57_253_917_727_717)
+        // And the largest yen amount bought costs CHF 572'539'177'277.17 (…277.1735, rounded once).
+        #expect(try conversion.cashPrice(receiving: yen, payIn: .chf, marginBasisPoints: 0).debit.minorUnits == 57_253_917_727_717)
+    }
+
+    @Test("a Decimal rounds once to minor units: half away from zero or down; past the largest amount, or past Int64, it is refused")
+    func minorUnits() throws {
+        func units(_ text: String, _ mode: NSDecimalNumber.RoundingMode = .plain) throws -> Int64 {
+            try DecimalMath.minorUnits(Decimal(string: text)!, mode, field: "amount")
+        }
+        #expect(try units("2.5") == 3 && units("-2.5") == -3 && units("2.4999999999999999999999999999999999") == 2)
+        #expect(try units("2.9", .down) == 2 && units("10623914.035537971535231016955218942674", .down) == 10_623_914)
+        #expect(try units("99999999999999.4") == Money.maxAbsoluteMinorUnits && units("-99999999999999") == -Money.maxAbsoluteMinorUnits)
+        for text in ["99999999999999.5", "-100000000000000", "99999999999999999999", "1e30"] {
+            #expect(throws: DomainError.self, "\(text)") { try units(text) }
+        }
+    }
+
     @Test("banknote orders are whole notes; the suggestion rounds down to one")
     func denominations() throws {
         try Banknotes.check(Money(minorUnits: 50_000, currency: Currency(code: "USD")!))

@@ -109,7 +109,7 @@ struct LoanScheduleTests {
                 let principal = Int64.random(in: 100_000...15_000_000, using: &random)
                 let monthly = Decimal(rate) / Decimal(120_000)
                 let growth = monthByMonth(1 + monthly, months)
-                let squared = LoanSchedule.power(1 + monthly, months)
+                let squared = DecimalMath.power(1 + monthly, months)
                 #expect(abs(squared - growth) < growth * Decimal(sign: .plus, exponent: -30, significand: 1), "\(rate) over \(months)")
                 var exact = Decimal(principal) * monthly * growth / (growth - 1)
                 var rounded = Decimal()
@@ -118,7 +118,7 @@ struct LoanScheduleTests {
                 #expect(schedule.instalment.minorUnits == NSDecimalNumber(decimal: rounded).int64Value, "\(principal) at \(rate) over \(months)")
             }
         }
-        #expect(LoanSchedule.power(2, 0) == 1 && LoanSchedule.power(2, 1) == 2 && LoanSchedule.power(2, 10) == 1024)
+        #expect(DecimalMath.power(2, 0) == 1 && DecimalMath.power(2, 1) == 2 && DecimalMath.power(2, 10) == 1024)
     }
 
     @Test("a month's interest is rounded half away from zero exactly, where the rate in Decimal rounded some halves down")
