@@ -60,17 +60,22 @@ public struct WeeklyHours: Hashable, Sendable, CustomStringConvertible {
         }
         var days = [[OpeningInterval]](repeating: [], count: 7)
         for rule in trimmed.split(separator: ";").map(\.blanksTrimmed) where !rule.isEmpty {
-            let parts = rule.split(separator: " ", maxSplits: 1).map(\.blanksTrimmed)
+            let parts = Self.tightened(rule).split(separator: " ", maxSplits: 1).map(\.blanksTrimmed)
             func fault() -> DomainError {
                 DomainError(
                     .invalidParameter, field: field,
                     "Hours are written like \"Mo-Fr 08:30-12:00,13:30-17:00; Sa 09:00-12:00\"; \"\(rule.prefix(40))\" is not.")
             }
-            guard parts.count == 2, let selected = Self.parseDays(parts[0]) else { throw fault() }
+            guard parts.count == 2, let (selected, holidays) = Self.parseDays(parts[0]) else { throw fault() }
             var intervals: [OpeningInterval] = []
             if parts[1] != "off" && parts[1] != "closed" {
+                guard !holidays else {
+                    throw DomainError(
+                        .invalidParameter, field: field,
+                        "Branches are closed on Swiss public holidays: \"PH\" can only be off (\"\(rule.prefix(40))\").")
+                }
                 for range in parts[1].split(separator: ",") {
-                    let ends = range.split(separator: "-")
+                    let ends = range.split(separator: "-", omittingEmptySubsequences: false)
                     guard ends.count == 2, let opens = TimeOfDay(ends[0]), let closes = TimeOfDay(ends[1]), opens < closes else { throw fault() }
                     intervals.append(OpeningInterval(opens: opens, closes: closes))
                 }
@@ -85,11 +90,30 @@ public struct WeeklyHours: Hashable, Sendable, CustomStringConvertible {
         self.days = days
     }
 
-    /// `Mo-Fr`, `Sa,Su`, `Mo-We,Fr`: the selected day indexes.
-    private static func parseDays(_ text: String) -> [Int]? {
+    /// A rule as people type it from a website, `Mo - Fr 08:30 - 12:00, 13:30 - 17:00`, in
+    /// OSM's own spelling, `Mo-Fr 08:30-12:00,13:30-17:00`.
+    private static func tightened(_ rule: String) -> String {
+        var text = rule
+        for (loose, tight) in [(" ,", ","), (", ", ","), (" -", "-"), ("- ", "-")] {
+            while text.contains(loose) { text = text.replacingOccurrences(of: loose, with: tight) }
+        }
+        return text
+    }
+
+    /// `Mo-Fr`, `Sa,Su`, `Mo-We,Fr`: the selected day indexes, and whether `PH` (public
+    /// holidays, as in OSM's `Su,PH off`) is among them.
+    ///
+    /// why empty parts are kept: a dash with no day on one side (`-`, `Mo-`) is a fault to name;
+    /// split without them, `-` left nothing to read and indexing it stopped the server.
+    private static func parseDays(_ text: String) -> (days: [Int], holidays: Bool)? {
         var selected: [Int] = []
+        var holidays = false
         for item in text.split(separator: ",") {
-            let ends = item.split(separator: "-").map(String.init)
+            if item == "PH" {
+                holidays = true
+                continue
+            }
+            let ends = item.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
             guard let first = dayCodes.firstIndex(of: ends[0]) else { return nil }
             if ends.count == 1 {
                 selected.append(first)
@@ -104,7 +128,7 @@ public struct WeeklyHours: Hashable, Sendable, CustomStringConvertible {
                 return nil
             }
         }
-        return selected
+        return (selected, holidays)
     }
 
     /// The hours of a date's weekday.

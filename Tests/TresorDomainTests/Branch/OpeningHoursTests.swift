@@ -26,9 +26,27 @@ struct OpeningHoursTests {
         #expect(overridden.days[2].isEmpty && overridden.days[1].first?.closes.description == "18:00" && overridden.days[6].count == 1)
         #expect(try WeeklyHours(parsing: "24/7") == .alwaysOpen)
         #expect(try WeeklyHours(parsing: "Fr-Mo 09:00-10:00").days.enumerated().filter { !$0.element.isEmpty }.map(\.offset) == [0, 4, 5, 6])
-        for bad in ["Mo-Fr", "Xx 08:00-09:00", "Mo 09:00-08:00", "Mo 08:00-12:00,11:00-13:00", "Mo 8:00-12:00", "Mo 08:00-25:00", ""] {
+        for bad in [
+            "Mo-Fr", "Xx 08:00-09:00", "Mo 09:00-08:00", "Mo 08:00-12:00,11:00-13:00", "Mo 8:00-12:00", "Mo 08:00-25:00", "",
+            // A dash with nothing on one side; the first stopped the server (an index into nothing).
+            "- 08:00-12:00", "Mo- 08:00-12:00", "-Fr 08:00-12:00", "Mo-Fr 08:00--12:00", "Mo-Fr -",
+        ] {
             #expect(throws: DomainError.self, "\(bad)") { try WeeklyHours(parsing: bad) }
         }
+    }
+
+    @Test("hours as websites and OSM write them: spaces around commas and dashes, PH off")
+    func writtenElsewhere() throws {
+        let canonical = try WeeklyHours(parsing: "Mo-Fr 08:30-12:00,13:30-17:00; Sa 09:00-12:00")
+        for text in [
+            "Mo-Fr 08:30-12:00, 13:30-17:00; Sa 09:00-12:00", "Mo - Fr 08:30 - 12:00 , 13:30 - 17:00; Sa 09:00 - 12:00",
+            "Mo-Fr 08:30-12:00,13:30-17:00; Sa 09:00-12:00; Su,PH off", "Mo-Fr 08:30-12:00,13:30-17:00; Sa 09:00-12:00; PH off",
+            "Mo, Tu, We, Th, Fr 08:30-12:00,13:30-17:00; Sa 09:00-12:00",
+        ] {
+            #expect(try WeeklyHours(parsing: text) == canonical, "\(text)")
+        }
+        let error = #expect(throws: DomainError.self) { try WeeklyHours(parsing: "Mo-Fr 08:00-17:00; PH 10:00-12:00") }
+        #expect(error?.message.contains("public holidays") == true && error?.field == "hours")
     }
 
     @Test("over lunch: open before, closed during with 'opens 13:30', open after with 'closes 17:00'")
