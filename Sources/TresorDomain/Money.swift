@@ -41,7 +41,9 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
-                fraction = fraction * 10 + Int64(bytes[index] - 48)
+                // why only the first digits: more than the currency has are refused below, and
+                // twenty nines (0.99999999999999999999) overflowed Int64 and stopped the server.
+                if fractionDigits < 18 { fraction = fraction * 10 + Int64(bytes[index] - 48) }
                 fractionDigits += 1
                 index += 1
             }

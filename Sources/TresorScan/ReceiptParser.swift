@@ -200,11 +200,14 @@ public enum ReceiptParser {
 
     /// The amount at the end of a line, `12.50` or `12,50` (with an optional minus), in minor units.
     static func trailingAmount(_ line: String) -> Int64? {
-        if let grouped = line.firstMatch(of: #/(-)?\s?(\d{1,3})((?:['’`.,]\d{3})+)([.,])(\d{2})\s*(?:[A-Z]{1,3}|[*])?\s*$/#) {
+        if let grouped = line.firstMatch(
+            of: #/(?:^|[^\d'’`.,-])(-)?\s?(\d{1,3})((?:['’`.,]\d{3}){1,3})([.,])(\d{2})\s*(?:[A-Z]{1,3}|[*])?\s*$/#.asciiOnlyDigits())
+        {
             // why: a total of a thousand or more has its thousands marked: 1'299.00 on a Swiss
             // till, 1,299.00 in English, 1.299,00 in German; read from the last group only it was
             // 299.00. The marks must all be one and differ from the decimal point, or it is not
-            // grouping (1.299.00).
+            // grouping (1.299.00). At most three groups, read from the number's first digit: the
+            // largest amount (999'999'999'999.99); more digits overflowed and stopped the scan.
             let marks = Set(grouped.3.filter { !$0.isNumber })
             if marks.count == 1, marks.first != grouped.4.first, let whole = Int64(grouped.2 + grouped.3.filter(\.isNumber)),
                 let cents = Int64(grouped.5)
@@ -213,7 +216,7 @@ public enum ReceiptParser {
                 return grouped.1 == nil ? minor : -minor
             }
         }
-        guard let match = line.firstMatch(of: #/(-)?\s?(\d{1,6})\s?[.,:;]\s?(\d{2})\s*(?:[A-Z]{1,3}|[*])?\s*$/#),
+        guard let match = line.firstMatch(of: #/(-)?\s?(\d{1,6})\s?[.,:;]\s?(\d{2})\s*(?:[A-Z]{1,3}|[*])?\s*$/#.asciiOnlyDigits()),
             let whole = Int64(match.2), let cents = Int64(match.3)
         else { return nil }
         let minor = whole * 100 + cents
@@ -225,7 +228,7 @@ public enum ReceiptParser {
     /// number: the pattern took only one decimal, and `8.10%` (as many Swiss tills print it) read
     /// as 10 %.
     static func vatRate(_ line: String) -> String? {
-        guard let match = line.firstMatch(of: #/(?:^|[^\d.,])(\d{1,2})(?:[.,](\d{1,3}))?\s?%/#) else { return nil }
+        guard let match = line.firstMatch(of: #/(?:^|[^\d.,])(\d{1,2})(?:[.,](\d{1,3}))?\s?%/#.asciiOnlyDigits()) else { return nil }
         var decimals = String(match.2 ?? "0")
         while decimals.count > 1, decimals.hasSuffix("0") { decimals.removeLast() }
         return "\(match.1).\(decimals)"
@@ -236,10 +239,10 @@ public enum ReceiptParser {
     /// years `BikramSambat` knows.
     static func bikramSambatDate(_ line: String) -> LocalDate? {
         guard isBikramSambat(line) else { return nil }
-        if let match = line.firstMatch(of: #/(?:^|\D)(\d{1,2})([./-])(\d{1,2})\2(20\d\d)(?!\d)/#) {
+        if let match = line.firstMatch(of: #/(?:^|\D)(\d{1,2})([./-])(\d{1,2})\2(20\d\d)(?!\d)/#.asciiOnlyDigits()) {
             return BikramSambat.gregorian(year: Int(match.4)!, month: Int(match.3)!, day: Int(match.1)!)
         }
-        if let match = line.firstMatch(of: #/(?:^|\D)(20\d\d)([./-])(\d{1,2})\2(\d{1,2})(?!\d)/#) {
+        if let match = line.firstMatch(of: #/(?:^|\D)(20\d\d)([./-])(\d{1,2})\2(\d{1,2})(?!\d)/#.asciiOnlyDigits()) {
             return BikramSambat.gregorian(year: Int(match.1)!, month: Int(match.3)!, day: Int(match.4)!)
         }
         return nil
@@ -253,10 +256,10 @@ public enum ReceiptParser {
     /// so. A weekday printed before an ambiguous date decides it (`Fri 04/07/2017` is 7 April).
     /// Both separators must be the same: `2/4.00` is an offer (two for 4.00), not a date.
     static func findDate(_ line: String, monthFirst: Bool = false) -> LocalDate? {
-        if let iso = line.firstMatch(of: #/(20\d\d)-(\d\d)-(\d\d)/#) {
+        if let iso = line.firstMatch(of: #/(20\d\d)-(\d\d)-(\d\d)/#.asciiOnlyDigits()) {
             return LocalDate(year: Int(iso.1)!, month: Int(iso.2)!, day: Int(iso.3)!)
         }
-        for match in line.matches(of: #/(?:^|\D)(\d{1,2})([./-])(\d{1,2})([./-])(\d{4}|\d{2})(?!\d)/#) where match.2 == match.4 {
+        for match in line.matches(of: #/(?:^|\D)(\d{1,2})([./-])(\d{1,2})([./-])(\d{4}|\d{2})(?!\d)/#.asciiOnlyDigits()) where match.2 == match.4 {
             var year = Int(match.5)!
             if year < 100 { year += 2000 }
             guard year >= 2000 else { continue }

@@ -19,6 +19,8 @@ struct MoneyTests {
             ("", "invalid_amount"), ("1e3", "invalid_amount"), ("1,50", "invalid_amount"), ("12.", "invalid_amount"), (".5", "invalid_amount"),
             ("--1", "invalid_amount"), (" 1", "invalid_amount"), ("1.234", "too_many_decimals"), ("1000000000000.00", "amount_too_large"),
             ("9999999999999999999999", "amount_too_large"),
+            // Twenty decimals overflowed the fraction's Int64 and stopped the server.
+            ("0.99999999999999999999", "too_many_decimals"), ("-9.9999999999999999999", "too_many_decimals"),
         ])
     func refuses(text: String, code: String) {
         #expect {

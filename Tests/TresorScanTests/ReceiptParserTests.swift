@@ -57,10 +57,26 @@ struct ReceiptParserTests {
         #expect(ReceiptParser.trailingAmount("Total 1'234,567.00") == 56_700)
         #expect(ReceiptParser.trailingAmount("Brot 3.20") == 320)
         #expect(ReceiptParser.trailingAmount("TOTAL 29,53") == 2_953)
+        // More groups than any till prints: not read whole (it overflowed and stopped the scan);
+        // the last group is what is left, as for any amount the patterns do not take.
+        #expect(ReceiptParser.trailingAmount("Total 1'234'567'890'123'456'789.00") == 78_900)
+        #expect(ReceiptParser.trailingAmount("Total 999'999'999'999.99") == Money.maxAbsoluteMinorUnits)
+        #expect(ReceiptParser.trailingAmount("Total 1'000'000'000'000.00") == 0)
         let laptop = ReceiptParser.parse(
             "Interdiscount\n12.11.2026\nNotebook 1'249.00\nMaus 50.00\nTotal CHF 1'299.00\nMWST 8.1% 97.40", ocrConfidence: 80)
         #expect(laptop.total == Money(minorUnits: 129_900, currency: .chf))
         #expect(laptop.confidence == 80)  // the total is the sum of the items
+    }
+
+    @Test("digits of other scripts are not read as numbers, and do not stop the scan")
+    func otherDigits() {
+        // Swift's \d matches any script's digits, and Int() reads only ASCII ones: the date
+        // patterns' Int(…)! stopped the scan on these.
+        #expect(ReceiptParser.findDate("१२.११.२०२६") == nil)
+        #expect(ReceiptParser.findDate("Datum 12.11.२०२६") == nil)
+        #expect(ReceiptParser.bikramSambatDate("मिति २१/०३/२०८१") == nil)
+        #expect(ReceiptParser.trailingAmount("Total ١٢.٥٠") == nil)
+        #expect(ReceiptParser.findDate("Datum 12.11.2026") == LocalDate(year: 2026, month: 11, day: 12))
     }
 
     @Test("French and Italian decimals with commas, a misread keyword, the currency on the total line")

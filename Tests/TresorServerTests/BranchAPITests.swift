@@ -118,6 +118,10 @@ struct BranchAPITests {
             let huge = try await client.call(
                 .post, "/v1/fx/quote", json: #"{"from": "CHF", "to": "HUF", "amount": {"amount": "999999999999.99", "currency": "CHF"}}"#)
             #expect(huge.status == .badRequest && huge.errorCode == "amount_too_large" && huge.errorField == "amount", "\(huge.text)")
+            // Public and unauthenticated: twenty decimals stopped the server (an Int64 overflow).
+            let decimals = try await client.call(
+                .post, "/v1/fx/quote", json: #"{"from": "CHF", "to": "EUR", "amount": {"amount": "0.99999999999999999999", "currency": "CHF"}}"#)
+            #expect(decimals.status == .badRequest && decimals.errorCode == "too_many_decimals", "\(decimals.text)")
             let anna = try await client.login("10000001")
             let accounts = try await client.accounts(anna)
             let current = try #require(accounts.first { $0["kind"] as? String == "current" && $0["currency"] as? String == "CHF" })
