@@ -5,6 +5,8 @@ import TresorDomain
 import TresorScan
 import TresorTestSupport
 
+@testable import TresorServer
+
 /// Every parser of text a customer, a staff member or a file from elsewhere hands the server,
 /// on strings made at random (fixed seeds) from the pieces its own grammar is made of: it
 /// answers a value or a `DomainError` (which the API turns into a 4xx naming the field), and
@@ -183,7 +185,52 @@ struct ParserFuzzTests {
                 seed: 12, length: 30,
                 valid: ["<gesmes:Envelope><Cube><Cube time='2025-05-09'><Cube currency='USD' rate='1.1252'/></Cube></Cube></gesmes:Envelope>"])
         ) { _ = try ECBRatesFile.parse(Data($0.utf8)) }
+        // Bytes that stopped the process inside XMLParser (`XMLParserGuard`).
+        for bytes in [
+            Array("<Cube><!-- ".utf8) + [0xC6] + Array(" --></Cube>".utf8), Array("<Cu".utf8) + [0xFF] + Array("be/>".utf8),
+            Array("<Cube><?p?></Cube>".utf8),
+        ] {
+            #expect(throws: DomainError.self) { try ECBRatesFile.parse(Data(bytes)) }
+        }
         for text in Self.texts(["A", "Z", "2", "7", "=", "a", "1", "8", " ", "-"], seed: 13, length: 40) { _ = Base32.decode(text) }
+    }
+
+    @Test("XML requests as other libraries write them, their bytes mangled: read or refused with an xml_ code")
+    func xmlRequests() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+            "corpus/xml-requests")
+        let bodies = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".xml") }.sorted().map {
+            try [UInt8](Data(contentsOf: folder.appendingPathComponent($0)))
+        }
+        #expect(bodies.count >= 10)
+        let pieces: [[UInt8]] =
+            [
+                "<", ">", "</", "/>", "&", "&amp;", "&#0;", "&#x10FFFF;", "<![CDATA[", "]]>", "<?xml", "?>", "\"", "'", "=", " ", "\u{0}",
+                "é", "\u{FEFF}", "encoding='UTF-16'", "<!DOCTYPE", "<a:b>", "xmlns:a='x'",
+            ].map { Array($0.utf8) } + [[0xFF], [0xFE], [0xC3], [0x00]]
+        var random = SplitMix(seed: 15)
+        var read = 0
+        for _ in 0..<Self.rounds {
+            var body = bodies.randomElement(using: &random)!
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                let at = Int.random(in: 0...body.count, using: &random)
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: body.insert(contentsOf: pieces.randomElement(using: &random)!, at: at)
+                case 1: body.removeSubrange(at..<min(body.count, at + Int.random(in: 1...8, using: &random)))
+                case 2: body = Array(body[..<at])
+                default: if at < body.count { body[at] = UInt8.random(in: 0...255, using: &random) }
+                }
+            }
+            do {
+                _ = try XMLRequest.parse(body)
+                read += 1
+            } catch let refusal as XMLRefusal {
+                #expect(refusal.code.hasPrefix("xml_") || refusal.code == "payload_too_large", "\(refusal.code)")
+            } catch {
+                Issue.record("\(String(decoding: body, as: UTF8.self).debugDescription): \(error)")
+            }
+        }
+        #expect(read > 0)
     }
 
     @Test("receipt text as OCR reads it: amounts, dates, tax lines and Nepali dates in pieces")

@@ -205,6 +205,42 @@ extension XMLChannelTests {
     }
 }
 
+extension XMLChannelTests {
+    @Test(
+        "what stopped Foundation's XMLParser is xml_malformed, the server stays up: a byte not UTF-8 in a name, a comment, an instruction, an entity; an instruction without data"
+    )
+    func notUTF8() async throws {
+        // Each of these stopped the server inside Foundation's XMLParser (`XMLParserGuard`).
+        let bodies: [[UInt8]] = [
+            Array("<LoginRequest><!-- ".utf8) + [0xC6] + Array(" --><Contract>1</Contract></LoginRequest>".utf8),
+            Array("<?xml version='1.0' encoding='UTF-8'?><Log".utf8) + [0xC6] + Array("in><Contract>1</Contract></Log".utf8) + [0xC6]
+                + Array("in>".utf8),
+            Array("<LoginRequest><Contract a".utf8) + [0xFF] + Array("='1'>1</Contract></LoginRequest>".utf8),
+            Array("<LoginRequest><?p".utf8) + [0xC6] + Array(" ?><Contract>1</Contract></LoginRequest>".utf8),
+            Array("<?xml version='1.0' encoding='utf8'?><LoginRequest>&".utf8) + [0xC6] + Array(";</LoginRequest>".utf8),
+            // A processing instruction without data: XMLParser took the length of a null pointer.
+            Array("<LoginRequest><?p?><Contract>1</Contract></LoginRequest>".utf8),
+            Array("<?xm?><LoginRequest><Contract>1</Contract></LoginRequest>".utf8),
+            // Latin-1 declared, but in a declaration libxml2 cannot read: it read the body as UTF-8.
+            Array("<?xml version='=1.0' encoding='ISO-8859-1'?><LoginRequest><!-- Gr".utf8) + [0xFC] + Array("ezi --></LoginRequest>".utf8),
+        ]
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            for body in bodies {
+                let reply = try await client.upload("/xml/v1/Login", token: nil, bytes: body, contentType: "application/xml")
+                #expect(reply.status == .badRequest && Self.value("Code", in: reply.text) == "xml_malformed", "\(reply.text)")
+            }
+            // The same byte in a body that declares ISO-8859-1 is a letter (Æ), and read.
+            let latin =
+                Array(
+                    "<?xml version='1.0' encoding='ISO-8859-1'?><LoginRequest><Contract>10000001</Contract><Password>tresor-demo</Password><!-- ".utf8
+                ) + [0xC6] + Array(" --></LoginRequest>".utf8)
+            let reply = try await client.upload("/xml/v1/Login", token: nil, bytes: latin, contentType: "application/xml")
+            #expect(reply.status == .ok && Self.value("State", in: reply.text) == "1", "\(reply.text)")
+        }
+    }
+}
+
 /// Text content for hand-written XML in the tests.
 enum XMLEscape {
     static func text(_ value: String) -> String {

@@ -40,6 +40,11 @@ public enum ECBRatesFile {
                 }
             }
         }
+        // why first: the file comes from the network (`--fx-url`), and on some bytes Foundation's
+        // XMLParser stops the process (`XMLParserGuard`); the ECB writes UTF-8.
+        if let hazard = XMLParserGuard.hazard(in: [UInt8](data)) {
+            throw DomainError(.invalidParameter, field: "file", "Not an ECB rates file: \(hazard).")
+        }
         let reader = Reader()
         let parser = XMLParser(data: data)
         parser.delegate = reader

@@ -1,7 +1,11 @@
 import Foundation
+import TresorCore
 
 #if canImport(FoundationXML)
     import FoundationXML
+#endif
+#if canImport(Glibc)
+    import Glibc
 #endif
 
 /// A request of the XML channel: its root element and the text of the root's children (the
@@ -31,6 +35,7 @@ struct XMLRequest: Sendable {
         // UTF-16 the keyword's bytes are interleaved with zeros, and a DTD passed unseen.
         let upper = String(decoding: bytes, as: UTF8.self).uppercased()
         guard !upper.contains("<!DOCTYPE"), !upper.contains("<!ENTITY") else { throw XMLRefusal.dtd }
+        guard XMLParserGuard.hazard(in: bytes) == nil else { throw XMLRefusal.malformed }
         let reader = FieldReader()
         let parser = XMLParser(data: Data(bytes))
         parser.shouldResolveExternalEntities = false
@@ -43,10 +48,16 @@ struct XMLRequest: Sendable {
         return XMLRequest(root: root, fields: reader.fields)
     }
 
-    /// The body with its markup in ASCII, as the DTD check and the parser read it: UTF-16 and
-    /// UTF-32 (by byte-order mark, or by the zeros around `<`) transcoded to UTF-8 with the
-    /// declaration saying so; other bodies as they came. A declaration of UTF-16 on a body that
-    /// is not (what .NET's XmlSerializer writes through a StringWriter) is corrected to UTF-8.
+    /// The body as valid UTF-8, as the DTD check and the parser read it: UTF-16 and UTF-32 (by
+    /// byte-order mark, or by the zeros around `<`) and the declared encodings that write markup
+    /// in ASCII (ISO-8859-1, windows-1252, …) transcoded to UTF-8 with the declaration saying
+    /// so; UTF-8 bodies as they came (`XMLParserGuard` checks them). A declaration of UTF-16 on
+    /// a body that is not (what .NET's XmlSerializer writes through a StringWriter) is
+    /// corrected to UTF-8.
+    ///
+    /// why we transcode and not libxml2: Foundation's XMLParser stops the process on a byte
+    /// that is not UTF-8 (`XMLParserGuard`), and a declaration libxml2 cannot read
+    /// (`version='=1.0'`) makes it read a Latin-1 body as UTF-8.
     static func utf8(_ bytes: [UInt8]) throws -> [UInt8] {
         let wide: String.Encoding? =
             switch Array(bytes.prefix(4)) {
@@ -67,17 +78,22 @@ struct XMLRequest: Sendable {
             guard let first = start.drop(while: { [0x20, 0x09, 0x0A, 0x0D].contains($0) }).first, first == UInt8(ascii: "<") else {
                 throw XMLRefusal.malformed
             }
-            // why only the declaration is read here: the rest stays in the encoding it declares.
+            // why only the declaration is read here: the rest is in the encoding it declares.
             let head = String(decoding: start.prefix(200), as: UTF8.self)
             guard let declared = head.firstMatch(of: Self.declaredEncoding) else { return bytes }
             let name = declared.1.lowercased()
-            if !name.hasPrefix("utf-16") {
+            if name.hasPrefix("utf-16") {
+                text = String(decoding: bytes, as: UTF8.self)
+            } else {
                 // why a list: libxml2 reads any encoding iconv knows, and in some (UTF-7) `<!`
                 // is written with other bytes; these all write markup in ASCII.
                 guard Self.asciiMarkupEncodings.contains(where: { name.wholeMatch(of: $0) != nil }) else { throw XMLRefusal.encoding }
-                return bytes
+                if name.wholeMatch(of: /utf-?8/) != nil { return bytes }
+                guard let transcoded = Self.transcoded(bytes, from: name.replacingOccurrences(of: "latin-", with: "latin")) else {
+                    throw XMLRefusal.malformed
+                }
+                text = transcoded
             }
-            text = String(decoding: bytes, as: UTF8.self)
         }
         // A NUL is no XML character: a body that still has one was no text in these encodings.
         guard !text.unicodeScalars.contains("\0") else { throw XMLRefusal.malformed }
@@ -85,6 +101,28 @@ struct XMLRequest: Sendable {
             text.replaceSubrange(declared.1.startIndex..<declared.1.endIndex, with: "UTF-8")
         }
         return Array(text.utf8)
+    }
+
+    /// `bytes` read in the encoding iconv calls `name`; nil when iconv does not know it or the
+    /// bytes are not text in it. why iconv: it is what libxml2 reads these encodings with.
+    static func transcoded(_ bytes: [UInt8], from name: String) -> String? {
+        let converter = iconv_open("UTF-8", name)
+        guard converter != iconv_t(bitPattern: -1) else { return nil }
+        defer { iconv_close(converter) }
+        var input = bytes.map { CChar(bitPattern: $0) }
+        // why four times: one byte of a single-byte encoding is at most three in UTF-8.
+        var output = [CChar](repeating: 0, count: bytes.count * 4 + 4)
+        var inputLeft = input.count
+        var outputLeft = output.count
+        let converted = input.withUnsafeMutableBufferPointer { inputBuffer in
+            output.withUnsafeMutableBufferPointer { outputBuffer in
+                var inputPointer = inputBuffer.baseAddress
+                var outputPointer = outputBuffer.baseAddress
+                return iconv(converter, &inputPointer, &inputLeft, &outputPointer, &outputLeft) != -1
+            }
+        }
+        guard converted, inputLeft == 0 else { return nil }
+        return String(validating: output.prefix(output.count - outputLeft).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Encodings a body may declare, all of which write markup in ASCII (lower-cased names).
