@@ -96,6 +96,16 @@ struct XMLChannelTests {
             #expect(Self.value("State", in: refused.text) == "2" && Self.value("Wrongfield", in: refused.text) == "Reference")
             #expect(Self.value("CorrectedValue", in: refused.text) == "120000000000234478943216899")
             #expect(try await anna.balances(anna.current) == before, "nothing executed until the repair is confirmed")
+            // Amounts no orange slip has (a client that does not follow the schema): a negative one
+            // and one of eleven digits stopped the server while the code line was built.
+            for (amount, code) in [("-5.00", "amount_not_positive"), ("0.00", "amount_not_positive"), ("100000000.00", "amount_too_large")] {
+                var odd = orange
+                odd[4] = ("Amount", amount)
+                odd[6] = ("Reference", "120000000000234478943216899")
+                let reply = try await Self.call(client, "OrangePayment", odd, schemas: schemas, validateRequest: false)
+                #expect(Self.value("State", in: reply.text) == "2" && Self.value("Code", in: reply.text) == code, "\(amount): \(reply.text)")
+                #expect(Self.value("Wrongfield", in: reply.text) == "Amount", "\(amount)")
+            }
             orange[6] = ("Reference", "120000000000234478943216899")
             orange[1] = ("RequestId", "orange-2")
             let signature = try await Self.call(client, "OrangePayment", orange, schemas: schemas)

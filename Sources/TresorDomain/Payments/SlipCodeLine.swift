@@ -95,14 +95,20 @@ public struct SlipCodeLine: Hashable, Sendable {
         return "\(participant.prefix(2))-\(middle)-\(participant.suffix(1))"
     }
 
-    /// The code line in its printed form, e.g. for a test corpus.
+    /// The code line in its printed form, e.g. for a test corpus or an orange slip typed in
+    /// parts. An amount that is no slip's (not positive, more than ten digits) or a document
+    /// type that is not digits gives a line without its check digit, which `init` refuses.
+    ///
+    /// why not a trap: the XML channel builds the line from what a client typed, and a negative
+    /// amount (no digits for the check) or an eleven-digit one (a negative count of zeros)
+    /// stopped the server here.
     public static func make(documentType: String, amount: Money?, reference: String, participant: String) -> String {
         var head = documentType
         if let amount {
             let minor = String(amount.minorUnits)
-            head += String(repeating: "0", count: 10 - minor.count) + minor
+            head += String(repeating: "0", count: max(0, 10 - minor.count)) + minor
         }
-        head += String(CheckDigits.mod10Recursive(head)!)
+        head += CheckDigits.mod10Recursive(head).map(String.init) ?? ""
         return "\(head)>\(reference)+ \(participant)>"
     }
 }
