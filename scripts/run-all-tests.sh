@@ -8,4 +8,5 @@ scripts/crash-test.sh sqlite
 scripts/crash-test.sh postgres
 scripts/web-test.sh
 scripts/api-contract-test.sh
+scripts/robustness-test.sh
 scripts/chaos-test.sh
