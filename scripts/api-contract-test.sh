@@ -15,12 +15,7 @@ if [ ! -x "$venv/bin/schemathesis" ] || ! "$venv/bin/schemathesis" --version 2>/
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet "schemathesis==4.32.5"
 fi
-work=$(mktemp -d /tmp/tresor-contract.XXXXXX)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-(cd "$work" && exec "$OLDPWD/.build/debug/tresor" serve --banks "$work/banks" --demo --port "$port" --scheduler-interval-seconds 0 >"$work/serve.log" 2>&1) &
-server=$!
-trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
-scripts/await-healthy.sh "$port" "$work/serve.log"
+. scripts/demo-server.sh contract
 base="http://127.0.0.1:$port"
 .build/debug/tresor staff add --banks "$work/banks" --bank tresor --name contract-test --password contract-test-password >/dev/null
 token() { python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])'; }

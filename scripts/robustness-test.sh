@@ -11,12 +11,7 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import yaml" 2>/dev/n
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet "PyYAML==6.0.2"
 fi
-work=$(mktemp -d /tmp/tresor-robustness.XXXXXX)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-(cd "$work" && exec "$OLDPWD/.build/debug/tresor" serve --banks "$work/banks" --demo --port "$port" --scheduler-interval-seconds 0 >"$work/serve.log" 2>&1) &
-server=$!
-trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
-scripts/await-healthy.sh "$port" "$work/serve.log"
+. scripts/demo-server.sh robustness
 .build/debug/tresor staff add --banks "$work/banks" --bank tresor --name robustness --password robustness-password >/dev/null
 if ! "$venv/bin/python" scripts/robustness_probe.py "http://127.0.0.1:$port" robustness robustness-password \
   Sources/TresorServer/Resources/openapi.yaml Sources/TresorServer/Resources/xml; then

@@ -16,12 +16,7 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium, ical
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet "selenium==4.25.0" "icalendar==6.1.0" "axe-selenium-python==2.1.6" "pillow==13.0.0" "cryptography==44.0.0" "hypothesis==6.112.0" "pycamt==1.1.1"
 fi
-work=$(mktemp -d /tmp/tresor-web.XXXXXX)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-(cd "$work" && exec "$OLDPWD/.build/debug/tresor" serve --banks "$work/banks" --demo --port "$port" --scheduler-interval-seconds 0 >"$work/serve.log" 2>&1) &
-server=$!
-trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
-scripts/await-healthy.sh "$port" "$work/serve.log"
+. scripts/demo-server.sh web
 # why TMPDIR inside $work: Chromium leaves a folder of its own there at every start when
 # chromedriver stops it, and the tests write downloaded files; the trap removes them all.
 mkdir "$work/tmp"
