@@ -1,9 +1,10 @@
 """Odd input on every surface of a running demo server: no 5xx, and the server still answers.
 
-Each probe found a request that stopped the server (stop 60): dates at the calendar's ends in
-every date query, odd values in every query parameter and path id, every string field of every
-JSON body in /openapi.yaml (as a customer and as staff), every field of every XML channel
-service, every field of every form of the web app. A server that stops answers nothing more:
+Each probe but the last found a request that stopped the server (stop 60): dates at the
+calendar's ends in every date query, odd values in every query parameter and path id, every
+string field of every JSON body in /openapi.yaml (as a customer and as staff), every field of
+every XML channel service, every field of every form of the web app, and the web app's pages
+with odd values in the query parameters pages read. A server that stops answers nothing more:
 the probe then fails at once, naming the request.
 
 Usage: robustness_probe.py BASE_URL STAFF_NAME STAFF_PASSWORD OPENAPI_YAML XSD_DIR
@@ -239,7 +240,30 @@ def web_forms():
                     check(f"POST {action} {name}={value!r}", *post(action, values))
 
 
-for probe in (edge_dates, query_parameters, json_bodies, xml_services, web_forms):
+def web_pages():
+    """The web app's pages with odd values in the query parameters the pages read (four each)."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar)).open
+    page = call("GET", "/login", opener=opener)[1]
+    csrf = re.search(r'name="csrf" value="([^"]*)"', page).group(1)
+    fields = {"csrf": csrf, "contract": "10000001", "password": "tresor-demo"}
+    call("POST", "/login", body=urllib.parse.urlencode(fields).encode(), content_type="application/x-www-form-urlencoded", opener=opener)
+    if 'name="password"' in call("GET", "/home", opener=opener)[1]:
+        sys.exit("FAIL the web login did not hold: the pages would only show the login form")
+    pages = ["/home", "/accounts", "/transactions", "/transactions/1", "/payments", "/payments/1", "/payments/1/edit", "/pay", "/pay/iban",
+             "/branches", "/branches/1", "/appointments", "/appointments/new", "/cash", "/loan", "/documents", "/statements",
+             "/statements/download", "/receipts", "/receipts/1", "/budget", "/inbox", "/settings", "/templates", "/more"]
+    names = ["account", "amount", "back", "before", "branch", "category", "code", "currency", "cursor", "date", "edit", "error", "expires",
+             "format", "from", "id", "kind", "lat", "lon", "month", "months", "near", "open_now", "period", "place", "purpose", "q",
+             "service", "showing", "to", "topic", "type", "year"]
+    for path in pages:
+        for name in names:
+            for value in rng.sample(ODD, 4):
+                query = f"{path}?{name}={urllib.parse.quote(value)}"
+                check(query, *call("GET", query, opener=opener))
+
+
+for probe in (edge_dates, query_parameters, json_bodies, xml_services, web_forms, web_pages):
     before = count
     probe()
     print(f"robustness: {probe.__name__}: {count - before} requests, no 5xx")
