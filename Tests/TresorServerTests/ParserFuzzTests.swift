@@ -223,6 +223,32 @@ struct ParserFuzzTests {
         #expect(read > 0)
     }
 
+    @Test("server-driven screens as a bank's resource pack may hold them, mangled: read or refused, never a trap")
+    func screens() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/TresorServer/Resources/screens")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") && !$0.contains("schema") }
+            .sorted()
+        let screens = try files.map { (String($0.dropLast(5)), try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)) }
+        #expect(screens.count >= 5)
+        let pieces = [
+            "{", "}", "[", "]", ",", ":", "\"", "null", "true", "-1", "1e999", "\"\\u0000\"", "\"type\"", "\"field\"", "\"id\"", " ", "é", "😀",
+        ]
+        var read = 0
+        for (index, text) in Self.texts(pieces, seed: 17, length: 20, valid: screens.map(\.1)).enumerated() {
+            let id = screens[index % screens.count].0
+            do {
+                _ = try ScreenDescription.parse(Data(text.utf8), expectedID: id)
+                read += 1
+            } catch is ScreenError {
+            } catch is DecodingError {
+            } catch {
+                Issue.record("\(text.prefix(200).debugDescription): \(error)")
+            }
+        }
+        #expect(read > 0)
+    }
+
     @Test("receipt text as OCR reads it: amounts, dates, tax lines and Nepali dates in pieces")
     func receiptText() {
         let texts = Self.texts(
