@@ -3,8 +3,9 @@
 Each probe but the last found a request that stopped the server (stop 60): dates at the
 calendar's ends in every date query, odd values in every query parameter and path id, every
 string field of every JSON body in /openapi.yaml (as a customer and as staff), every field of
-every XML channel service, every field of every form of the web app, and the web app's pages
-with odd values in the query parameters pages read. A server that stops answers nothing more:
+every XML channel service, every field of every form of the web app; and the web app's pages
+with odd values in the query parameters pages read, and odd request headers (Host picks the
+bank). A server that stops answers nothing more:
 the probe then fails at once, naming the request.
 
 Usage: robustness_probe.py BASE_URL STAFF_NAME STAFF_PASSWORD OPENAPI_YAML XSD_DIR
@@ -263,7 +264,35 @@ def web_pages():
                 check(query, *call("GET", query, opener=opener))
 
 
-for probe in (edge_dates, query_parameters, json_bodies, xml_services, web_forms, web_pages):
+def headers():
+    """Odd values in the request headers the server reads: Host (it picks the bank), languages,
+    cookies, credentials, idempotency keys, validators, forwarding."""
+    import http.client
+    host, port = urllib.parse.urlsplit(BASE).hostname, urllib.parse.urlsplit(BASE).port
+    values = [v for v in ODD if "\u0000" not in v and "\r" not in v and "\n" not in v] + [
+        "leman.localhost", "leman.localhost:99999", "[::1]", "[::1]:80", "a" * 300 + ".localhost", "xn--", "*", ":", "Bearer", "Bearer ",
+        "de;q=2", "fr;q=0.9999999999", "*;q=-1", "tresor_session=;tresor_csrf", "=; =", "W/\"\"", "1.2.3.4, 300.1.1.1, ::ffff"]
+    names = ["Host", "Accept-Language", "Cookie", "Authorization", "Idempotency-Key", "If-None-Match", "X-Forwarded-For", "X-Forwarded-Proto",
+             "Last-Event-ID", "Content-Type", "Accept"]
+    for name in names:
+        for value in values:
+            for method, path, body in [("GET", "/home", None), ("GET", "/v1/accounts", None), ("POST", "/v1/transfers", b"{}"), ("GET", "/v1/branches?limit=1", None)]:
+                global count
+                count += 1
+                connection = http.client.HTTPConnection(host, port, timeout=30)
+                try:
+                    request_headers = {"Authorization": "Bearer " + token, name: value.encode("utf-8").decode("latin-1")}
+                    connection.request(method, path, body=body, headers=request_headers)
+                    response = connection.getresponse()
+                    status, text = response.status, response.read().decode(errors="replace")
+                except Exception as error:
+                    status, text = -1, str(error)
+                finally:
+                    connection.close()
+                check(f"{method} {path} {name}: {value!r}", status, text)
+
+
+for probe in (edge_dates, query_parameters, json_bodies, xml_services, web_forms, web_pages, headers):
     before = count
     probe()
     print(f"robustness: {probe.__name__}: {count - before} requests, no 5xx")
