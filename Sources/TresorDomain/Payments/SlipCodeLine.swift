@@ -28,6 +28,18 @@ public struct SlipCodeLine: Hashable, Sendable {
         "21": (true, .eur), "23": (true, .eur), "31": (false, .eur), "33": (false, .eur),
     ]
 
+    /// The largest amount an orange slip's code line carries: ten digits, 99'999'999.99.
+    public static let amountMinorMax: Int64 = 9_999_999_999
+
+    /// Throws unless `amount` fits a slip's amount block: more than zero, at most
+    /// `amountMinorMax` (`amount_not_positive`, `amount_too_large` on `field`).
+    public static func checkAmount(_ amount: Money, field: String = "amount") throws {
+        guard amount.minorUnits > 0 else { throw DomainError(.amountNotPositive, field: field, "The amount must be more than zero.") }
+        guard amount.minorUnits <= amountMinorMax else {
+            throw DomainError(.amountTooLarge, field: field, "An orange slip is for at most 99999999.99.")
+        }
+    }
+
     /// Parses and checks every check digit. Whitespace is ignored, as OCR and people insert it.
     public init(_ text: String, field: String = "code_line") throws {
         let compact = String(text.filter { !$0.isWhitespace })
@@ -96,8 +108,9 @@ public struct SlipCodeLine: Hashable, Sendable {
     }
 
     /// The code line in its printed form, e.g. for a test corpus or an orange slip typed in
-    /// parts. An amount that is no slip's (not positive, more than ten digits) or a document
-    /// type that is not digits gives a line without its check digit, which `init` refuses.
+    /// parts (its amount checked with `checkAmount` first). An amount that is no slip's or a
+    /// document type that is not digits gives a line without its check digit, which `init`
+    /// refuses.
     ///
     /// why not a trap: the XML channel builds the line from what a client typed, and a negative
     /// amount (no digits for the check) or an eleven-digit one (a negative count of zeros)

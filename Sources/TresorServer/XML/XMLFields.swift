@@ -21,12 +21,7 @@ enum XMLFields {
             guard reference.count == 27, reference.allSatisfy(\.isNumber) else {
                 throw DomainError(.invalidQRReference, field: "reference", "The reference of an orange slip has 27 digits.")
             }
-            // The slip's amount field: ten digits, francs and centimes.
-            if let amount, !(1...9_999_999_999).contains(amount.minorUnits) {
-                throw amount.minorUnits <= 0
-                    ? DomainError(.amountNotPositive, field: "amount", "The amount must be more than zero.")
-                    : DomainError(.amountTooLarge, field: "amount", "An orange slip is for at most 99999999.99.")
-            }
+            if let amount { try SlipCodeLine.checkAmount(amount) }
             let type = amount == nil ? (currency == .eur ? "31" : "04") : (currency == .eur ? "21" : "01")
             return PaymentRequest(
                 type: .esr, debtorAccount: debtor, executionDate: date, creditor: beneficiary(request),
