@@ -153,7 +153,7 @@ struct ParserFuzzTests {
     }
 
     @Test("branch CSV files, ECB rate files and Base32 secrets")
-    func fileParsers() {
+    func fileParsers() throws {
         let header = "code,kind,name,street,postcode,town,lat,lon,phone,services,hours,inside_branch,currencies,deposit\n"
         Self.survive(
             Self.texts(
@@ -170,7 +170,8 @@ struct ParserFuzzTests {
             Self.texts(
                 [
                     "<Cube", " time='2025-05-09'", " currency='USD'", " rate='1.1252'", " rate='-1'", " rate='x'", "/>", ">", "</Cube>",
-                    "<gesmes:Envelope>", "</gesmes:Envelope>", "<?xml version='1.0'?>", "'", "&amp;", " ",
+                    "<gesmes:Envelope>", "</gesmes:Envelope>", "<?xml version='1.0'?>", "'", "&amp;", " ", "<!-- ", " -->", "<![CDATA[", "]]>",
+                    "<?p?>", "<?p ", "?>", "<!DOCTYPE Cube [", "<!ENTITY e '&#60;?p?&#62;'>", "]>", "&e;",
                 ],
                 seed: 12, length: 30,
                 valid: ["<gesmes:Envelope><Cube><Cube time='2025-05-09'><Cube currency='USD' rate='1.1252'/></Cube></Cube></gesmes:Envelope>"])
@@ -179,9 +180,17 @@ struct ParserFuzzTests {
         for bytes in [
             Array("<Cube><!-- ".utf8) + [0xC6] + Array(" --></Cube>".utf8), Array("<Cu".utf8) + [0xFF] + Array("be/>".utf8),
             Array("<Cube><?p?></Cube>".utf8),
+            // The same instruction written by an entity's expansion.
+            Array("<!DOCTYPE Cube [<!ENTITY e \"&#60;?p?&#62;\">]><Cube>&e;</Cube>".utf8),
         ] {
             #expect(throws: DomainError.self) { try ECBRatesFile.parse(Data(bytes)) }
         }
+        // An instruction inside a comment or a CDATA section is text, and the file is read.
+        let commented = try ECBRatesFile.parse(
+            Data(
+                "<gesmes:Envelope><!-- <?p?> --><Cube><Cube time='2025-05-09'><![CDATA[<?q?>]]><Cube currency='USD' rate='1.1252'/></Cube></Cube></gesmes:Envelope>"
+                    .utf8))
+        #expect(commented.count == 1)
         for text in Self.texts(["A", "Z", "2", "7", "=", "a", "1", "8", " ", "-"], seed: 13, length: 40) { _ = Base32.decode(text) }
     }
 
