@@ -27,18 +27,19 @@ public enum DecimalMath {
     }
 
     /// `value` rounded once to a whole number (`.plain` is half away from zero, `.down`
-    /// towards zero for positive values), as minor units; `amount_too_large` on `field` above
-    /// the largest amount the API accepts (`Money.maxAbsoluteMinorUnits`).
+    /// towards zero for positive values), as minor units; `amount_too_large` on `field`, saying
+    /// `tooLarge` (which names the amount computed), above the largest amount the API accepts
+    /// (`Money.maxAbsoluteMinorUnits`).
     ///
     /// why the limit: an amount computed from an accepted one can be larger than any amount a
     /// client may send (999'999'999'999.99 CHF are 422 trillion forints); answering it would
     /// hand the client an amount it cannot send back.
-    public static func minorUnits(_ value: Decimal, _ mode: NSDecimalNumber.RoundingMode, field: String) throws -> Int64 {
+    public static func minorUnits(_ value: Decimal, _ mode: NSDecimalNumber.RoundingMode, field: String, tooLarge: String) throws -> Int64 {
         var input = value
         var output = Decimal()
         NSDecimalRound(&output, &input, 0, mode)
         guard output.magnitude <= Decimal(Money.maxAbsoluteMinorUnits) else {
-            throw DomainError(.amountTooLarge, field: field, "The amount in the other currency would be too large.")
+            throw DomainError(.amountTooLarge, field: field, tooLarge)
         }
         return NSDecimalNumber(decimal: output).int64Value
     }

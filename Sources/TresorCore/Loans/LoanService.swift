@@ -144,7 +144,8 @@ public struct LoanService: Sendable {
             let growth = DecimalMath.power(1 + r, months)
             exact = a * (growth - 1) / (r * growth)
         }
-        let minor = try DecimalMath.minorUnits(min(exact, Decimal(Money.maxAbsoluteMinorUnits)), .down, field: "amount")
+        // why no refusal can follow: the amount is clamped to the largest one first.
+        let minor = try DecimalMath.minorUnits(min(exact, Decimal(Money.maxAbsoluteMinorUnits)), .down, field: "amount", tooLarge: "")
         return Money(minorUnits: max(0, minor / 10_000 * 10_000), currency: .chf)
     }
 }

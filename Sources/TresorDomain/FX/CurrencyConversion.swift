@@ -43,7 +43,7 @@ public struct CurrencyConversion: Sendable, Hashable {
         let pricePerUnit = pay / receive * (1 + Decimal(marginBasisPoints) / 10_000)
         let debit = try DecimalMath.minorUnits(
             Decimal(amount.minorUnits) * pay * Decimal(10_000 + marginBasisPoints) * Self.scale(payIn)
-                / (Self.scale(amount.currency) * receive * 10_000), .plain, field: "amount")
+                / (Self.scale(amount.currency) * receive * 10_000), .plain, field: "amount", tooLarge: Self.tooLarge)
         return CashQuote(
             debit: Money(minorUnits: debit, currency: payIn), receive: amount, referenceRate: try crossRate(from: payIn, to: amount.currency),
             pricePerUnit: pricePerUnit, marginBasisPoints: marginBasisPoints, date: date)
@@ -55,12 +55,14 @@ public struct CurrencyConversion: Sendable, Hashable {
         let pricePerUnit = pay / receive * (1 + Decimal(marginBasisPoints) / 10_000)
         let received = try DecimalMath.minorUnits(
             Decimal(amount.minorUnits) * receive * 10_000 * Self.scale(receiveIn)
-                / (Self.scale(amount.currency) * pay * Decimal(10_000 + marginBasisPoints)), .down, field: "amount")
+                / (Self.scale(amount.currency) * pay * Decimal(10_000 + marginBasisPoints)), .down, field: "amount", tooLarge: Self.tooLarge)
         return CashQuote(
             debit: amount, receive: Money(minorUnits: received, currency: receiveIn),
             referenceRate: try crossRate(from: amount.currency, to: receiveIn), pricePerUnit: pricePerUnit, marginBasisPoints: marginBasisPoints,
             date: date)
     }
+
+    static let tooLarge = "The amount in the other currency would be larger than the largest amount an account can hold."
 
     static func scale(_ currency: Currency) -> Decimal { DecimalMath.power(10, currency.minorDigits) }
 

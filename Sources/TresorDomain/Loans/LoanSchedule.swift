@@ -57,7 +57,8 @@ public struct LoanSchedule: Sendable, Hashable {
             let growth = DecimalMath.power(1 + monthly, months)
             exact = p * monthly * growth / (growth - 1)
         }
-        let regular = try DecimalMath.minorUnits(exact, .plain, field: "amount")
+        let regular = try DecimalMath.minorUnits(
+            exact, .plain, field: "amount", tooLarge: "The monthly instalment would be larger than the largest amount an account can hold.")
         instalment = Money(minorUnits: regular, currency: currency)
         var balance = principal.minorUnits
         var rows: [Instalment] = []
