@@ -102,6 +102,7 @@ let package = Package(
             dependencies: [
                 "TresorServer", "TresorCore", "TresorLedger", "TresorSQLite", "TresorPostgres", "TresorScan", "TresorDocuments",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
