@@ -144,8 +144,11 @@ public struct LoanService: Sendable {
             let growth = DecimalMath.power(1 + r, months)
             exact = a * (growth - 1) / (r * growth)
         }
-        // why no refusal can follow: the amount is clamped to the largest one first.
-        let minor = try DecimalMath.minorUnits(min(exact, Decimal(Money.maxAbsoluteMinorUnits)), .down, field: "amount", tooLarge: "")
+        // The amount is clamped to the largest one first, so the refusal is never met; it still
+        // says what it would be about.
+        let minor = try DecimalMath.minorUnits(
+            min(exact, Decimal(Money.maxAbsoluteMinorUnits)), .down, field: "amount",
+            tooLarge: "The affordable amount would be larger than the largest amount an account can hold.")
         return Money(minorUnits: max(0, minor / 10_000 * 10_000), currency: .chf)
     }
 }
