@@ -2,6 +2,7 @@ import Foundation
 import FoundationXML
 import Testing
 import TresorDomain
+import TresorLedger
 import TresorTestSupport
 
 /// Statements through the API, read back with tools that are not ours: xmllint against the
@@ -49,6 +50,45 @@ struct StatementAPITests {
                 sawReference = sawReference || reply.text.contains("<Prtry>QRR</Prtry></CdOrPrtry></Tp><Ref>210000000003139471430009017</Ref>")
             }
             #expect(sawReference, "the QR reference of the paid bill is in November's statement")
+        }
+    }
+
+    @Test("texts in any script at the limit, and texts stored before the rules, still give a camt.053 the schema takes")
+    func camt053HoldsAnyText() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let anna = try await PayingCustomer.annaMeier(client)
+            // 140 scalars: Devanagari, an emoji family, flags, a decomposed accent.
+            let message = String(repeating: "नमस्ते ", count: 14) + "👨‍👩‍👧‍👦🇨🇭🇳🇵e\u{301}" + String(repeating: "x", count: 29)
+            #expect(TextLength.of(message) == 140 && message.count < 140)
+            for text in [message, "LEGACY"] {
+                let transfer = try await client.call(
+                    .post, "/v1/transfers", token: anna.token,
+                    json:
+                        #"{"from_account": "\#(anna.current)", "to_account": "\#(anna.savings)", "amount": {"amount": "1.00", "currency": "CHF"}, "message": "\#(text)"}"#,
+                    headers: ["Idempotency-Key": UUID().uuidString])
+                #expect(transfer.status == .created, "\(transfer.text)")
+            }
+            // What a text stored before the limits counted scalars and before U+FFFF was refused
+            // can hold: 150 decomposed letters (300 scalars) and characters no XML carries.
+            let legacy = String(repeating: "e\u{301}", count: 150) + "\u{FFFF}\u{7}"
+            try await harness.services.database.transaction { session in
+                try await session.execute(SQL("UPDATE postings SET remittance = ? WHERE remittance = 'LEGACY'", [.text(legacy)]))
+            }
+            let reply = try await client.call(
+                .get, "/v1/accounts/\(anna.current)/statements?from=2026-11-01&to=2026-11-30&format=camt053", token: anna.token)
+            #expect(reply.status == .ok)
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("camt-\(UUID().uuidString).xml")
+            try Data(reply.text.utf8).write(to: file)
+            let lint = try ToolRun.run("/usr/bin/xmllint", ["--noout", "--nonet", "--schema", Self.camtSchema, file.path])
+            #expect(lint.status == 0, "\(lint.output)")
+            #expect(reply.text.contains("<Ustrd>\(message)</Ustrd>"), "a text at the limit is written whole")
+            #expect(reply.text.contains("<Ustrd>\(String(repeating: "e\u{301}", count: 70))</Ustrd>"), "a longer one is cut at 140 scalars")
+            for format in ["pdf", "csv"] {
+                let other = try await client.call(
+                    .get, "/v1/accounts/\(anna.current)/statements?from=2026-11-01&to=2026-11-30&format=\(format)", token: anna.token)
+                #expect(other.status == .ok, "\(format)")
+            }
         }
     }
 

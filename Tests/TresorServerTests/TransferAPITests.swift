@@ -80,6 +80,18 @@ struct TransferAPITests {
                 // SQLite would keep "Fer" of this, PostgreSQL would refuse the statement.
                 (body(setup.current, setup.savings, "10.00", message: #"Fer\u0000ien"#), "k11", 400, "invalid_character", "message"),
                 (body(setup.current, setup.savings, "10.00", message: #"bell \u0007"#), "k12", 400, "invalid_character", "message"),
+                // No XML can carry these two: the statement's camt.053 was unreadable with one.
+                (body(setup.current, setup.savings, "10.00", message: #"Miete \uFFFF"#), "k14", 400, "invalid_character", "message"),
+                (body(setup.current, setup.savings, "10.00", message: "Miete \u{FFFE}"), "k15", 400, "invalid_character", "message"),
+                // 71 characters on screen, 141 scalars: the schemas' count, not Swift's.
+                (
+                    body(setup.current, setup.savings, "10.00", message: String(repeating: "e\u{301}", count: 70) + "x"), "k16", 400,
+                    "field_too_long", "message"
+                ),
+                (
+                    body(setup.current, setup.savings, "10.00", message: "Z" + String(repeating: "\u{301}", count: 20_000)), "k17", 400,
+                    "field_too_long", "message"
+                ),
                 (
                     #"{"from_account": "\#(setup.current)", "to_account": "\#(setup.savings)", "amount": {"amount": "1.00", "currency": "CH\u001b"}}"#,
                     "k13", 400, "invalid_character", "amount.currency"

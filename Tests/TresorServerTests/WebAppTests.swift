@@ -3,7 +3,8 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
-import TresorServer
+
+@testable import TresorServer
 
 @Suite("Web app: cookies, CSRF, headers")
 struct WebAppTests {
@@ -69,6 +70,18 @@ struct WebThemeTests {
         try #"<svg><script>alert(1)</script></svg>"#.write(to: directory.appendingPathComponent("logo.svg"), atomically: true, encoding: .utf8)
         try ##"{"brand": "#7a0019", "brand_contrast": "#ffffff", "logo_svg": "logo.svg"}"##.write(to: file, atomically: true, encoding: .utf8)
         #expect(throws: WebTheme.ThemeError.self) { try WebTheme.load(path: file.path) }
+    }
+
+    @Test("the install manifest is JSON whatever the bank's name holds: quotes, a backslash, a tab, accents")
+    func manifestEscapes() throws {
+        let name = "Caisse \"d'Épargne\" A\\B\tSüd"
+        let text = WebApp.manifest(name: name, brand: "#7a0019")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+        #expect(manifest["name"] as? String == name)
+        #expect(manifest["short_name"] as? String == String(name.prefix(12)))
+        #expect(manifest["start_url"] as? String == "/home" && manifest["theme_color"] as? String == "#7a0019")
+        let icons = try #require(manifest["icons"] as? [[String: String]])
+        #expect(icons.map { $0["src"] } == ["/static/icon-192.png", "/static/icon-512.png"] && icons.allSatisfy { $0["purpose"] == "any maskable" })
     }
 
     @Test("a theme file written wrong is told by field, or by line and column, not as a DecodingError dump")

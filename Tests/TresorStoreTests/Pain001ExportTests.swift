@@ -34,9 +34,7 @@ struct Pain001ExportTests {
 
         let export = try #require(try await fixture.services.pain001.export(date: fixture.services.today))
         #expect(export.paymentCount == 4)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pain001-\(UUID().uuidString).xml")
-        try Data(export.document.utf8).write(to: file)
-        let (status, output) = try Self.xmllint(file.path)
+        let (status, output) = try Self.xmllint(document: export.document)
         #expect(status == 0, "xmllint: \(output)")
         #expect(export.document.contains("<Prtry>QRR</Prtry></CdOrPrtry></Tp><Ref>210000000003139471430009017</Ref>"))
         #expect(export.document.contains("<Cd>SCOR</Cd></CdOrPrtry></Tp><Ref>RF18539007547034</Ref>"))
@@ -50,6 +48,41 @@ struct Pain001ExportTests {
         #expect(try await fixture.services.pain001.export(id: export.id)?.document == export.document)
     }
 
+    @Test(
+        "texts in any script at their limits, and texts stored before the rules, still give a file the schema takes", arguments: StoreKind.available)
+    func anyText(kind: StoreKind) async throws {
+        let fixture = try await PaymentFixture.make(kind)
+        // 140 scalars of message and 70 of name, fewer characters on screen: what the schema counts.
+        let message = String(repeating: "नमस्ते ", count: 14) + "👨‍👩‍👧‍👦🇨🇭🇳🇵e\u{301}" + String(repeating: "x", count: 29)
+        let name = String(repeating: "o\u{308}", count: 35)
+        var request = fixture.ibanRequest(1_000)
+        request.message = message
+        request.creditor?.name = name
+        try await fixture.pay(request)
+        var over = request
+        over.message = message + "x"
+        await #expect(throws: DomainError.self) { try await fixture.pay(over) }
+        var named = request
+        named.creditor?.name = name + "x"
+        await #expect(throws: DomainError.self) { try await fixture.pay(named) }
+        // Stored before messages counted scalars and U+FFFF was refused: 300 scalars, and
+        // characters no XML carries (the control character escaped, as the stored JSON has it).
+        var legacy = fixture.ibanRequest(2_000)
+        legacy.message = "LEGACY"
+        try await fixture.pay(legacy)
+        let stored = String(repeating: "e\u{301}", count: 150) + "\u{FFFF}\\u0007"
+        try await fixture.services.database.transaction { session in
+            try await session.execute(SQL("UPDATE payments SET instruction = replace(instruction, 'LEGACY', ?)", [.text(stored)]))
+        }
+
+        let export = try #require(try await fixture.services.pain001.export(date: fixture.services.today))
+        #expect(export.paymentCount == 2)
+        let (status, output) = try Self.xmllint(document: export.document)
+        #expect(status == 0, "xmllint: \(output)")
+        #expect(export.document.contains("<Ustrd>\(message)</Ustrd>") && export.document.contains("<Nm>\(name)</Nm>"))
+        #expect(export.document.contains("<Ustrd>\(String(repeating: "e\u{301}", count: 70))</Ustrd>"), "cut at 140 scalars")
+    }
+
     @Test("a document that breaks the schema is caught by the same check")
     func schemaCatchesErrors() throws {
         let broken = """
@@ -59,6 +92,14 @@ struct Pain001ExportTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString).xml")
         try Data(broken.utf8).write(to: file)
         #expect(try Self.xmllint(file.path).status != 0)
+    }
+
+    /// xmllint's verdict on a document, written to a file of its own.
+    static func xmllint(document: String) throws -> (status: Int32, output: String) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pain001-\(UUID().uuidString).xml")
+        try Data(document.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try xmllint(file.path)
     }
 
     static func xmllint(_ path: String) throws -> (status: Int32, output: String) {

@@ -32,7 +32,7 @@ extension BankConfig {
             throw fault("id", "must be 1–32 lower-case letters, digits or '-', starting with a letter or digit")
         }
         let trimmed = name.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty, trimmed.count <= 70 else { throw fault("name", "must be 1–70 characters") }
+        guard !trimmed.isEmpty, TextLength.of(trimmed) <= 70 else { throw fault("name", "must be 1–70 characters") }
         guard (0...99_999).contains(clearing) else { throw fault("clearing", "must be a Swiss IID from 0 to 99999") }
         if let bic, (try? BIC(bic)) == nil { throw fault("bic", "\(bic) is not a BIC") }
         guard hosts.count <= 16 else { throw fault("hosts", "at most 16 host names") }

@@ -45,7 +45,7 @@ public struct BeneficiaryService: Sendable {
                 """
                 INSERT INTO beneficiaries (owner, name, iban, created_at_ms) VALUES (?, ?, ?, ?) \
                 ON CONFLICT (owner, iban) DO UPDATE SET name = excluded.name RETURNING id
-                """, [.int(owner), .text(String(name.prefix(TemplateService.nameLengthMax))), .text(iban.electronic), .int(now)]))!
+                """, [.int(owner), .text(TextLength.prefix(name, TemplateService.nameLengthMax)), .text(iban.electronic), .int(now)]))!
         return BeneficiaryID(row.int(0))
     }
 

@@ -148,7 +148,7 @@ public struct AppointmentService: Sendable {
     func book(branch id: Int64, start: Date, topic: Appointment.Topic, note: String, by principal: Principal, replacing: Appointment?) async throws
         -> Appointment
     {
-        guard note.count <= 500 else { throw DomainError(.fieldTooLong, field: "note", "A note has at most 500 characters.") }
+        guard TextLength.of(note) <= 500 else { throw DomainError(.fieldTooLong, field: "note", "A note has at most 500 characters.") }
         let branch = try await branches.branch(id)
         let tz = BankCalendar(timeZone: branch.timeZone)
         let day = tz.date(of: start)
@@ -337,7 +337,7 @@ public struct AppointmentService: Sendable {
         guard current.status == .requested || (current.status == .confirmed && !confirm) else {
             throw DomainError(.tooLateToChange, field: "id", "This appointment is \(current.status.rawValue).")
         }
-        guard message.count <= 500 else { throw DomainError(.fieldTooLong, field: "message", "A message has at most 500 characters.") }
+        guard TextLength.of(message) <= 500 else { throw DomainError(.fieldTooLong, field: "message", "A message has at most 500 characters.") }
         let branch = try await branches.branch(current.branchID)
         let now = clock.unixMillis
         let dialect = database.dialect

@@ -209,7 +209,9 @@ public struct BranchService: Sendable {
     public func close(_ id: Int64, on date: LocalDate, reason: String, staff: String) async throws {
         let branch = try await branch(id)
         guard branch.kind == .branch else { throw DomainError(.invalidParameter, field: "branch", "Closures are set on branches.") }
-        guard !reason.isEmpty, reason.count <= 120 else { throw DomainError(.invalidParameter, field: "reason", "Say why in 1–120 characters.") }
+        guard !reason.isEmpty, TextLength.of(reason) <= 120 else {
+            throw DomainError(.invalidParameter, field: "reason", "Say why in 1–120 characters.")
+        }
         let now = clock.unixMillis
         let dialect = database.dialect
         try await database.transaction { session in

@@ -59,7 +59,7 @@ public struct DeviceService: Sendable {
     public func enrol(contract: String, code: String, name: String, publicKey: String, address: String? = nil) async throws -> Device {
         if let address { try await auth.limiter.hit(auth.config.rateLimits.activationPerAddress, key: address) }
         let trimmedName = name.trimmingCharacters(in: .whitespaces)
-        guard !trimmedName.isEmpty, trimmedName.count <= Self.nameLengthMax else {
+        guard !trimmedName.isEmpty, TextLength.of(trimmedName) <= Self.nameLengthMax else {
             throw DomainError(.invalidParameter, field: "name", "Name the device (at most \(Self.nameLengthMax) characters).")
         }
         guard publicKey.count <= 200, let keyData = Data(base64Encoded: publicKey), (try? P256.Signing.PublicKey(x963Representation: keyData)) != nil

@@ -29,7 +29,7 @@ struct Pain001Document {
         out += "<CstmrCdtTrfInitn><GrpHdr>"
         out += element("MsgId", messageID) + element("CreDtTm", Self.timestamp(createdAt))
         out += element("NbOfTxs", String(entries.count)) + element("CtrlSum", Self.controlSum(entries.map(\.payment)))
-        out += "<InitgPty>" + element("Nm", initiatingParty) + "</InitgPty></GrpHdr>"
+        out += "<InitgPty>" + element("Nm", initiatingParty, max: 140) + "</InitgPty></GrpHdr>"
         let groups = Dictionary(grouping: entries, by: { $0.debtor.iban.electronic }).sorted { $0.key < $1.key }
         for (index, group) in groups.enumerated() {
             out += paymentInformation(index: index + 1, entries: group.value.sorted { $0.payment.id < $1.payment.id })
@@ -43,7 +43,7 @@ struct Pain001Document {
         var out = "<PmtInf>" + element("PmtInfId", "\(messageID)-\(index)") + element("PmtMtd", "TRF")
         out += element("NbOfTxs", String(entries.count)) + element("CtrlSum", Self.controlSum(entries.map(\.payment)))
         out += "<ReqdExctnDt>" + element("Dt", executionDate.description) + "</ReqdExctnDt>"
-        out += "<Dbtr>" + element("Nm", debtor.name) + "</Dbtr>"
+        out += "<Dbtr>" + element("Nm", debtor.name, max: 140) + "</Dbtr>"
         out += "<DbtrAcct><Id>" + element("IBAN", debtor.iban.electronic) + "</Id></DbtrAcct>"
         out += "<DbtrAgt><FinInstnId><ClrSysMmbId><ClrSysId><Cd>CHBCC</Cd></ClrSysId>"
         out += element("MmbId", String(repeating: "0", count: max(0, 5 - String(clearing).count)) + String(clearing))
@@ -64,10 +64,10 @@ struct Pain001Document {
             out += "<CdtrAgt><FinInstnId>" + element("BICFI", bic.code) + "</FinInstnId></CdtrAgt>"
         }
         if let creditor = instruction.creditor {
-            out += "<Cdtr>" + element("Nm", creditor.name) + "<PstlAdr>"
-            if let street = creditor.street { out += element("StrtNm", street) }
-            if let number = creditor.buildingNumber { out += element("BldgNb", number) }
-            out += element("PstCd", creditor.postalCode) + element("TwnNm", creditor.town) + element("Ctry", creditor.country)
+            out += "<Cdtr>" + element("Nm", creditor.name, max: 140) + "<PstlAdr>"
+            if let street = creditor.street { out += element("StrtNm", street, max: 70) }
+            if let number = creditor.buildingNumber { out += element("BldgNb", number, max: 16) }
+            out += element("PstCd", creditor.postalCode, max: 16) + element("TwnNm", creditor.town, max: 35) + element("Ctry", creditor.country)
             out += "</PstlAdr></Cdtr>"
         } else {
             out += "<Cdtr>" + element("Nm", instruction.participant.map { "ESR participant \($0)" } ?? "Unknown") + "</Cdtr>"
@@ -79,14 +79,16 @@ struct Pain001Document {
         }
         if instruction.message != nil || instruction.reference != nil {
             out += "<RmtInf>"
-            if let message = instruction.message { out += element("Ustrd", message) }
+            if let message = instruction.message { out += element("Ustrd", message, max: 140) }
             if let reference = instruction.reference { out += Self.structuredReference(reference) }
             out += "</RmtInf>"
         }
         return out + "</CdtTrfTxInf>"
     }
 
-    private func element(_ name: String, _ text: String) -> String { "<\(name)>\(Self.escaped(text))</\(name)>" }
+    /// why the limits: the schema's `MaxNText` of each element; our own limits are the same or
+    /// lower, so only a text stored before they counted as the schema does is cut.
+    private func element(_ name: String, _ text: String, max: Int = .max) -> String { XMLText.element(name, text, max: max) }
 
     /// `<Strd>` remittance with the creditor reference: a QR reference is proprietary `QRR`, an
     /// ISO 11649 one the code `SCOR` (the same in pain.001 and camt.053).
@@ -96,23 +98,7 @@ struct Pain001Document {
             case .qrr: "<Prtry>QRR</Prtry>"
             case .scor: "<Cd>SCOR</Cd>"
             }
-        return "<Strd><CdtrRefInf><Tp><CdOrPrtry>" + type + "</CdOrPrtry></Tp><Ref>" + escaped(reference.value) + "</Ref></CdtrRefInf></Strd>"
-    }
-
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
+        return "<Strd><CdtrRefInf><Tp><CdOrPrtry>" + type + "</CdOrPrtry></Tp>" + XMLText.element("Ref", reference.value) + "</CdtrRefInf></Strd>"
     }
 
     static func controlSum(_ payments: [Payment]) -> String {

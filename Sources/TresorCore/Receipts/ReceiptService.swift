@@ -104,7 +104,7 @@ public struct ReceiptService: Sendable {
             }
             if let merchant = changes.merchant {
                 let trimmed = merchant.trimmingCharacters(in: .whitespaces)
-                guard !trimmed.isEmpty, trimmed.count <= 100 else {
+                guard !trimmed.isEmpty, TextLength.of(trimmed) <= 100 else {
                     throw DomainError(.invalidParameter, field: "merchant", "The merchant has 1 to 100 characters.")
                 }
                 receipt.merchant = trimmed
@@ -167,7 +167,7 @@ public struct ReceiptService: Sendable {
 
     public func addCategory(_ name: String, for customer: CustomerID) async throws {
         let trimmed = name.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !trimmed.isEmpty, trimmed.count <= 40, !ReceiptCategories.builtIn.contains(trimmed) else {
+        guard !trimmed.isEmpty, TextLength.of(trimmed) <= 40, !ReceiptCategories.builtIn.contains(trimmed) else {
             throw DomainError(.invalidParameter, field: "name", "A new category has 1 to 40 characters and is not a built-in one.")
         }
         try await database.transaction { session in

@@ -24,10 +24,10 @@ public struct Camt053Document: Sendable {
         out += "<Stmt>" + element("Id", statement.identifier) + element("CreDtTm", created)
         out += "<FrToDt>" + element("FrDtTm", "\(statement.from)T00:00:00") + element("ToDtTm", "\(statement.to)T23:59:59") + "</FrToDt>"
         out += "<Acct><Id>" + element("IBAN", statement.account.iban.electronic) + "</Id>" + element("Ccy", currency)
-        out += element("Nm", String(statement.account.name.prefix(70)))
-        if !statement.ownerName.isEmpty { out += "<Ownr>" + element("Nm", String(statement.ownerName.prefix(140))) + "</Ownr>" }
+        out += element("Nm", statement.account.name, max: 70)
+        if !statement.ownerName.isEmpty { out += "<Ownr>" + element("Nm", statement.ownerName, max: 140) + "</Ownr>" }
         out += "<Svcr><FinInstnId><ClrSysMmbId><ClrSysId><Cd>CHBCC</Cd></ClrSysId>" + element("MmbId", String(statement.bank.clearing))
-        out += "</ClrSysMmbId>" + element("Nm", String(statement.bank.name.prefix(140))) + "</FinInstnId></Svcr></Acct>"
+        out += "</ClrSysMmbId>" + element("Nm", statement.bank.name, max: 140) + "</FinInstnId></Svcr></Acct>"
         out += balance("OPBD", statement.opening, on: statement.from)
         out += balance("CLBD", statement.closing, on: statement.to)
         out += balance("CLAV", statement.closingAvailable, on: statement.to)
@@ -63,16 +63,16 @@ public struct Camt053Document: Sendable {
         out += "<NtryDtls><TxDtls><Refs>" + element("AcctSvcrRef", "TX-\(line.transactionID.rawValue)") + "</Refs>" + amountAndDirection(line.amount)
         if let counterparty = line.counterparty, !counterparty.isEmpty {
             let role = credit ? "Dbtr" : "Cdtr"
-            out += "<RltdPties><\(role)><Pty>" + element("Nm", String(counterparty.prefix(140))) + "</Pty></\(role)></RltdPties>"
+            out += "<RltdPties><\(role)><Pty>" + element("Nm", counterparty, max: 140) + "</Pty></\(role)></RltdPties>"
         }
         if line.text?.isEmpty == false || line.reference != nil {
             out += "<RmtInf>"
-            if let text = line.text, !text.isEmpty { out += element("Ustrd", String(text.prefix(140))) }
+            if let text = line.text, !text.isEmpty { out += element("Ustrd", text, max: 140) }
             if let reference = line.reference { out += Pain001Document.structuredReference(reference) }
             out += "</RmtInf>"
         }
         out += "</TxDtls></NtryDtls>"
-        if !line.description.isEmpty { out += element("AddtlNtryInf", String(line.description.prefix(500))) }
+        if !line.description.isEmpty { out += element("AddtlNtryInf", line.description, max: 500) }
         return out + "</Ntry>"
     }
 
@@ -89,7 +89,9 @@ public struct Camt053Document: Sendable {
         return tag + magnitude + "</Amt>" + element("CdtDbtInd", indicator)
     }
 
-    private func element(_ name: String, _ text: String) -> String { "<\(name)>\(Pain001Document.escaped(text))</\(name)>" }
+    /// why the limits: the schema's `MaxNText`; a longer name or text is cut, not refused,
+    /// since a statement must be written whatever was booked.
+    private func element(_ name: String, _ text: String, max: Int = .max) -> String { XMLText.element(name, text, max: max) }
 
     static func timestamp(_ date: Date) -> String {
         var formatter = Date.ISO8601FormatStyle(includingFractionalSeconds: false)

@@ -67,7 +67,7 @@ public struct StationService: Sendable {
     /// Registers a station in `branch` (staff); the key is shown once, for the kiosk's URL.
     public func add(branch branchID: Int64, name: String, staff: String) async throws -> (station: Station, key: String) {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty, trimmed.count <= Self.nameLengthMax else {
+        guard !trimmed.isEmpty, TextLength.of(trimmed) <= Self.nameLengthMax else {
             throw DomainError(.invalidParameter, field: "name", "Name the station (at most \(Self.nameLengthMax) characters).")
         }
         let key = AuthService.base64URL(random.bytes(32))

@@ -28,9 +28,7 @@ public struct TemplateService: Sendable {
     static func validName(_ name: String, field: String = "name") throws -> String {
         let trimmed = String(name.trimmingCharacters(in: .whitespaces))
         guard !trimmed.isEmpty else { throw DomainError(.missingField, field: field, "Enter a name.") }
-        guard trimmed.count <= nameLengthMax else {
-            throw DomainError(.fieldTooLong, field: field, "At most \(nameLengthMax) characters.", suggested: String(trimmed.prefix(nameLengthMax)))
-        }
+        try TextLength.check(trimmed, field: field, max: nameLengthMax)
         return trimmed
     }
 

@@ -53,11 +53,7 @@ public struct TransferService: Sendable {
         guard request.amount.minorUnits > 0 else {
             throw DomainError(.amountNotPositive, field: "amount", "The amount must be more than zero.")
         }
-        if let message = request.message, message.count > TransferRequest.messageLengthMax {
-            throw DomainError(
-                .fieldTooLong, field: "message", "At most \(TransferRequest.messageLengthMax) characters.",
-                suggested: String(message.prefix(TransferRequest.messageLengthMax)))
-        }
+        try TextLength.check(request.message, field: "message", max: TransferRequest.messageLengthMax)
         guard request.fromAccount != request.toAccount else {
             throw DomainError(.sameAccount, field: "to_account", "Choose a different account to transfer to.")
         }

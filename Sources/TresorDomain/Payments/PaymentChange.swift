@@ -33,11 +33,7 @@ public struct PaymentChange: Hashable, Sendable, Codable {
             changed.amount = amount
         }
         if let message {
-            guard message.count <= PaymentRequest.messageLengthMax else {
-                throw DomainError(
-                    .fieldTooLong, field: "message", "At most \(PaymentRequest.messageLengthMax) characters.",
-                    suggested: String(message.prefix(PaymentRequest.messageLengthMax)))
-            }
+            try TextLength.check(message, field: "message", max: PaymentRequest.messageLengthMax)
             changed.message = message.isEmpty ? nil : message
         }
         return changed

@@ -3,11 +3,7 @@ extension PaymentRequest {
     /// BIC, addresses, references, QR-bill and code line, message length, top-up. Account
     /// ownership, balances and dates are the server's part.
     public func validated() throws -> PaymentInstruction {
-        if let message, message.count > Self.messageLengthMax {
-            throw DomainError(
-                .fieldTooLong, field: "message", "At most \(Self.messageLengthMax) characters.",
-                suggested: String(message.prefix(Self.messageLengthMax)))
-        }
+        try TextLength.check(message, field: "message", max: Self.messageLengthMax)
         var instruction: PaymentInstruction
         switch type {
         case .internal:

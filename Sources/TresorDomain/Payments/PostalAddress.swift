@@ -42,9 +42,7 @@ public struct PostalAddress: Hashable, Sendable, Codable {
             if required && value.trimmingSpaces.isEmpty {
                 throw DomainError(.missingField, field: "\(field).\(name)", "Required.")
             }
-            if value.count > max {
-                throw DomainError(.fieldTooLong, field: "\(field).\(name)", "At most \(max) characters.", suggested: String(value.prefix(max)))
-            }
+            try TextLength.check(value, field: "\(field).\(name)", max: max)
         }
         try check(name, "name", max: Self.nameLengthMax, required: true)
         try check(street, "street", max: Self.streetLengthMax, required: false)

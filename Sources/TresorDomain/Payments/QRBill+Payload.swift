@@ -51,11 +51,11 @@ extension QRBill {
         let reference = try Self.reference(type: lines[27], value: lines[28], account: account)
         let message = lines[29].isEmpty ? nil : lines[29]
         let billing = lines.count > 31 && !lines[31].isEmpty ? lines[31] : nil
-        guard (message?.count ?? 0) + (billing?.count ?? 0) <= Self.messageAndBillingLengthMax else {
+        guard TextLength.of(message ?? "") + TextLength.of(billing ?? "") <= Self.messageAndBillingLengthMax else {
             throw DomainError(.qrbillMessageTooLong, field: "message", "Message and billing information hold at most 140 characters together.")
         }
         let alternatives = lines.count > 32 ? Array(lines[32...]) : []
-        for (index, alternative) in alternatives.enumerated() where alternative.count > Self.alternativeProcedureLengthMax {
+        for (index, alternative) in alternatives.enumerated() where TextLength.of(alternative) > Self.alternativeProcedureLengthMax {
             throw DomainError(.fieldTooLong, field: "alternative_procedures[\(index)]", "At most \(Self.alternativeProcedureLengthMax) characters.")
         }
         self.init(

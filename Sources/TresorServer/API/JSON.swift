@@ -23,35 +23,44 @@ enum JSON {
     static func decodeWithFoundation<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
         guard buffer.readableBytes > 0 else { throw DomainError(.invalidJSON, "The body is empty; send a JSON object.") }
         let data = Data(buffer: buffer)
-        try refuseControlCharacters(data)
+        try refuseCharacters(data)
         if let repeated = JSONDuplicateKeys.first(in: data) {
             throw DomainError(.invalidJSON, field: repeated, "\(repeated) is given twice; send each member once.")
         }
         return try JSONDecoder().decode(T.self, from: data)
     }
 
-    /// Refuses text holding a control character other than tab, line feed and carriage return
-    /// (`invalid_character`, naming the field). JSON carries them only escaped (`\u0000`), so
-    /// bodies without `\u00` are passed at the cost of one scan; only a body with one is parsed
-    /// to find the text that holds it (an escaped backslash followed by `u00` is no such text).
-    static func refuseControlCharacters(_ data: Data) throws {
-        guard mayHoldControlEscape(data) else { return }
+    /// Refuses text holding a character `RefusedCharacters` names (`invalid_character`, naming
+    /// the field). JSON carries the control characters only escaped (`\u0000`) and the two
+    /// noncharacters escaped (`\uFFFF`) or as UTF-8 (EF BF BF), so a body without those is passed
+    /// at the cost of one scan; only a body with one is parsed to find the text that holds it
+    /// (an escaped backslash followed by `u00` is no such text).
+    static func refuseCharacters(_ data: Data) throws {
+        guard mayHoldRefusedCharacter(data) else { return }
         guard let document = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return }
-        if let field = controlCharacterPath(in: document, at: []) {
+        if let field = refusedCharacterPath(in: document, at: []) {
             throw DomainError(
                 .invalidCharacter, field: field.isEmpty ? nil : field,
-                "Text may not hold control characters (U+0000 to U+001F) other than tab and line breaks.")
+                "Text may not hold control characters (U+0000 to U+001F) other than tab and line breaks, nor U+FFFE or U+FFFF.")
         }
     }
 
-    /// Whether `\u00` occurs in the bytes. why by hand: `Data.firstRange(of:)` went through
-    /// generic collection code, 2 % of the server's CPU on `POST /v1/transfers`.
-    static func mayHoldControlEscape(_ data: Data) -> Bool {
+    /// Whether `\u00`, `\uff` (either case) or the UTF-8 of U+FFFE or U+FFFF occurs in the
+    /// bytes. why by hand: `Data.firstRange(of:)` went through generic collection code, 2 % of
+    /// the server's CPU on `POST /v1/transfers`.
+    static func mayHoldRefusedCharacter(_ data: Data) -> Bool {
         data.withUnsafeBytes { bytes in
-            guard bytes.count >= 4 else { return false }
-            for index in 0...(bytes.count - 4) where bytes[index] == UInt8(ascii: "\\") {
-                if bytes[index + 1] == UInt8(ascii: "u") && bytes[index + 2] == UInt8(ascii: "0") && bytes[index + 3] == UInt8(ascii: "0") {
-                    return true
+            guard bytes.count >= 3 else { return false }
+            for index in 0...(bytes.count - 3) {
+                switch bytes[index] {
+                case UInt8(ascii: "\\"):
+                    guard index + 3 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else { continue }
+                    let pair = (bytes[index + 2] | 0x20, bytes[index + 3] | 0x20)
+                    if pair == (UInt8(ascii: "0"), UInt8(ascii: "0")) || pair == (UInt8(ascii: "f"), UInt8(ascii: "f")) { return true }
+                case 0xEF:
+                    if bytes[index + 1] == 0xBF && bytes[index + 2] >= 0xBE { return true }
+                default:
+                    continue
                 }
             }
             return false
@@ -60,19 +69,19 @@ enum JSON {
 
     /// The dotted path (`creditor.name`, `lines.2`) of the first text or key holding a refused
     /// character, `""` for the document itself, nil when there is none.
-    static func controlCharacterPath(in value: Any, at path: [String]) -> String? {
+    static func refusedCharacterPath(in value: Any, at path: [String]) -> String? {
         switch value {
         case let text as String:
-            return ControlCharacters.occur(in: text) ? path.joined(separator: ".") : nil
+            return RefusedCharacters.occur(in: text) ? path.joined(separator: ".") : nil
         case let object as [String: Any]:
             for key in object.keys.sorted() {
-                if ControlCharacters.occur(in: key) { return (path + [key]).joined(separator: ".") }
-                if let found = controlCharacterPath(in: object[key]!, at: path + [key]) { return found }
+                if RefusedCharacters.occur(in: key) { return (path + [key]).joined(separator: ".") }
+                if let found = refusedCharacterPath(in: object[key]!, at: path + [key]) { return found }
             }
             return nil
         case let array as [Any]:
             for (index, element) in array.enumerated() {
-                if let found = controlCharacterPath(in: element, at: path + [String(index)]) { return found }
+                if let found = refusedCharacterPath(in: element, at: path + [String(index)]) { return found }
             }
             return nil
         default:

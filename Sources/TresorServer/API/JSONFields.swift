@@ -4,9 +4,9 @@ import TresorDomain
 
 /// The text members of a small JSON object, read without Foundation: `"key": "text"`, `null`,
 /// and objects of those one level down (named `outer.inner`). Anything else (a number, an
-/// array, an escape, a control character, a key twice, invalid UTF-8, more than one level)
-/// gives nil, and the caller decodes the body with `JSONDecoder` as before, which accepts or
-/// refuses it with its own errors.
+/// array, an escape, a control character, U+FFFE or U+FFFF, a key twice, invalid UTF-8, more
+/// than one level) gives nil, and the caller decodes the body with `JSONDecoder` as before,
+/// which accepts or refuses it with its own errors.
 ///
 /// why: `JSONDecoder` was 7 % of the server's CPU under `POST /v1/transfers` (`perf` at 64
 /// connections on SQLite), for a body of four short texts. What this reads, it reads as
@@ -109,6 +109,8 @@ struct JSONFields {
                 let byte = bytes[end]
                 if byte == UInt8(ascii: "\"") { break }
                 if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+                // U+FFFE or U+FFFF, which `JSON.refuseCharacters` refuses.
+                if byte == 0xEF, end + 2 < bytes.count, bytes[end + 1] == 0xBF, bytes[end + 2] >= 0xBE { return nil }
                 end += 1
             }
             guard end < bytes.count else { return nil }

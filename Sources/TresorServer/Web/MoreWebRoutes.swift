@@ -72,13 +72,18 @@ extension WebApp {
     }
 
     /// The web app manifest: the bank's name and colour, icons drawn from its logo's colours.
-    var manifest: String {
-        let name = bankName.replacingOccurrences(of: "\"", with: "'")
-        return """
-            {"name": "\(name)", "short_name": "\(name.count <= 12 ? name : String(name.prefix(12)))", "start_url": "/home", "scope": "/", \
-            "display": "standalone", "background_color": "\(theme.brand)", "theme_color": "\(theme.brand)", \
-            "icons": [{"src": "/static/icon-192.png", "sizes": "192x192", "type": "image/png", "purpose": "any maskable"}, \
-            {"src": "/static/icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "any maskable"}]}
-            """
+    var manifest: String { Self.manifest(name: bankName, brand: theme.brand) }
+
+    /// why through JSONSerialization: the bank's name comes from its configuration file and may
+    /// hold a backslash or a tab, which the hand-written text (that only turned `"` into `'`)
+    /// left unescaped, and a browser refused the whole manifest, so the app was not installable.
+    static func manifest(name: String, brand: String) -> String {
+        let icons = [192, 512].map { ["src": "/static/icon-\($0).png", "sizes": "\($0)x\($0)", "type": "image/png", "purpose": "any maskable"] }
+        let document: [String: Any] = [
+            "name": name, "short_name": name.count <= 12 ? name : String(name.prefix(12)), "start_url": "/home", "scope": "/",
+            "display": "standalone", "background_color": brand, "theme_color": brand, "icons": icons,
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 }

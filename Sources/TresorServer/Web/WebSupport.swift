@@ -97,8 +97,8 @@ enum WebSupport {
         return Response(status: .seeOther, headers: headers)
     }
 
-    /// `application/x-www-form-urlencoded` into a dictionary (last value wins). Control
-    /// characters other than tab and line breaks (`%00`, `%07`, …) are dropped. why: no field a
+    /// `application/x-www-form-urlencoded` into a dictionary (last value wins). The characters
+    /// `RefusedCharacters` names (`%00`, `%07`, `%EF%BF%BF`, …) are dropped. why: no field a
     /// browser fills holds them; a NUL reached SQLite cut short (text is bound up to the first
     /// NUL) and PostgreSQL refuses it in text. The JSON API refuses them with 400
     /// `invalid_character`; a page has no place to show that, so the form keeps the rest.
@@ -106,7 +106,7 @@ enum WebSupport {
         var fields: [String: String] = [:]
         for pair in String(buffer: buffer).split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1).map {
-                ControlCharacters.removed(from: String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "")
+                RefusedCharacters.removed(from: String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "")
             }
             fields[parts[0]] = parts.count > 1 ? parts[1] : ""
         }

@@ -1,4 +1,5 @@
 import Hummingbird
+import TresorCore
 
 /// A response of the XML channel written element by element, in the order its XSD gives:
 /// `State`, then `Code`, `Wrongfield`, `Message` and `CorrectedValue` when there is something to say, then
@@ -20,7 +21,7 @@ struct XMLResponse: Sendable {
     /// `<name>value</name>`, nothing for nil.
     mutating func element(_ name: String, _ value: String?) {
         guard let value else { return }
-        text += "<\(name)>\(Self.escaped(value))</\(name)>"
+        text += "<\(name)>\(XMLText.escaped(value))</\(name)>"
     }
 
     /// A group of elements inside `<name>`.
@@ -28,23 +29,6 @@ struct XMLResponse: Sendable {
         text += "<\(name)>"
         body(&self)
         text += "</\(name)>"
-    }
-
-    static func escaped(_ value: String) -> String {
-        var out = ""
-        for character in value {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default:
-                // why: XML 1.0 allows no control characters but tab, newline and return.
-                if let ascii = character.asciiValue, ascii < 0x20, ![0x09, 0x0A, 0x0D].contains(ascii) { continue }
-                out.append(character)
-            }
-        }
-        return out
     }
 
     func response(status: HTTPResponse.Status = .ok) -> Response {
