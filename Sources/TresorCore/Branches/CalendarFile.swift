@@ -27,28 +27,47 @@ public enum CalendarFile {
         return formatter.string(from: date)
     }
 
+    /// Text as §3.3.11 writes it: backslash, semicolon and comma escaped, every line break
+    /// (CR LF, LF, or a CR alone) as `\n`, and DEL, which a TEXT value may not hold, left out.
+    /// why each CR: a note's lone CR went out raw, and Python's `icalendar` ended the event's
+    /// description there.
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ";", with: "\\;").replacingOccurrences(of: ",", with: "\\,")
-            .replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")
+        var out = ""
+        var afterReturn = false
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case ";": out += "\\;"
+            case ",": out += "\\,"
+            case "\r": out += "\\n"
+            case "\n": if !afterReturn { out += "\\n" }
+            case "\u{7F}": break
+            default: out.unicodeScalars.append(scalar)
+            }
+            afterReturn = scalar == "\r"
+        }
+        return out
     }
 
-    /// Folds a content line into pieces of at most 75 octets, never inside a UTF-8 character.
+    /// Folds a content line into pieces of at most 75 octets, never inside a UTF-8 sequence.
+    /// why by scalar, not by character: one character can be hundreds of octets (a letter with
+    /// a run of combining marks), and such a line went out unfolded.
     static func fold(_ line: String) -> String {
         var pieces: [String] = []
-        var current = ""
+        var current = String.UnicodeScalarView()
         var octets = 0
-        for character in line {
-            let size = String(character).utf8.count
+        for scalar in line.unicodeScalars {
+            let size = UTF8.width(scalar)
             let limit = pieces.isEmpty ? 75 : 74  // why: continuation lines start with a space
             if octets + size > limit {
-                pieces.append(current)
-                current = ""
+                pieces.append(String(current))
+                current = String.UnicodeScalarView()
                 octets = 0
             }
-            current.append(character)
+            current.append(scalar)
             octets += size
         }
-        pieces.append(current)
+        pieces.append(String(current))
         return pieces.joined(separator: "\r\n ")
     }
 }
