@@ -14,7 +14,7 @@ public enum StatementCSV {
     public enum Separator: String, Sendable, CaseIterable {
         case comma, semicolon
 
-        var character: Character { self == .comma ? "," : ";" }
+        var scalar: Unicode.Scalar { self == .comma ? "," : ";" }
     }
 
     /// `columns` names the columns, in `header`'s order: the field names for programs, or words
@@ -37,17 +37,29 @@ public enum StatementCSV {
     }
 
     static func row(_ fields: [String], separator: Separator) -> String {
-        fields.map { quoted($0, separator: separator) }.joined(separator: String(separator.character)) + "\r\n"
+        fields.map { quoted($0, separator: separator) }.joined(separator: String(Character(separator.scalar))) + "\r\n"
     }
 
+    /// why by scalar, not by character: a comma or a quote followed by a combining mark, and a
+    /// CR LF, are one character each that equals none of the four, so such a message went out
+    /// unquoted and split its row (a CR LF in a message made two rows of one).
     static func quoted(_ field: String, separator: Separator) -> String {
-        guard field.contains(where: { $0 == separator.character || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let special: (Unicode.Scalar) -> Bool = { $0 == separator.scalar || $0 == "\"" || $0 == "\n" || $0 == "\r" }
+        guard field.unicodeScalars.contains(where: special) else { return field }
+        var out = String.UnicodeScalarView()
+        out.append("\"")
+        for scalar in field.unicodeScalars {
+            out.append(scalar)
+            if scalar == "\"" { out.append("\"") }
+        }
+        out.append("\"")
+        return String(out)
     }
 
-    /// Text that a spreadsheet would read as a formula, defused (OWASP "CSV injection").
+    /// Text that a spreadsheet would read as a formula, defused (OWASP "CSV injection"); its
+    /// first scalar counts, a combining mark after `=` makes no other character of it.
     static func safe(_ text: String) -> String {
-        guard let first = text.first, "=+-@\t\r".contains(first) else { return text }
+        guard let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return text }
         return "'" + text
     }
 }
