@@ -39,9 +39,10 @@ public struct IBAN: Hashable, Sendable, Codable, CustomStringConvertible {
     /// hyphen, zero-width no-break space (a byte-order mark inside pasted text).
     static let invisible: Set<Character> = ["\u{200B}", "\u{2060}", "\u{00AD}", "\u{FEFF}"]
 
-    /// `text` without whitespace or invisible characters, in capitals.
+    /// `text` without whitespace or invisible characters, in capitals, its digits in ASCII
+    /// (`Digits`).
     static func compact(_ text: String) -> String {
-        String(text.filter { !$0.isWhitespace && !invisible.contains($0) }.uppercased())
+        Digits.ascii(String(text.filter { !$0.isWhitespace && !invisible.contains($0) }.uppercased()))
     }
 
     /// An IBAN read back from the bank's own database, where only validated ones are written.

@@ -26,6 +26,8 @@ struct IBANTests {
             "CH93\u{00A0}0076\u{00A0}2011\u{00A0}6238\u{00A0}5295\u{00A0}7", "CH93\u{202F}0076\u{2009}2011 6238 5295 7",
             "CH93\t0076 2011 6238 5295 7\n",
             "\u{200B}CH9300762011\u{200B}623852957", "CH93 00\u{00AD}76 2011 6238 5295 7", "\u{FEFF}CH93 0076 2011 6238 5295 7",
+            // Typed on an Arabic region's or a Persian number pad.
+            "CH٩٣ ٠٠٧٦ ٢٠١١ ٦٢٣٨ ٥٢٩٥ ٧", "CH۹۳۰۰۷۶۲۰۱۱۶۲۳۸۵۲۹۵۷",
         ])
     func pasted(text: String) throws {
         #expect(try IBAN(text).electronic == "CH9300762011623852957")

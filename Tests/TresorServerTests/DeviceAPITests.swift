@@ -123,6 +123,8 @@ struct DeviceAPITests {
             #expect(try await client.call(.put, "/v1/devices/\(device)/pin", token: token, json: #"{"pin": "4711"}"#).status == .noContent)
             let withPIN = try await deviceLogin(client, phone, device: device, pin: "4711")
             #expect(withPIN.json["level"] as? Int == 2)
+            let arabicPIN = try await deviceLogin(client, phone, device: device, pin: "٤٧١١")
+            #expect(arabicPIN.json["level"] as? Int == 2, "the PIN as an Arabic region's number pad types it: \(arabicPIN.text)")
             let wrongPIN = try await deviceLogin(client, phone, device: device, pin: "1234")
             #expect(wrongPIN.errorCode == "invalid_pin")
         }

@@ -12,6 +12,11 @@ struct SessionAPITests {
             #expect(ok.json["level"] as? Int == 2)
             #expect((ok.json["token"] as? String)?.count ?? 0 >= 40)
             #expect(ISO8601DateFormatter().date(from: ok.json["expires_at"] as? String ?? "") != nil)
+            // The contract as an Arabic region's number pad or a Nepali keyboard types it.
+            for contract in ["١٠٠٠٠٠٠١", "१००००००१"] {
+                let typed = try await client.call(.post, "/v1/sessions", json: #"{"contract": "\#(contract)", "password": "tresor-demo"}"#)
+                #expect(typed.status == .created, "\(contract): \(typed.text)")
+            }
 
             let wrong = try await client.call(.post, "/v1/sessions", json: #"{"contract": "10000001", "password": "nope"}"#)
             let unknown = try await client.call(.post, "/v1/sessions", json: #"{"contract": "99999999", "password": "nope"}"#)

@@ -31,8 +31,9 @@ struct SigningAPITests {
             let shown = try await client.call(.get, "/v1/payments/\(id)", token: anna.token)
             #expect((shown.payment["signature"] as? [String: Any])?["position"] as? Int == position, "the same challenge stays open")
 
-            let right = try await client.call(
-                .post, "/v1/payments/\(id)/signature", token: anna.token, json: #"{"code": "\#(anna.tans[position]!)"}"#)
+            // Typed on an Arabic region's number pad: the same code.
+            let arabic = String(String.UnicodeScalarView(anna.tans[position]!.unicodeScalars.map { Unicode.Scalar(0x0660 + $0.value - 0x30)! }))
+            let right = try await client.call(.post, "/v1/payments/\(id)/signature", token: anna.token, json: #"{"code": "\#(arabic)"}"#)
             #expect(right.status == .ok && right.paymentStatus == "executed")
             #expect(try await anna.balances(anna.current).booked == before.booked - 4_200)
             let replay = try await client.call(

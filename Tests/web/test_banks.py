@@ -1,8 +1,10 @@
 """Two banks on one server, as their customers see them: each its own name, colour, languages
 and customers; a login at one is nobody at the other. Run by scripts/web-test.sh."""
 import os
+import unicodedata
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from webbase import BASE, BrowserTest, bank_in
 
@@ -58,7 +60,8 @@ class BanksTest(BrowserTest):
         languages = self.browser.find_element(By.CSS_SELECTOR, "header nav.languages").rect
         self.assertGreater(brand["x"], languages["x"], "the bank's name is on the right in Arabic")
         self.assert_fits_and_accessible()
-        self.browser.find_element(By.ID, "contract").send_keys("20000001")
+        # The contract as an Arabic region's number pad types it (٠-٩): the same contract.
+        self.browser.find_element(By.ID, "contract").send_keys("٢٠٠٠٠٠٠١")
         self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
         self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
         self.wait_until(lambda b: b.current_url.endswith("/home"))
@@ -72,3 +75,16 @@ class BanksTest(BrowserTest):
         self.browser.get(SECOND + "/pay/iban")
         iban = self.browser.find_element(By.ID, "creditor_iban")
         self.assertEqual(iban.get_attribute("dir"), "ltr")
+        # The live checks read Arabic digits and separators as the server does.
+        iban.send_keys("CH٥٦ ٠٤٨٣ ٥٠١٢ ٣٤٥٦ ٧٨٠٠ ٨")
+        self.assertEqual(iban.get_attribute("aria-invalid"), "true", "a wrong check digit is seen in Arabic digits too")
+        iban.send_keys(Keys.BACK_SPACE + "٩")
+        self.assertEqual(iban.get_attribute("aria-invalid"), "false")
+        amount = self.browser.find_element(By.ID, "amount")
+        amount.send_keys("٢٬٥٠٠٫٥٠")
+        self.assertEqual(amount.get_attribute("aria-invalid"), "false")
+        self.assertEqual(self.browser.execute_script("return typedAmount(arguments[0])", amount.get_attribute("value")), "2500.50")
+        # Every decimal digit Python's unicodedata knows, as the page's script reads it.
+        digits = "".join(chr(c) for c in range(0x80, 0x110000) if unicodedata.category(chr(c)) == "Nd")
+        self.assertEqual(self.browser.execute_script("return asciiDigits(arguments[0])", digits),
+                         "".join(str(unicodedata.decimal(d)) for d in digits))

@@ -49,7 +49,8 @@ public struct AuthService: Sendable {
     /// `login_locked` after `failuresBeforeLock` failures in a row, for a growing delay.
     /// why by contract text: a contract that does not exist locks the same way, so the
     /// answers never tell whether it exists.
-    public func login(contract: String, password: String, address: String? = nil) async throws -> SessionGrant {
+    public func login(contract typed: String, password: String, address: String? = nil) async throws -> SessionGrant {
+        let contract = Digits.ascii(typed)
         guard !contract.isEmpty, contract.count <= config.contractLengthMax, password.count <= config.passwordLengthMax else {
             throw Self.invalidCredentials
         }

@@ -154,7 +154,7 @@ public struct DeviceService: Sendable {
         var level = 1
         if let pin {
             try await auth.refuseIfLocked("device:\(id)", now: now)
-            guard let hash = row.optionalText(2), Bcrypt.verify(pin, hash: hash) else {
+            guard let hash = row.optionalText(2), Bcrypt.verify(Digits.ascii(pin), hash: hash) else {
                 try await auth.recordFailure("device:\(id)", customer: customer, address: address, now: now)
                 throw DomainError(.invalidPIN, field: "pin", "The PIN is wrong.")
             }
@@ -183,7 +183,8 @@ public struct DeviceService: Sendable {
         return key.isValidSignature(parsed, for: message)
     }
 
-    public func setPIN(device id: Int64, pin: String, by principal: Principal) async throws {
+    public func setPIN(device id: Int64, pin typed: String, by principal: Principal) async throws {
+        let pin = Digits.ascii(typed)
         guard pin.count >= 4, pin.count <= 8, pin.allSatisfy({ $0.isASCII && $0.isNumber }) else {
             throw DomainError(.invalidPIN, field: "pin", "A PIN has 4 to 8 digits.")
         }

@@ -211,7 +211,8 @@ public struct SigningService: Sendable {
     }
 
     /// Checks `response` against the payment's open challenge inside the caller's transaction.
-    func check(_ response: String, for payment: Payment, now: Int64, in session: any SQLSession) async throws -> Outcome {
+    func check(_ typed: String, for payment: Payment, now: Int64, in session: any SQLSession) async throws -> Outcome {
+        let response = Digits.ascii(typed)
         guard
             let row = try await session.queryOne(
                 SQL(

@@ -42,7 +42,7 @@ public struct SlipCodeLine: Hashable, Sendable {
 
     /// Parses and checks every check digit. Whitespace is ignored, as OCR and people insert it.
     public init(_ text: String, field: String = "code_line") throws {
-        let compact = String(text.filter { !$0.isWhitespace })
+        let compact = Digits.ascii(String(text.filter { !$0.isWhitespace }))
         guard compact.count <= 60, compact.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ">" || $0 == "+") }), compact.hasSuffix(">")
         else {
             throw DomainError(.slipInvalidCodeLine, field: field, "A code line holds only digits, > and +, and ends with >.")

@@ -20,7 +20,7 @@ public struct TopUpOperator: Hashable, Sendable, Codable {
     public static func phoneNumber(_ text: String, field: String = "topup.phone") throws -> String {
         // why any whitespace: numbers copied from a web page or a signature bring non-breaking
         // and thin spaces (as pasted IBANs do, `IBAN.compact`).
-        var digits = text.filter { !$0.isWhitespace && !"./-()".contains($0) }
+        var digits = Digits.ascii(text.filter { !$0.isWhitespace && !"./-()".contains($0) })
         if digits.hasPrefix("00") { digits = "+" + digits.dropFirst(2) }
         if digits.hasPrefix("0") { digits = "+41" + digits.dropFirst() }
         // `+41 (0)79 …`, as Swiss letterheads write it: the trunk 0 after the country code.

@@ -10,10 +10,22 @@ document.addEventListener("click", (event) => {
 });
 
 // Live validation with the server's rules for the fields that have them; the server checks again.
+// Digits of any script as ASCII, as the server's Digits reads them (an Arabic number pad types
+// ٠-٩): a run of decimal digits in Unicode goes 0 to 9, so a digit's value is its distance from
+// the run's start, modulo 10 where runs follow each other.
+function asciiDigits(text) {
+  return text.replace(/\p{Nd}/gu, (digit) => {
+    const code = digit.codePointAt(0);
+    if (code < 128) return digit;
+    let start = code;
+    while (/\p{Nd}/u.test(String.fromCodePoint(start - 1))) start -= 1;
+    return String((code - start) % 10);
+  });
+}
 // Whitespace and the invisible characters a pasted IBAN brings along, as the server drops them.
 const IBAN_GAPS = /[\s\u200B\u2060\u00AD]+/g;
 function ibanError(text) {
-  const compact = text.replace(IBAN_GAPS, "").toUpperCase();
+  const compact = asciiDigits(text.replace(IBAN_GAPS, "").toUpperCase());
   if (!compact) return "";
   if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(compact)) return "format";
   const rearranged = compact.slice(4) + compact.slice(0, 4);
@@ -26,7 +38,7 @@ function ibanError(text) {
 }
 // ISO 11649 (RF + mod 97) or a 27-digit QR reference (mod 10 recursive), as the server checks them.
 function referenceError(text) {
-  const compact = text.replace(/\s+/g, "").toUpperCase();
+  const compact = asciiDigits(text.replace(IBAN_GAPS, "").toUpperCase());
   if (!compact) return "";
   if (/^RF\d{2}[A-Z0-9]{1,21}$/.test(compact)) {
     let remainder = 0;
@@ -46,9 +58,10 @@ function referenceError(text) {
 }
 // An amount as typed (a decimal comma from a phone's keypad, thousands in groups after an
 // apostrophe, a space, a comma or a dot) as the decimal the server reads: the server's
-// TypedAmount does the same, so this check never refuses what the server would take.
+// TypedAmount does the same, so this check never refuses what the server would take; Arabic
+// decimal and thousands separators (٫ ٬) as a dot and a group mark.
 function typedAmount(typed) {
-  let text = typed.trim();
+  let text = asciiDigits(typed.trim()).replace(/\u066B/g, ".").replace(/\u066C/g, "'");
   if (/^-?\d{1,3}(['’ʼ\u00a0\u202f ]\d{3})+([.,]\d+)?$/.test(text)) text = text.replace(/['’ʼ\u00a0\u202f ]/g, "");
   if (/^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) text = text.replace(/,/g, "");
   else if (/^-?\d{1,3}(\.\d{3})+,\d{1,2}$/.test(text)) text = text.replace(/\./g, "");
