@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Odd input on every surface of a demo server (scripts/robustness_probe.py): dates at the ends
 # of the calendar, every query parameter, every JSON body field (customer and staff), every XML
-# channel field, every web form field. Fails on a 5xx or a server that stops answering.
+# channel field, every web form field; then the camt.053, CSV and .ics files read back after it.
+# Fails on a 5xx, a server that stops answering, or a file that does not read.
 # Usage: scripts/robustness-test.sh   (after swift build and scripts/api-contract-test.sh, whose
 # Python environment has PyYAML; make test runs it)
 set -euo pipefail

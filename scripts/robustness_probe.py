@@ -1,6 +1,6 @@
 """Odd input on every surface of a running demo server: no 5xx, and the server still answers.
 
-Each probe but the last found a request that stopped the server (stop 60): dates at the
+Each probe but the last two found a request that stopped the server (stop 60): dates at the
 calendar's ends in every date query, odd values in every query parameter and path id, every
 string field of every JSON body in /openapi.yaml (as a customer and as staff), every field of
 every XML channel service, every field of every form of the web app; and the web app's pages
@@ -11,14 +11,20 @@ the probe then fails at once, naming the request.
 Usage: robustness_probe.py BASE_URL STAFF_NAME STAFF_PASSWORD OPENAPI_YAML XSD_DIR
 """
 
+import csv
+import datetime
 import glob
 import html
 import http.cookiejar
+import io
 import itertools
 import json
+import os
 import random
 import re
+import subprocess
 import sys
+import tempfile
 import urllib.parse
 import urllib.request
 from html.parser import HTMLParser
@@ -67,7 +73,8 @@ account = accounts[0]["id"]
 branch = json.loads(call("GET", "/v1/branches?kind=branch&limit=1")[1])["branches"][0]["id"]
 ODD = ["", " ", "-", "--", ",", ";", "- 08:00-12:00", "0", "-1", "-5.00", "0.99999999999999999999", "1e400", "9" * 30, "NaN",
        "9223372036854775808", "-9223372036854775809", "\u0000", "\u202e\u05d0", "\u0663\u0663", "😀" * 20, "x" * 5000, "12,50",
-       "1'234.50", "0001-01-01", "9999-12-31", "2026-02-30", "2026-11-30T25:00:00Z", "../../etc/passwd", "%s%n", "<?p?>", "null"]
+       "1'234.50", "0001-01-01", "9999-12-31", "2026-02-30", "2026-11-30T25:00:00Z", "../../etc/passwd", "%s%n", "<?p?>", "null",
+       "\uffff", "a\rb", ",\u0301"]
 
 
 def edge_dates():
@@ -292,7 +299,58 @@ def headers():
                 check(f"{method} {path} {name}: {value!r}", status, text)
 
 
-for probe in (edge_dates, query_parameters, json_bodies, xml_services, web_forms, web_pages, headers):
+def files():
+    """The files customers and the bank's systems read back stay readable whatever text went in:
+    transfers with odd messages (and all the probes before), then every account's camt.053
+    validates against the ISO schema, every row of its CSV has the header's fields, and an
+    appointment's .ics has lines of at most 75 octets ending in CR LF. Each text below broke one
+    of them (stop 62): U+FFFF, a letter with a long run of combining marks, 140 characters of
+    Devanagari, a CR alone or in CR LF, a comma, a quote or a formula sign with a combining mark."""
+    texts = ["Miete \uffff Mai", "Z" + "\u0301" * 130, "नमस्ते" * 20, "e\u0301" * 70, "Teil 1\rTeil 2", "Teil 1\r\nTeil 2",
+             "Miete,\u0301 Mai", "Zitat \"\u0301x", "=\u0301SUM(A1)", "\u202e\u05d0 <&> ' \\ ; \t"] + ODD
+    for text in texts:
+        check(f"POST /v1/transfers message={text!r}", *call("POST", "/v1/transfers", token, {
+            "from_account": account, "to_account": accounts[1]["id"], "amount": {"amount": "0.01", "currency": "CHF"}, "message": text}))
+    today = datetime.date.today()
+    period = f"from={today - datetime.timedelta(days=3)}&to={today}"
+    schema = os.path.join(os.path.dirname(__file__), "..", "Tests", "TresorStoreTests", "Resources", "camt.053.001.08.xsd")
+    for each in accounts:
+        status, text = call("GET", f"/v1/accounts/{each['id']}/statements?{period}&format=camt053", token)
+        check(f"camt.053 of account {each['id']}", status, text)
+        with tempfile.NamedTemporaryFile("w", suffix=".xml", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            lint = subprocess.run(["xmllint", "--noout", "--nonet", "--schema", schema, file.name], capture_output=True, text=True)
+        if lint.returncode != 0:
+            print(f"FAIL camt.053 of account {each['id']} is not valid: {lint.stderr[-600:]}")
+            sys.exit(1)
+        status, text = call("GET", f"/v1/accounts/{each['id']}/statements?{period}&format=csv", token)
+        check(f"CSV of account {each['id']}", status, text)
+        rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"), newline="")))
+        if any(len(row) != len(rows[0]) for row in rows):
+            print(f"FAIL CSV of account {each['id']}: a row without the header's {len(rows[0])} fields: "
+                  f"{next(row for row in rows if len(row) != len(rows[0]))!r}"[:400])
+            sys.exit(1)
+    status, text = call("GET", f"/v1/branches/{branch}/slots?topic=other", token)
+    for slot in json.loads(text)["slots"]:  # the probes before may have taken some
+        status, text = call("POST", "/v1/appointments", token, {"branch": str(branch), "start": slot["start"], "topic": "other",
+                                                                 "note": "".join(texts[1:10])[:490]})
+        check("POST /v1/appointments with the odd texts as its note", status, text)
+        if status == 201:
+            break
+    else:
+        print(f"FAIL no appointment with the odd texts as its note could be booked: {text[:300]}")
+        sys.exit(1)
+    appointment = json.loads(text)["appointment"]["id"]
+    status, text = call("GET", f"/v1/appointments/{appointment}/calendar", token)
+    check("the appointment's .ics", status, text)
+    lines = text.encode("utf-8").split(b"\n")
+    if lines[-1] != b"" or any(not line.endswith(b"\r") or len(line) - 1 > 75 or b"\r" in line[:-1] for line in lines[:-1]):
+        print(f"FAIL the appointment's .ics has a line that is not at most 75 octets ending in CR LF: {text[:600]!r}")
+        sys.exit(1)
+
+
+for probe in (edge_dates, query_parameters, json_bodies, xml_services, web_forms, web_pages, headers, files):
     before = count
     probe()
     print(f"robustness: {probe.__name__}: {count - before} requests, no 5xx")
