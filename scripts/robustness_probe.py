@@ -6,7 +6,8 @@ string field of every JSON body in /openapi.yaml (as a customer and as staff), e
 every XML channel service, every field of every form of the web app; and the web app's pages
 with odd values in the query parameters pages read, and odd request headers (Host picks the
 bank). A server that stops answers nothing more:
-the probe then fails at once, naming the request.
+the probe then fails at once, naming the request. Last, the files read back after all that text
+(camt.053, CSV, .ics) must still read (`files`; stop 62 found three that did not).
 
 Usage: robustness_probe.py BASE_URL STAFF_NAME STAFF_PASSWORD OPENAPI_YAML XSD_DIR
 """
