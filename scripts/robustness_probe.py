@@ -303,10 +303,20 @@ def headers():
 def files():
     """The files customers and the bank's systems read back stay readable whatever text went in:
     transfers with odd messages (and all the probes before), then every account's camt.053
-    validates against the ISO schema, every row of its CSV has the header's fields, and an
-    appointment's .ics has lines of at most 75 octets ending in CR LF. Each text below broke one
+    validates against the ISO schema, every row of its CSV has the header's fields, the XML
+    channel's lists validate against their schemas, and an appointment's .ics has lines of at
+    most 75 octets ending in CR LF. Each text below broke one
     of them (stop 62): U+FFFF, a letter with a long run of combining marks, 140 characters of
     Devanagari, a CR alone or in CR LF, a comma, a quote or a formula sign with a combining mark."""
+    def valid(description, text, schema):
+        with tempfile.NamedTemporaryFile("w", suffix=".xml", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            lint = subprocess.run(["xmllint", "--noout", "--nonet", "--schema", schema, file.name], capture_output=True, text=True)
+        if lint.returncode != 0:
+            print(f"FAIL {description} is not valid: {lint.stderr[-600:]}")
+            sys.exit(1)
+
     texts = ["Miete \uffff Mai", "Z" + "\u0301" * 130, "नमस्ते" * 20, "e\u0301" * 70, "Teil 1\rTeil 2", "Teil 1\r\nTeil 2",
              "Miete,\u0301 Mai", "Zitat \"\u0301x", "=\u0301SUM(A1)", "\u202e\u05d0 <&> ' \\ ; \t"] + ODD
     for text in texts:
@@ -318,13 +328,7 @@ def files():
     for each in accounts:
         status, text = call("GET", f"/v1/accounts/{each['id']}/statements?{period}&format=camt053", token)
         check(f"camt.053 of account {each['id']}", status, text)
-        with tempfile.NamedTemporaryFile("w", suffix=".xml", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            lint = subprocess.run(["xmllint", "--noout", "--nonet", "--schema", schema, file.name], capture_output=True, text=True)
-        if lint.returncode != 0:
-            print(f"FAIL camt.053 of account {each['id']} is not valid: {lint.stderr[-600:]}")
-            sys.exit(1)
+        valid(f"camt.053 of account {each['id']}", text, schema)
         status, text = call("GET", f"/v1/accounts/{each['id']}/statements?{period}&format=csv", token)
         check(f"CSV of account {each['id']}", status, text)
         rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"), newline="")))
@@ -332,6 +336,15 @@ def files():
             print(f"FAIL CSV of account {each['id']}: a row without the header's {len(rows[0])} fields: "
                   f"{next(row for row in rows if len(row) != len(rows[0]))!r}"[:400])
             sys.exit(1)
+    # The XML channel's lists hold what the probes above named and wrote.
+    status, text = call("POST", "/xml/v1/Login", body=b"<LoginRequest><Contract>10000001</Contract><Password>tresor-demo</Password></LoginRequest>",
+                        content_type="application/xml")
+    session = re.search(r"<SessionToken>([^<]*)", text).group(1)
+    for service in ["AccountList", "PaymentList", "TemplateList"]:
+        status, text = call("POST", f"/xml/v1/{service}", body=f"<{service}Request><SessionToken>{session}</SessionToken></{service}Request>".encode(),
+                            content_type="application/xml")
+        check(f"the XML channel's {service}", status, text)
+        valid(f"the XML channel's {service} answer", text, os.path.join(XSD, service + ".xsd"))
     status, text = call("GET", f"/v1/branches/{branch}/slots?topic=other", token)
     for slot in json.loads(text)["slots"]:  # the probes before may have taken some
         status, text = call("POST", "/v1/appointments", token, {"branch": str(branch), "start": slot["start"], "topic": "other",
