@@ -56,6 +56,20 @@ def call(method, path, token=None, body=None, content_type="application/json", o
         return -1, str(error)
 
 
+def call_bytes(method, path, token):
+    """(status, body bytes) of a GET whose answer is no text (a PDF)."""
+    global count
+    count += 1
+    request = urllib.request.Request(BASE + path, method=method, headers={"Authorization": "Bearer " + token})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+    except Exception as error:
+        return -1, str(error).encode()
+
+
 def check(description, status, text):
     if status < 0 or status >= 500:
         print(f"FAIL {status} {description[:200]}: {text[:300]}")
@@ -303,11 +317,12 @@ def headers():
 def files():
     """The files customers and the bank's systems read back stay readable whatever text went in:
     transfers with odd messages (and all the probes before), then every account's camt.053
-    validates against the ISO schema, every row of its CSV has the header's fields, the XML
-    channel's lists validate against their schemas, and an appointment's .ics has lines of at
-    most 75 octets ending in CR LF. Each text below broke one
-    of them (stop 62): U+FFFF, a letter with a long run of combining marks, 140 characters of
-    Devanagari, a CR alone or in CR LF, a comma, a quote or a formula sign with a combining mark."""
+    validates against the ISO schema, every row of its CSV has the header's fields, the PDF
+    statement reads back with pdftotext, the XML channel's lists validate against their
+    schemas, and an appointment's .ics has lines of at most 75 octets ending in CR LF. Each
+    text below broke one of them (stop 62): U+FFFF, a letter with a long run of combining
+    marks, 140 characters of Devanagari, a CR alone or in CR LF, a comma, a quote or a formula
+    sign with a combining mark."""
     def valid(description, text, schema):
         with tempfile.NamedTemporaryFile("w", suffix=".xml", encoding="utf-8") as file:
             file.write(text)
@@ -336,6 +351,13 @@ def files():
             print(f"FAIL CSV of account {each['id']}: a row without the header's {len(rows[0])} fields: "
                   f"{next(row for row in rows if len(row) != len(rows[0]))!r}"[:400])
             sys.exit(1)
+    # The PDF statement of the account the texts were booked on reads back with pdftotext.
+    status, pdf = call_bytes("GET", f"/v1/accounts/{account}/statements?{period}&format=pdf", token)
+    check(f"PDF of account {account}", status, pdf[:300].decode(errors="replace"))
+    read = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True)
+    if read.returncode != 0 or "Zitat" not in read.stdout.decode(errors="replace"):
+        print(f"FAIL the PDF statement of account {account} does not read back: {read.stderr[-300:]!r}")
+        sys.exit(1)
     # The XML channel's lists hold what the probes above named and wrote.
     status, text = call("POST", "/xml/v1/Login", body=b"<LoginRequest><Contract>10000001</Contract><Password>tresor-demo</Password></LoginRequest>",
                         content_type="application/xml")
