@@ -4,14 +4,6 @@
 public struct IBAN: Hashable, Sendable, Codable, CustomStringConvertible {
     public let electronic: String
 
-    /// Lengths per country (ISO 13616 registry), for the countries our customers pay most.
-    /// why: a wrong length is the most common typo and deserves its own message.
-    static let lengths: [String: Int] = [
-        "CH": 21, "LI": 21, "DE": 22, "AT": 20, "FR": 27, "IT": 27, "ES": 24, "NL": 18, "BE": 16,
-        "LU": 20, "GB": 22, "IE": 22, "PT": 25, "SE": 24, "NO": 15, "DK": 18, "FI": 18, "PL": 28,
-        "CZ": 24, "HU": 28, "MC": 27, "SM": 27, "GR": 27,
-    ]
-
     /// Accepts spaces and lower case as people type them, and the invisible characters an IBAN
     /// copied from a PDF invoice or a web page brings along (non-breaking and thin spaces, tabs,
     /// zero-width spaces, soft hyphens); throws `invalid_iban` on `field`.
@@ -26,13 +18,57 @@ public struct IBAN: Hashable, Sendable, Codable, CustomStringConvertible {
         guard country.allSatisfy(\.isLetter), compact.dropFirst(2).prefix(2).allSatisfy(\.isNumber) else {
             throw DomainError(.invalidIBAN, field: field, "An IBAN starts with a country code and two check digits.")
         }
-        if let length = Self.lengths[country], compact.count != length {
-            throw DomainError(.invalidIBAN, field: field, "A \(country) IBAN has \(length) characters.")
+        // why the registry's format too: check digits that add up do not make an account; an
+        // IBAN with letters where its country has a bank code of digits passed, and the payment
+        // would have gone out to be returned days later.
+        if let entry = Self.registry[country] {
+            guard compact.count == entry.length else {
+                throw DomainError(.invalidIBAN, field: field, "A \(country) IBAN has \(entry.length) characters.")
+            }
+            if let expected = Self.bbanFault(compact.dropFirst(4), format: entry.bban) {
+                throw DomainError(.invalidIBAN, field: field, "A \(country) IBAN has \(expected) after its check digits.")
+            }
         }
         guard Self.mod97(compact) == 1 else {
             throw DomainError(.invalidIBAN, field: field, "The IBAN check digits are wrong.")
         }
         electronic = compact
+    }
+
+    /// Nil when `bban` has the registry's `format` (`5!n12!c`), else the format in words
+    /// ("5 digits, then 12 letters or digits").
+    static func bbanFault(_ bban: Substring, format: String) -> String? {
+        var parts: [(count: Int, kind: Character)] = []
+        var count = 0
+        for character in format {
+            if let digit = character.wholeNumberValue {
+                count = count * 10 + digit
+            } else if character != "!" {
+                parts.append((count, character))
+                count = 0
+            }
+        }
+        var rest = bban[...]
+        var fits = true
+        for part in parts {
+            let piece = rest.prefix(part.count)
+            rest = rest.dropFirst(part.count)
+            let kindFits: (Character) -> Bool =
+                switch part.kind {
+                case "n": { $0.isASCII && $0.isNumber }
+                case "a": { $0.isASCII && $0.isUppercase }
+                default: { $0.isASCII && ($0.isNumber || $0.isUppercase) }
+                }
+            if piece.count != part.count || !piece.allSatisfy(kindFits) { fits = false }
+        }
+        if fits && rest.isEmpty { return nil }
+        let words: [Character: (one: String, many: String)] = [
+            "n": ("digit", "digits"), "a": ("capital letter", "capital letters"), "c": ("letter or digit", "letters or digits"),
+        ]
+        return parts.map { part in
+            let word = words[part.kind] ?? ("letter or digit", "letters or digits")
+            return "\(part.count) \(part.count == 1 ? word.one : word.many)"
+        }.joined(separator: ", then ")
     }
 
     /// Characters no one sees that are not whitespace: zero-width space, word joiner, soft

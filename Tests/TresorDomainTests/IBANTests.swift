@@ -1,5 +1,7 @@
+import Foundation
 import Testing
-import TresorDomain
+
+@testable import TresorDomain
 
 @Suite("IBAN")
 struct IBANTests {
@@ -40,5 +42,38 @@ struct IBANTests {
         for iban in ibans { #expect(try IBAN(iban.electronic) == iban) }
         #expect(IBAN.swiss(clearing: 762, accountNumber: 11_623_852_957).electronic == "CH9300762011623852957")
         #expect(try IBAN("CH9300762011623852957").formatted == "CH93 0076 2011 6238 5295 7")
+    }
+
+    /// IBANs of every country the PyPI package schwifty knows, and IBANs whose check digits add
+    /// up but whose BBAN breaks its country's format, which schwifty refuses
+    /// (`scripts/generate-iban-registry.py`).
+    static let registryVectors: (valid: [String], broken: [String]) = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("vectors/iban-registry.json")
+        let document = (try? JSONSerialization.jsonObject(with: Data(contentsOf: url))) as? [String: Any] ?? [:]
+        return (document["valid"] as? [String] ?? [], document["broken_bban"] as? [String] ?? [])
+    }()
+
+    @Test("schwifty's IBANs of 127 countries are taken; its refusals of a BBAN in the wrong format are ours too")
+    func registry() throws {
+        let vectors = Self.registryVectors
+        #expect(vectors.valid.count > 300 && vectors.broken.count > 150)
+        for iban in vectors.valid {
+            #expect(throws: Never.self, "\(iban)") { try IBAN(iban) }
+        }
+        for iban in vectors.broken {
+            #expect("\(iban)") {
+                try IBAN(iban)
+            } throws: { error in
+                (error as? DomainError)?.code == .invalidIBAN && (error as? DomainError)?.message.contains("after its check digits") == true
+            }
+        }
+        #expect {
+            try IBAN("CH60F8CZ2KA7EDCMPB3U2")
+        } throws: { error in
+            (error as? DomainError)?.message == "A CH IBAN has 5 digits, then 12 letters or digits after its check digits."
+        }
+        #expect(IBAN.bbanFault("A2345678901", format: "1!a10!n") == nil)
+        #expect(IBAN.bbanFault("12345678901", format: "1!a10!n") == "1 capital letter, then 10 digits")
     }
 }
