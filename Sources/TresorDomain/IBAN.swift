@@ -18,6 +18,9 @@ public struct IBAN: Hashable, Sendable, Codable, CustomStringConvertible {
         guard country.allSatisfy(\.isLetter), compact.dropFirst(2).prefix(2).allSatisfy(\.isNumber) else {
             throw DomainError(.invalidIBAN, field: field, "An IBAN starts with a country code and two check digits.")
         }
+        guard CountryCodes.isKnown(country) else {
+            throw DomainError(.invalidIBAN, field: field, "An IBAN starts with its country's ISO code; \(country) is none.")
+        }
         // why the registry's format too: check digits that add up do not make an account; an
         // IBAN with letters where its country has a bank code of digits passed, and the payment
         // would have gone out to be returned days later.

@@ -46,15 +46,13 @@ struct IBANTests {
 
     /// IBANs of every country the PyPI package schwifty knows, and IBANs whose check digits add
     /// up but whose BBAN breaks its country's format, which schwifty refuses
-    /// (`scripts/generate-iban-registry.py`).
+    /// (`scripts/generate-bank-registry.py`).
     static let registryVectors: (valid: [String], broken: [String]) = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("vectors/iban-registry.json")
-        let document = (try? JSONSerialization.jsonObject(with: Data(contentsOf: url))) as? [String: Any] ?? [:]
+        let document = Vectors.named("iban-registry")
         return (document["valid"] as? [String] ?? [], document["broken_bban"] as? [String] ?? [])
     }()
 
-    @Test("schwifty's IBANs of 127 countries are taken; its refusals of a BBAN in the wrong format are ours too")
+    @Test("schwifty's IBANs of 127 countries are taken; its refusals of a BBAN in the wrong format or an unknown country are ours too")
     func registry() throws {
         let vectors = Self.registryVectors
         #expect(vectors.valid.count > 300 && vectors.broken.count > 150)
@@ -72,6 +70,11 @@ struct IBANTests {
             try IBAN("CH60F8CZ2KA7EDCMPB3U2")
         } throws: { error in
             (error as? DomainError)?.message == "A CH IBAN has 5 digits, then 12 letters or digits after its check digits."
+        }
+        #expect {
+            try IBAN("XX57WEST12345698765432")
+        } throws: { error in
+            (error as? DomainError)?.message == "An IBAN starts with its country's ISO code; XX is none."
         }
         #expect(IBAN.bbanFault("A2345678901", format: "1!a10!n") == nil)
         #expect(IBAN.bbanFault("12345678901", format: "1!a10!n") == "1 capital letter, then 10 digits")

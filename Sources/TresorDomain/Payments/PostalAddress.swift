@@ -49,8 +49,10 @@ public struct PostalAddress: Hashable, Sendable, Codable {
         try check(buildingNumber, "building_number", max: Self.buildingNumberLengthMax, required: false)
         try check(postalCode, "postal_code", max: Self.postalCodeLengthMax, required: true)
         try check(town, "town", max: Self.townLengthMax, required: true)
-        guard country.count == 2, country.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
-            throw DomainError(.invalidCountry, field: "\(field).country", "Use the two-letter ISO country code, e.g. CH.")
+        guard country.count == 2, country.allSatisfy({ $0.isASCII && $0.isUppercase }), CountryCodes.isKnown(country) else {
+            throw DomainError(
+                .invalidCountry, field: "\(field).country", "Use the two-letter ISO country code, e.g. CH.",
+                suggested: CountryCodes.meant(by: country))
         }
     }
 }
