@@ -33,6 +33,11 @@ extension BankConfig {
         }
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, TextLength.of(trimmed) <= 70 else { throw fault("name", "must be 1–70 characters") }
+        // why: the name heads every page, PDF and file the bank hands out; a line break or a
+        // control character from a configuration tool made the manifest and the files unreadable.
+        guard !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || RefusedCharacters.isRefused($0) }) else {
+            throw fault("name", "must be one line without control characters")
+        }
         guard (0...99_999).contains(clearing) else { throw fault("clearing", "must be a Swiss IID from 0 to 99999") }
         if let bic, (try? BIC(bic)) == nil { throw fault("bic", "\(bic) is not a BIC") }
         guard hosts.count <= 16 else { throw fault("hosts", "at most 16 host names") }
