@@ -18,7 +18,7 @@ extension Ledger {
         let updated = try await session.queryOne(
             SQL(
                 """
-                UPDATE accounts SET held_minor = held_minor + ? WHERE id = ? AND currency = ? \
+                UPDATE accounts SET held_minor = held_minor + ?, revision = revision + 1 WHERE id = ? AND currency = ? \
                 AND (enforce_limit = 0 OR booked_minor - held_minor - ? >= -overdraft_limit_minor) AND debits_blocked = 0 RETURNING id
                 """, [.int(amount.minorUnits), .int(accountID.rawValue), .text(amount.currency.code), .int(amount.minorUnits)]))
         guard updated != nil else {
@@ -47,7 +47,7 @@ extension Ledger {
                     [.text(status.rawValue), .int(id.rawValue)]))
         else { throw LedgerError.holdNotActive(id) }
         try await session.execute(
-            SQL("UPDATE accounts SET held_minor = held_minor - ? WHERE id = ?", [.int(hold.int(1)), .int(hold.int(0))]))
+            SQL("UPDATE accounts SET held_minor = held_minor - ?, revision = revision + 1 WHERE id = ?", [.int(hold.int(1)), .int(hold.int(0))]))
     }
 
     public func hold(_ id: HoldID) async throws -> Hold? {

@@ -55,6 +55,8 @@ public struct Ledger: Sendable {
     /// The columns `account(from:)` reads, in its order.
     public static let accountColumns =
         "id, customer_id, iban, name, kind, currency, overdraft_limit_minor, booked_minor, held_minor, debits_blocked"
+    /// The columns of `accountColumns`, read by `account(from:)`; a query may add its own after them.
+    static let accountColumnCount = 10
 
     public static func account(from row: SQLRow) -> Account {
         // why: rows were validated on the way in; a bad one here is corruption, not input.
@@ -80,7 +82,8 @@ public struct Ledger: Sendable {
                         .text(new.currency.code), .int(new.overdraftLimitMinor), .int(new.kind.isBankOwn ? 0 : 1),
                     ]))!
             let id = AccountID(row.int(0))
-            try await session.execute(SQL("UPDATE accounts SET iban = ? WHERE id = ?", [.text(iban(id).electronic), .int(id.rawValue)]))
+            try await session.execute(
+                SQL("UPDATE accounts SET iban = ?, revision = revision + 1 WHERE id = ?", [.text(iban(id).electronic), .int(id.rawValue)]))
             return try await Self.account(id, in: session)!
         }
     }

@@ -27,7 +27,7 @@ public struct CardService: Sendable {
         let now = clock.unixMillis
         let dialect = database.dialect
         try await database.transaction { session in
-            try await session.execute(SQL("UPDATE accounts SET debits_blocked = 1 WHERE id = ?", [.int(id.rawValue)]))
+            try await session.execute(SQL("UPDATE accounts SET debits_blocked = 1, revision = revision + 1 WHERE id = ?", [.int(id.rawValue)]))
             try await session.execute(
                 SQL(
                     "INSERT INTO card_blocks (account_id, reason, blocked_at_ms, blocked_by) VALUES (?, ?, ?, ?)",
@@ -53,7 +53,7 @@ public struct CardService: Sendable {
         let now = clock.unixMillis
         let dialect = database.dialect
         try await database.transaction { session in
-            try await session.execute(SQL("UPDATE accounts SET debits_blocked = 0 WHERE id = ?", [.int(id.rawValue)]))
+            try await session.execute(SQL("UPDATE accounts SET debits_blocked = 0, revision = revision + 1 WHERE id = ?", [.int(id.rawValue)]))
             try await session.execute(
                 SQL(
                     "UPDATE card_blocks SET unblocked_at_ms = ?, unblocked_by = ? WHERE account_id = ? AND unblocked_at_ms IS NULL",

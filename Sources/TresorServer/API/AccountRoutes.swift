@@ -7,15 +7,33 @@ import TresorLedger
 struct AccountRoutes {
     let accounts: AccountService
     let metrics: ServerMetrics
-    /// This bank's kept transaction pages.
-    let pages = TransactionPageCache()
+    /// This bank's kept transaction pages, by their query.
+    let pages = KeptPages<EntryQuery>(bytesMax: 8 << 20)
+    /// This bank's kept accounts overviews, by customer. why 2 MiB: ~3,800 overviews of two
+    /// accounts, the customers active in the last minutes of a mid-sized bank.
+    let overviews = KeptPages<CustomerID>(bytesMax: 2 << 20)
 
     /// why `readAsCaller`: these three are the reads an app makes most; each looks the session
     /// up in the same read as its data (see `BearerAuthMiddleware.looksUpInRoute`), the list
     /// and a page's revision in the same statement.
     func list(_ request: Request, context: TresorRequestContext) async throws -> Response {
-        let accounts = Ledger.accounts(from: try await context.readJoined(Ledger.callerAccounts).rows)
-        return JSON.response(writing: AccountListDTO(accounts: accounts.map(AccountDTO.init)))
+        // why the revision first while any overview is kept: it is one row of one statement with
+        // the session (the customer is not known before it); an overview still current is
+        // answered from that, else the accounts are read with the session again.
+        if !overviews.isEmpty {
+            let (principal, rows) = try await context.readJoined(Ledger.callerOverviewRevision)
+            if let kept = overviews.page(principal.customerID, at: rows.first?.int(0) ?? 0) {
+                metrics.overviewCacheUsed(hit: true)
+                return Self.response(kept)
+            }
+        }
+        let (principal, rows) = try await context.readJoined(Ledger.callerAccountsWithRevisions)
+        let accounts = Ledger.accounts(from: rows)
+        let body = JSON.bytes(writing: AccountListDTO(accounts: accounts.map(AccountDTO.init)))
+        let overview = KeptPage(revision: Ledger.overviewRevision(ofAccountRows: rows), body: body, tag: ETagMiddleware.tag(of: body))
+        overviews.keep(overview, for: principal.customerID)
+        metrics.overviewCacheUsed(hit: false)
+        return Self.response(overview)
     }
 
     func show(_ request: Request, context: TresorRequestContext) async throws -> Response {
@@ -52,7 +70,7 @@ struct AccountRoutes {
                 cursor: query.cursor, receipts: true, in: session)
             return .read(page, revision: revision)
         }.value
-        let page: TransactionPageCache.Page
+        let page: KeptPage
         switch read {
         case .kept(let kept):
             metrics.pageCacheUsed(hit: true)
@@ -65,13 +83,13 @@ struct AccountRoutes {
                 return dto
             }
             let body = JSON.bytes(writing: EntryPageDTO(transactions: entries, nextCursor: read.next?.token))
-            page = TransactionPageCache.Page(revision: revision, body: body, tag: ETagMiddleware.tag(of: body))
+            page = KeptPage(revision: revision, body: body, tag: ETagMiddleware.tag(of: body))
             pages.keep(page, for: try parsed.get().key)
         }
         return Self.response(page)
     }
 
-    static func response(_ page: TransactionPageCache.Page) -> Response {
+    static func response(_ page: KeptPage) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.eTag] = page.tag
@@ -80,7 +98,7 @@ struct AccountRoutes {
 
     /// What the read of a transactions page found: the kept page still current, or the page read anew.
     enum PageRead: Sendable {
-        case kept(TransactionPageCache.Page)
+        case kept(KeptPage)
         case read(AccountService.TransactionPage, revision: Int64)
     }
 

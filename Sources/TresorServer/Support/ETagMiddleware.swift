@@ -18,7 +18,7 @@ struct ETagMiddleware: RouterMiddleware {
         guard response.status == .ok, response.headers.value(.contentType)?.hasPrefix("application/json") == true else {
             return response
         }
-        // why a tag already set is kept: a route that serves a kept body (`TransactionPageCache`)
+        // why a tag already set is kept: a route that serves a kept body (`KeptPages`)
         // computed its tag once, with this digest; hashing it again per request was 5 % of the CPU.
         // `JSON.response(writing:)` tags its body too, while it has it in hand (`tagsBodies`).
         let tag: String

@@ -13,6 +13,8 @@ public final class ServerMetrics: LedgerObserver, Sendable {
     let groupCommitting: DurationHistogram
     let pageCacheHits: Counter
     let pageCacheMisses: Counter
+    let overviewCacheHits: Counter
+    let overviewCacheMisses: Counter
 
     public init() {
         committed = registry.makeCounter(
@@ -35,10 +37,20 @@ public final class ServerMetrics: LedgerObserver, Sendable {
         let pagesHelp = "Transaction pages answered from a kept page (hit) or read anew (miss)"
         pageCacheHits = registry.makeCounter(descriptor: MetricNameDescriptor(metricName: pages, helpText: pagesHelp), labels: [("result", "hit")])
         pageCacheMisses = registry.makeCounter(descriptor: MetricNameDescriptor(metricName: pages, helpText: pagesHelp), labels: [("result", "miss")])
+        let overviews = "tresor_account_overviews_total"
+        let overviewsHelp = "Accounts overviews answered from a kept one (hit) or read anew (miss)"
+        overviewCacheHits = registry.makeCounter(
+            descriptor: MetricNameDescriptor(metricName: overviews, helpText: overviewsHelp), labels: [("result", "hit")])
+        overviewCacheMisses = registry.makeCounter(
+            descriptor: MetricNameDescriptor(metricName: overviews, helpText: overviewsHelp), labels: [("result", "miss")])
     }
 
     func pageCacheUsed(hit: Bool) {
         (hit ? pageCacheHits : pageCacheMisses).increment()
+    }
+
+    func overviewCacheUsed(hit: Bool) {
+        (hit ? overviewCacheHits : overviewCacheMisses).increment()
     }
 
     public func transactionsCommitted(_ count: Int) {
