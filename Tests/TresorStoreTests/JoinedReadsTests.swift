@@ -14,7 +14,7 @@ struct JoinedReadsTests {
     /// nothing for an account that is someone else's or missing, exactly as a read alone does.
     @Test(
         "40 callers while one read is held: on PostgreSQL four statements, each caller the rows it reads alone",
-        .hangLimit, arguments: StoreKind.available, [Query.overview, .revision])
+        .hangLimit, arguments: StoreKind.available, Query.allCases)
     func batches(_ kind: StoreKind, _ query: Query) async throws {
         let fixture = try await PaymentFixture.make(kind)
         let services = fixture.services
@@ -82,6 +82,10 @@ struct JoinedReadsTests {
         case overview
         /// A page's revision check: one value a caller, its own account.
         case revision
+        /// A kept overview's check (`Ledger.callerOverviewRevision`): one aggregate a caller.
+        case overviewRevision
+        /// The overview read to be kept, with each account's revision.
+        case overviewWithRevisions
 
         var testDescription: String { rawValue }
 
@@ -89,6 +93,8 @@ struct JoinedReadsTests {
             switch self {
             case .overview: Ledger.callerAccounts
             case .revision: Ledger.callerRevision(of: account)
+            case .overviewRevision: Ledger.callerOverviewRevision
+            case .overviewWithRevisions: Ledger.callerAccountsWithRevisions
             }
         }
     }

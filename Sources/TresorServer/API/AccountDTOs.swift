@@ -1,7 +1,9 @@
 import TresorDomain
 import TresorLedger
 
-/// An account as the API shows it.
+/// An account as the API shows it. Everything in it comes from the account's row; a field from
+/// another table must bump `accounts.revision` when it changes, or a kept overview
+/// (`KeptPages`, `Ledger.callerOverviewRevision`) would go on showing the old value.
 struct AccountDTO: Encodable {
     let id: AccountID
     let iban: String
