@@ -9,13 +9,15 @@ public struct IBAN: Hashable, Sendable, Codable, CustomStringConvertible {
     /// zero-width spaces, soft hyphens); throws `invalid_iban` on `field`.
     public init(_ text: String, field: String = "iban") throws {
         let compact = Self.compact(text)
-        guard compact.count >= 15, compact.count <= 34,
-            compact.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
-        else {
+        // why bytes from here: past the first check the text is ASCII letters and digits, and
+        // walking it by `Character` (grapheme breaking, Unicode properties) made validating one
+        // IBAN ~12 µs, twice per payment to an IBAN (`perf`: 6 % of the server's CPU).
+        let bytes = Array(compact.utf8)
+        guard bytes.count >= 15, bytes.count <= 34, bytes.allSatisfy({ Self.isDigit($0) || Self.isCapital($0) }) else {
             throw DomainError(.invalidIBAN, field: field, "An IBAN has 15 to 34 letters and digits.")
         }
-        let country = String(compact.prefix(2))
-        guard country.allSatisfy(\.isLetter), compact.dropFirst(2).prefix(2).allSatisfy(\.isNumber) else {
+        let country = String(decoding: bytes[0..<2], as: UTF8.self)
+        guard bytes[0..<2].allSatisfy(Self.isCapital), bytes[2..<4].allSatisfy(Self.isDigit) else {
             throw DomainError(.invalidIBAN, field: field, "An IBAN starts with a country code and two check digits.")
         }
         guard CountryCodes.isKnown(country) else {
@@ -25,48 +27,56 @@ public struct IBAN: Hashable, Sendable, Codable, CustomStringConvertible {
         // IBAN with letters where its country has a bank code of digits passed, and the payment
         // would have gone out to be returned days later.
         if let entry = Self.registry[country] {
-            guard compact.count == entry.length else {
+            guard bytes.count == entry.length else {
                 throw DomainError(.invalidIBAN, field: field, "A \(country) IBAN has \(entry.length) characters.")
             }
-            if let expected = Self.bbanFault(compact.dropFirst(4), format: entry.bban) {
+            if let expected = Self.bbanFault(bytes[4...], format: entry.bban) {
                 throw DomainError(.invalidIBAN, field: field, "A \(country) IBAN has \(expected) after its check digits.")
             }
         }
-        guard Self.mod97(compact) == 1 else {
+        guard Self.mod97(bytes) == 1 else {
             throw DomainError(.invalidIBAN, field: field, "The IBAN check digits are wrong.")
         }
         electronic = compact
     }
 
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    static func isCapital(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+
     /// Nil when `bban` has the registry's `format` (`5!n12!c`), else the format in words
     /// ("5 digits, then 12 letters or digits").
-    static func bbanFault(_ bban: Substring, format: String) -> String? {
-        var parts: [(count: Int, kind: Character)] = []
+    static func bbanFault(_ bban: String, format: String) -> String? {
+        bbanFault(Array(bban.utf8)[...], format: format)
+    }
+
+    static func bbanFault(_ bban: ArraySlice<UInt8>, format: String) -> String? {
+        var parts: [(count: Int, kind: UInt8)] = []
         var count = 0
-        for character in format {
-            if let digit = character.wholeNumberValue {
-                count = count * 10 + digit
-            } else if character != "!" {
-                parts.append((count, character))
+        for byte in format.utf8 {
+            if isDigit(byte) {
+                count = count * 10 + Int(byte - UInt8(ascii: "0"))
+            } else if byte != UInt8(ascii: "!") {
+                parts.append((count, byte))
                 count = 0
             }
         }
-        var rest = bban[...]
+        var rest = bban
         var fits = true
         for part in parts {
             let piece = rest.prefix(part.count)
             rest = rest.dropFirst(part.count)
-            let kindFits: (Character) -> Bool =
+            let kindFits: (UInt8) -> Bool =
                 switch part.kind {
-                case "n": { $0.isASCII && $0.isNumber }
-                case "a": { $0.isASCII && $0.isUppercase }
-                default: { $0.isASCII && ($0.isNumber || $0.isUppercase) }
+                case UInt8(ascii: "n"): isDigit
+                case UInt8(ascii: "a"): isCapital
+                default: { isDigit($0) || isCapital($0) }
                 }
             if piece.count != part.count || !piece.allSatisfy(kindFits) { fits = false }
         }
         if fits && rest.isEmpty { return nil }
-        let words: [Character: (one: String, many: String)] = [
-            "n": ("digit", "digits"), "a": ("capital letter", "capital letters"), "c": ("letter or digit", "letters or digits"),
+        let words: [UInt8: (one: String, many: String)] = [
+            UInt8(ascii: "n"): ("digit", "digits"), UInt8(ascii: "a"): ("capital letter", "capital letters"),
+            UInt8(ascii: "c"): ("letter or digit", "letters or digits"),
         ]
         return parts.map { part in
             let word = words[part.kind] ?? ("letter or digit", "letters or digits")
@@ -81,7 +91,17 @@ public struct IBAN: Hashable, Sendable, Codable, CustomStringConvertible {
     /// `text` without whitespace or invisible characters, in capitals, its digits in ASCII
     /// (`Digits`).
     static func compact(_ text: String) -> String {
-        Digits.ascii(String(text.filter { !$0.isWhitespace && !invisible.contains($0) }.uppercased()))
+        // why a path for ASCII: it is what nearly every IBAN is, and there whitespace is the six
+        // bytes below and capitals are a-z moved by 32 (as `Character` and `uppercased` have it).
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(text.utf8.count)
+            for byte in text.utf8 where byte != UInt8(ascii: " ") && !(0x09...0x0D).contains(byte) {
+                bytes.append(byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte)
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return Digits.ascii(String(text.filter { !$0.isWhitespace && !invisible.contains($0) }.uppercased()))
     }
 
     /// An IBAN read back from the bank's own database, where only validated ones are written.
@@ -108,14 +128,20 @@ public struct IBAN: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// The piece-wise mod 97 of ISO 7064 over the rearranged IBAN (letters A=10 … Z=35).
     static func mod97(_ iban: String) -> Int {
-        let rearranged = iban.dropFirst(4) + iban.prefix(4)
+        mod97(Array(iban.utf8))
+    }
+
+    /// `mod97` of an IBAN's bytes: -1 when one is not an ASCII letter or digit.
+    static func mod97(_ iban: [UInt8]) -> Int {
+        guard iban.count >= 4 else { return -1 }
         var remainder = 0
-        for character in rearranged {
-            guard let ascii = character.asciiValue else { return -1 }
-            if ascii >= 48 && ascii <= 57 {
-                remainder = (remainder * 10 + Int(ascii - 48)) % 97
+        for byte in iban[4...] + iban[..<4] {
+            if isDigit(byte) {
+                remainder = (remainder * 10 + Int(byte - UInt8(ascii: "0"))) % 97
+            } else if isCapital(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) {
+                remainder = (remainder * 100 + Int(byte & 0xDF) - 55) % 97
             } else {
-                remainder = (remainder * 100 + Int(ascii - 55)) % 97
+                return -1
             }
         }
         return remainder

@@ -35,6 +35,27 @@ struct IBANTests {
         #expect(try IBAN(text).electronic == "CH9300762011623852957")
     }
 
+    /// why: `compact` takes a byte path for ASCII text; it must give what the `Character` path
+    /// gives (Unicode's whitespace, `uppercased`) for every ASCII text, CR LF and controls included.
+    @Test("ASCII text compacts as the Character path compacts it, and mod 97 over bytes is the textbook one")
+    func asciiPath() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) } + ["\r\n"]
+        for _ in 0..<5_000 {
+            let text = String((0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            let byCharacter = Digits.ascii(String(text.filter { !$0.isWhitespace && !IBAN.invisible.contains($0) }.uppercased()))
+            #expect(IBAN.compact(text) == byCharacter, "\(Array(text.utf8))")
+        }
+        // ISO 7064 MOD 97-10 over the rearranged IBAN as one big number, letters A = 10 … Z = 35.
+        for text in ["CH9300762011623852957", "GB82WEST12345698765432", "FR1420041010050500013M02606", "NL91ABNA0417164300", "CH9300762011623852958"]
+        {
+            let digits = (text.dropFirst(4) + text.prefix(4)).map { $0.isNumber ? String($0) : String(Int($0.asciiValue!) - 55) }.joined()
+            let expected = digits.reduce(0) { ($0 * 10 + Int(String($1))!) % 97 }
+            #expect(IBAN.mod97(text) == expected)
+        }
+        #expect(IBAN.mod97("CH93-0076") == -1 && IBAN.mod97("CH93\u{00E4}0076") == -1)
+    }
+
     @Test("generated Swiss IBANs are valid and distinct")
     func generated() throws {
         let ibans = (1...500).map { IBAN.swiss(clearing: 9_999, accountNumber: Int64($0)) }

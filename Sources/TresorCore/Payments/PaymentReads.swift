@@ -72,7 +72,12 @@ public struct PaymentReadAhead: Sendable {
     /// (`prepare` refuses it without reading) or a top-up (its operator's account is looked up
     /// by name).
     public static func query(for request: PaymentRequest, idempotencyKey: String) -> CallerQuery? {
-        guard let instruction = try? request.validated(), instruction.type != .topup else { return nil }
+        (try? request.validated()).flatMap { query(for: $0, idempotencyKey: idempotencyKey) }
+    }
+
+    /// `query(for:idempotencyKey:)` of a request validated already (`PaymentRequest.validated`).
+    public static func query(for instruction: PaymentInstruction, idempotencyKey: String) -> CallerQuery? {
+        guard instruction.type != .topup else { return nil }
         let shape = Shape(instruction)
         let customer = CallerQuery.customer
         var binds: [SQLValue] = [.text(idempotencyKey)]

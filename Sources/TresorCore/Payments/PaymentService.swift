@@ -60,12 +60,13 @@ public struct PaymentService: Sendable {
     /// one read for all (`TresorRequestContext.readAsCaller`). Refuses what `create` refuses.
     /// `readAhead`: the rows of `PaymentReadAhead.query(for:idempotencyKey:)` joined to the
     /// session lookup, answering what they hold without a query (none: every read is a query).
+    /// `validated`: `request.validated()` when the caller has it already.
     public func prepare(
-        _ request: PaymentRequest, by principal: Principal, idempotencyKey: String, requestHash: String, readAhead: [SQLRow] = [],
-        in session: any SQLSession
+        _ request: PaymentRequest, validated: Result<PaymentInstruction, any Error>? = nil, by principal: Principal, idempotencyKey: String,
+        requestHash: String, readAhead: [SQLRow] = [], in session: any SQLSession
     ) async throws -> Prepared {
         // why kept as a result: an invalid request is refused after the replay check, as before.
-        let instruction = Result { try request.validated() }
+        let instruction = validated ?? Result { try request.validated() }
         let ahead = readAhead.isEmpty ? nil : (try? instruction.get()).flatMap { PaymentReadAhead(rows: readAhead, for: $0) }
         // why a query when the key is taken: the first payment is read (and its request compared) only then.
         if ahead?.keyTaken ?? true,

@@ -24,10 +24,16 @@ struct PaymentRoutes {
             return (key, payment, IdempotencyKey.requestHash(method: "POST", path: "/v1/payments", body: body.readableBytesView))
         }
         let payments = payments
-        let readAhead = (try? parsed.get()).flatMap { PaymentReadAhead.query(for: $0.payment, idempotencyKey: $0.key) }
+        // why validated once here: the read-ahead's statement and `prepare` both need the
+        // instruction, and validating a payment to an IBAN is most of the CPU before the booking.
+        let instruction = (try? parsed.get()).map { parsed in Result { try parsed.payment.validated() } }
+        let readAhead = (try? parsed.get()).flatMap { parsed in
+            (try? instruction?.get()).flatMap { PaymentReadAhead.query(for: $0, idempotencyKey: parsed.key) }
+        }
         let (principal, prepared) = try await context.readAsCaller(joining: readAhead) { principal, rows, session in
             let (key, payment, hash) = try parsed.get()
-            return try await payments.prepare(payment, by: principal, idempotencyKey: key, requestHash: hash, readAhead: rows, in: session)
+            return try await payments.prepare(
+                payment, validated: instruction, by: principal, idempotencyKey: key, requestHash: hash, readAhead: rows, in: session)
         }
         let (key, _, hash) = try parsed.get()
         let created = try await payments.create(prepared, by: principal, idempotencyKey: key, requestHash: hash)

@@ -50,12 +50,16 @@ final class ExpectContinueHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     /// An HTTP/1.1 (or later) request with a body that lists the `100-continue` expectation.
     static func expectsContinue(_ head: HTTPRequestHead) -> Bool {
+        // why the expectation first: almost no request lists one, and the body's checks below
+        // trim with Foundation (`perf`: 1.4 % of the server's CPU on payments, for nothing).
+        let expectations = head.headers["expect"]
+        guard !expectations.isEmpty else { return false }
         guard head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1) else { return false }
         let hasBody =
             head.headers["content-length"].first.map { $0.trimmingCharacters(in: .whitespaces) != "0" }
             ?? head.headers.contains(name: "transfer-encoding")
         guard hasBody else { return false }
-        return head.headers["expect"].contains { value in
+        return expectations.contains { value in
             value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "100-continue" }
         }
     }
