@@ -10,6 +10,9 @@ import TresorLedger
 /// was most of what a transfer cost beside its booking. Every caller is still checked against
 /// the sessions as they are after it arrived (a revoked token is refused at once), not against
 /// a copy kept in memory.
+///
+/// PostgreSQL only, as `JoinedReads`: on SQLite each caller reads alone, at once (server CPU per
+/// transfer at 64 connections 167–192 → 159–165 µs, six alternated runs).
 final class SessionLookups: Sendable {
     /// Tokens per statement at most. why 32: with the two times, 34 values, under the 64 up to
     /// which PostgreSQL statements are kept prepared (`PostgresSession.preparedBindsMax`).
@@ -36,7 +39,13 @@ final class SessionLookups: Sendable {
     /// (decoded by `AuthService.caller(in:minimumLevel:)`). A lone caller reads at once, on its
     /// own thread.
     func row(hash: String) async throws -> SQLRow? {
-        try await withCheckedThrowingContinuation { continuation in
+        // why not batched on SQLite: a read there is a few C calls on the caller's thread, no
+        // round trip to share, and waiting for a batch costs two thread switches.
+        guard database.dialect == .postgres else {
+            let (now, idleCutoff) = sessions.window()
+            return try await database.readStatement(AuthService.sessionLookup(hash: hash, now: now, idleCutoff: idleCutoff, joining: nil)).first
+        }
+        return try await withCheckedThrowingContinuation { continuation in
             waiting.submit(Waiter(hash: hash, continuation: continuation)) { [self] batch in await read(batch) }
         }
     }
