@@ -121,7 +121,8 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidStationCode = "invalid_station_code"
         /// Text holding a control character other than tab, line feed and carriage return:
         /// SQLite cut text at a NUL, PostgreSQL refuses it, and XML (pain.001, camt.053, the XML
-        /// channel) cannot carry any of them.
+        /// channel) cannot carry any of them. Also a payment to another bank's text holding a
+        /// character outside `PaymentText`'s Latin set (`suggested` is the text converted).
         case invalidCharacter = "invalid_character"
     }
 }

@@ -49,38 +49,54 @@ struct Pain001ExportTests {
     }
 
     @Test(
-        "texts in any script at their limits, and texts stored before the rules, still give a file the schema takes", arguments: StoreKind.available)
+        "typed texts in Latin at their limits go out as typed, other scripts are refused; a QR-bill's and stored texts are converted, and the schema takes the file",
+        arguments: StoreKind.available)
     func anyText(kind: StoreKind) async throws {
         let fixture = try await PaymentFixture.make(kind)
-        // 140 scalars of message and 70 of name, fewer characters on screen: what the schema counts.
-        let message = String(repeating: "नमस्ते ", count: 14) + "👨‍👩‍👧‍👦🇨🇭🇳🇵e\u{301}" + String(repeating: "x", count: 29)
-        let name = String(repeating: "o\u{308}", count: 35)
+        // 140 scalars of message and 70 of name, as the schema counts: Latin with every kind of
+        // letter the SPS set has, a name typed with combining marks (stored composed).
+        let message = String(repeating: "Łódź Ș€ ", count: 16) + "Zürich Bern!"
         var request = fixture.ibanRequest(1_000)
         request.message = message
-        request.creditor?.name = name
+        request.creditor?.name = String(repeating: "o\u{308}", count: 70)
         try await fixture.pay(request)
         var over = request
         over.message = message + "x"
         await #expect(throws: DomainError.self) { try await fixture.pay(over) }
-        var named = request
-        named.creditor?.name = name + "x"
-        await #expect(throws: DomainError.self) { try await fixture.pay(named) }
-        // Stored before messages counted scalars and U+FFFF was refused: 300 scalars, and
-        // characters no XML carries (the control character escaped, as the stored JSON has it).
+        for (field, text) in [("message", "नमस्ते 🙏"), ("creditor.name", "Дмитрий Петров")] {
+            var other = fixture.ibanRequest(1_500)
+            if field == "message" { other.message = text } else { other.creditor?.name = text }
+            let error = await #expect(throws: DomainError.self) { try await fixture.pay(other) }
+            #expect(error?.code == .invalidCharacter && error?.field == field)
+        }
+        // A QR-bill from someone else's software with characters outside the set: paid, and
+        // converted in the file.
+        let bill = QRBill(
+            account: try IBAN("CH4431999123000889012"),
+            creditor: PostalAddress(
+                name: "Ǆemal Ǒrsić 👷", street: "Rue du Lac", buildingNumber: "1268", postalCode: "2501", town: "Biel", country: "CH"),
+            amount: Money(minorUnits: 2_500, currency: .chf), currency: .chf, reference: .qrr("210000000003139471430009017"), message: "Merci ①")
+        try await fixture.pay(PaymentRequest(type: .qrbill, debtorAccount: fixture.current.id, qrbillPayload: bill.payload))
+        // Stored before messages counted scalars and the character set applied: 300 scalars,
+        // characters no XML carries (the control character escaped, as the stored JSON has it)
+        // and other scripts.
         var legacy = fixture.ibanRequest(2_000)
         legacy.message = "LEGACY"
         try await fixture.pay(legacy)
-        let stored = String(repeating: "e\u{301}", count: 150) + "\u{FFFF}\\u0007"
+        let stored = String(repeating: "e\u{301}", count: 150) + "\u{FFFF}\\u0007 नमस्ते"
         try await fixture.services.database.transaction { session in
             try await session.execute(SQL("UPDATE payments SET instruction = replace(instruction, 'LEGACY', ?)", [.text(stored)]))
         }
 
         let export = try #require(try await fixture.services.pain001.export(date: fixture.services.today))
-        #expect(export.paymentCount == 2)
+        #expect(export.paymentCount == 3)
         let (status, output) = try Self.xmllint(document: export.document)
         #expect(status == 0, "xmllint: \(output)")
-        #expect(export.document.contains("<Ustrd>\(message)</Ustrd>") && export.document.contains("<Nm>\(name)</Nm>"))
-        #expect(export.document.contains("<Ustrd>\(String(repeating: "e\u{301}", count: 70))</Ustrd>"), "cut at 140 scalars")
+        #expect(export.document.contains("<Ustrd>\(message)</Ustrd>"))
+        #expect(export.document.contains("<Nm>\(String(repeating: "ö", count: 70))</Nm>"))
+        #expect(export.document.contains("<Nm>DZemal Orsić .</Nm>") && export.document.contains("<Ustrd>Merci 1</Ustrd>"))
+        #expect(export.document.contains("<Ustrd>\(String(repeating: "é", count: 140))</Ustrd>"), "composed, then cut at 140 scalars")
+        #expect(!export.document.unicodeScalars.contains { $0.value > 0x7F && !PaymentText.isCarried($0) })
     }
 
     @Test("a document that breaks the schema is caught by the same check")

@@ -147,6 +147,35 @@ class PaymentsTest(BrowserTest):
         self.browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
         self.wait_until(lambda b: b.find_elements(By.ID, "confirm"))
 
+    def test_a_character_no_bank_file_carries_is_named_at_its_field(self):
+        """A payment to another bank carries Latin text: a Greek letter in the message is refused
+        at the message field, which offers the text as it would go out; curly quotes typed by a
+        phone go through written plainly."""
+        self.login()
+        self.fill_iban_form("Anna’s Laden", "CH5604835012345678009")
+        self.browser.find_element(By.ID, "message").send_keys("Miete März Ω")
+        self.browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+        error = self.wait_until(lambda b: b.find_element(By.ID, "form-error"))
+        self.assertEqual(error.get_attribute("data-field"), "message")
+        self.assertTrue(error.text.startswith("Bitte prüfen:"), error.text)
+        self.assertIn("lateinische", self.browser.find_element(By.ID, "message-error").text)
+        self.assertEqual(self.browser.find_element(By.ID, "message").get_attribute("value"), "Miete März .")
+        self.assert_fits_and_accessible()
+        for _ in range(2):
+            old_page = self.browser.find_element(By.TAG_NAME, "html")
+            self.browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+            self.wait_until_left(old_page)
+            if self.browser.find_elements(By.ID, "confirm"):
+                break
+            # The form groups the IBAN as it is typed; the server writes it out to be checked.
+            self.assertEqual(self.browser.find_element(By.ID, "form-error").get_attribute("data-field"), "creditor_iban")
+        confirm = self.browser.find_element(By.ID, "confirm")
+        main = self.browser.find_element(By.TAG_NAME, "main").text
+        self.assertIn("Anna's Laden", main)
+        self.assertIn("Miete März .", main)
+        confirm.click()
+        self.wait_until(lambda b: "/payments/" in b.current_url)
+
     def top_up_hint(self):
         """The amounts the top-up form's hint lists, by operator name: {"Salt": ["10", "20", "25", …]}."""
         hint = self.browser.find_element(By.ID, "amount-help").text

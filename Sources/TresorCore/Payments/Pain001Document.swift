@@ -87,8 +87,13 @@ struct Pain001Document {
     }
 
     /// why the limits: the schema's `MaxNText` of each element; our own limits are the same or
-    /// lower, so only a text stored before they counted as the schema does is cut.
-    private func element(_ name: String, _ text: String, max: Int = .max) -> String { XMLText.element(name, text, max: max) }
+    /// lower, so only a text stored before they counted as the schema does is cut. why cleaned:
+    /// the texts a customer types into a payment are checked against `PaymentText` when it is
+    /// made, but a QR-bill's come from the biller's software, names from the bank's records, and
+    /// older texts from before the rule; converted before the cut, which counts what is sent.
+    private func element(_ name: String, _ text: String, max: Int = .max) -> String {
+        XMLText.element(name, PaymentText.cleaned(text), max: max)
+    }
 
     /// `<Strd>` remittance with the creditor reference: a QR reference is proprietary `QRR`, an
     /// ISO 11649 one the code `SCOR` (the same in pain.001 and camt.053).

@@ -32,7 +32,8 @@ public struct PaymentChange: Hashable, Sendable, Codable {
             }
             changed.amount = amount
         }
-        if let message {
+        if var message {
+            if instruction.type.leavesTheBank { message = try PaymentText.checked(message, field: "message") }
             try TextLength.check(message, field: "message", max: PaymentRequest.messageLengthMax)
             changed.message = message.isEmpty ? nil : message
         }

@@ -3,6 +3,7 @@ extension PaymentRequest {
     /// BIC, addresses, references, QR-bill and code line, message length, top-up. Account
     /// ownership, balances and dates are the server's part.
     public func validated() throws -> PaymentInstruction {
+        let message = type.leavesTheBank ? try self.message.map { try PaymentText.checked($0, field: "message") } : self.message
         try TextLength.check(message, field: "message", max: Self.messageLengthMax)
         var instruction: PaymentInstruction
         switch type {

@@ -11,6 +11,11 @@ public enum PaymentType: String, Sendable, Codable, CaseIterable {
     /// Prepaid phone top-up.
     case topup
 
+    /// Whether the payment's texts go out in the bank's pain.001 file, so hold only
+    /// `PaymentText`'s characters. A payment to an IBAN counts even when the IBAN turns out to be
+    /// at this bank: which bank holds it is known only later, and the rule must not depend on it.
+    public var leavesTheBank: Bool { self == .iban || self == .qrbill || self == .esr }
+
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let type = PaymentType(rawValue: text) else {
@@ -57,9 +62,14 @@ public struct CreditorInput: Hashable, Sendable, Codable {
     /// The structured address, when any part of it was given.
     public func address(field: String) throws -> PostalAddress? {
         if [name, street, buildingNumber, postalCode, town, country].allSatisfy({ ($0 ?? "").isEmpty }) { return nil }
+        // why checked here: a payee's address typed by the customer goes into the pain.001 file.
+        func text(_ value: String?, _ part: String) throws -> String? {
+            try value.map { try PaymentText.checked($0, field: "\(field).\(part)") }
+        }
         let address = PostalAddress(
-            name: name ?? "", street: street.nonEmpty, buildingNumber: buildingNumber.nonEmpty, postalCode: postalCode ?? "",
-            town: town ?? "", country: country ?? "")
+            name: try text(name, "name") ?? "", street: try text(street, "street").nonEmpty,
+            buildingNumber: try text(buildingNumber, "building_number").nonEmpty, postalCode: try text(postalCode, "postal_code") ?? "",
+            town: try text(town, "town") ?? "", country: country ?? "")
         try address.validate(field: field)
         return address
     }

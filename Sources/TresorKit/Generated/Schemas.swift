@@ -278,6 +278,8 @@ extension Components.Schemas {
         ///
         /// - Remark: Generated from `#/components/schemas/PaymentRequest/reference`.
         public var reference: Swift.String?
+        /// In iban, qrbill and esr payments (and the payee's address), the Latin characters of the Swiss Payment Standards: Basic Latin, Latin-1 Supplement, Latin Extended-A, Ș ș Ț ț, €. Line breaks become a space; another character is 400 invalid_character with the text converted in suggested.
+        ///
         /// - Remark: Generated from `#/components/schemas/PaymentRequest/message`.
         public var message: Swift.String?
         /// - Remark: Generated from `#/components/schemas/PaymentRequest/qrbill_payload`.
@@ -326,7 +328,7 @@ extension Components.Schemas {
         ///   - executionDate: Today or earlier means now; weekends and bank holidays move forward.
         ///   - creditor:
         ///   - reference: ISO 11649 creditor reference for iban payments.
-        ///   - message:
+        ///   - message: In iban, qrbill and esr payments (and the payee's address), the Latin characters of the Swiss Payment Standards: Basic Latin, Latin-1 Supplement, Latin Extended-A, Ș ș Ț ț, €. Line breaks become a space; another character is 400 invalid_character with the text converted in suggested.
         ///   - qrbillPayload:
         ///   - codeLine:
         ///   - topup:
