@@ -88,6 +88,12 @@ public protocol SQLDatabase: Sendable {
     /// queue), so no deadline can answer its caller sooner than the write itself. False where a
     /// write waits on a server that may never answer (PostgreSQL).
     var writesOnCaller: Bool { get }
+    /// Whether a read runs on the calling thread (SQLite: a few C calls on a reader connection),
+    /// so callers batched into one statement share no round trip and only pay the two thread
+    /// switches of waiting for the batch. False where a read is a round trip to a server
+    /// (PostgreSQL), which batching shares. `SessionLookups` and `JoinedReads` ask it. No
+    /// default: a wrapper (the tests' counting one) must pass its store's answer on.
+    var readsOnCaller: Bool { get }
     /// The payloads notified on `channel` from now on, by this instance or any other on the same
     /// database. Returns once listening, so nothing committed afterwards is missed.
     func listen(_ channel: String) async throws -> AsyncStream<String>

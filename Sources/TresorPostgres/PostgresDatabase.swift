@@ -11,6 +11,8 @@ import TresorLedger
 /// row locks that keep concurrent bookings correct.
 public final class PostgresDatabase: SQLDatabase {
     public let dialect = SQLDialect.postgres
+    /// A read is a round trip to the server: `SessionLookups` and `JoinedReads` batch callers.
+    public var readsOnCaller: Bool { false }
     let connections: PostgresConnections
     /// The group committer's connections (`autocommit`), apart from the pool of reads and
     /// transactions. why apart: one batch is written at a time, and on a connection kept for

@@ -14,6 +14,7 @@ import TresorLedger
 public final class SQLiteDatabase: SQLDatabase {
     public let dialect = SQLDialect.sqlite
     public var writesOnCaller: Bool { true }
+    public var readsOnCaller: Bool { true }
     let pool: DatabasePool
     /// Connections for reads (`read`), beside GRDB's pool that the writer and the tools use.
     let readers: SQLiteReaders

@@ -17,6 +17,7 @@ struct GroupCommitDeadlineTests {
         init(_ base: any SQLDatabase) { self.base = base }
 
         var dialect: SQLDialect { base.dialect }
+        var readsOnCaller: Bool { base.readsOnCaller }
         func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T { try await base.read(body) }
         func listen(_ channel: String) async throws -> AsyncStream<String> { try await base.listen(channel) }
         func migrate() async throws { try await base.migrate() }

@@ -10,6 +10,7 @@ final class HeldFirstRead: SQLDatabase {
 
     var reads: Int { state.withLock { $0.reads } }
     var dialect: SQLDialect { base.dialect }
+    var readsOnCaller: Bool { base.readsOnCaller }
 
     func open() {
         let held = state.withLock { state in

@@ -16,6 +16,8 @@ public final class CountingDatabase: SQLDatabase {
     public func reset() { counts.withLock { $0 = (0, 0, 0) } }
 
     public var dialect: SQLDialect { base.dialect }
+    public var readsOnCaller: Bool { base.readsOnCaller }
+    public var writesOnCaller: Bool { base.writesOnCaller }
 
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
         counts.withLock { $0.transactions += 1 }

@@ -19,8 +19,9 @@ import TresorLedger
 /// row of the `VALUES` list, so a token is checked against the sessions as they are after its
 /// caller came, and two callers with the same token are read twice.
 ///
-/// PostgreSQL only. why: on SQLite a read is a few C calls on the caller's thread, no round
-/// trip to share, and SQLite has no `LATERAL` join.
+/// Only where a read is a round trip (`SQLDatabase.readsOnCaller` false: PostgreSQL, whose
+/// `LATERAL` join the batch statement uses). why: on SQLite a read is a few C calls on the
+/// caller's thread, no round trip to share.
 final class JoinedReads: Sendable {
     /// Binds per statement at most: the 64 up to which PostgreSQL statements are kept prepared
     /// (`PostgresSession.preparedBindsMax`).
@@ -56,7 +57,7 @@ final class JoinedReads: Sendable {
     /// `AuthService.sessionLookup` reads them alone: none when the session is not live, else the
     /// session's five columns and `data`'s after them (nulls when `data` found none).
     func rows(hash: String, data: CallerQuery) async throws -> [SQLRow] {
-        guard database.dialect == .postgres, let batches = batches(for: data) else { return try await readAlone(hash: hash, data: data) }
+        guard !database.readsOnCaller, let batches = batches(for: data) else { return try await readAlone(hash: hash, data: data) }
         if batches.leadAlone() {
             defer { batches.endAlone { [self] waiters in await read(waiters, data: data) } }
             return try await readAlone(hash: hash, data: data)

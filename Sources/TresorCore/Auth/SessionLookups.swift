@@ -39,9 +39,9 @@ final class SessionLookups: Sendable {
     /// (decoded by `AuthService.caller(in:minimumLevel:)`). A lone caller reads at once, on its
     /// own thread.
     func row(hash: String) async throws -> SQLRow? {
-        // why not batched on SQLite: a read there is a few C calls on the caller's thread, no
-        // round trip to share, and waiting for a batch costs two thread switches.
-        guard database.dialect == .postgres else {
+        // why not batched where reads run on the caller (SQLite): no round trip to share, and
+        // waiting for a batch costs two thread switches.
+        guard !database.readsOnCaller else {
             let (now, idleCutoff) = sessions.window()
             return try await database.readStatement(AuthService.sessionLookup(hash: hash, now: now, idleCutoff: idleCutoff, joining: nil)).first
         }
