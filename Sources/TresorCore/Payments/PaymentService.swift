@@ -60,7 +60,7 @@ public struct PaymentService: Sendable {
     /// one read for all (`TresorRequestContext.readAsCaller`). Refuses what `create` refuses.
     /// `readAhead`: the rows of `PaymentReadAhead.query(for:idempotencyKey:)` joined to the
     /// session lookup, answering what they hold without a query (none: every read is a query).
-    /// `validated`: `request.validated()` when the caller has it already.
+    /// `validated`: `request.validated()` when the caller has it already (`Intake`).
     public func prepare(
         _ request: PaymentRequest, validated: Result<PaymentInstruction, any Error>? = nil, by principal: Principal, idempotencyKey: String,
         requestHash: String, readAhead: [SQLRow] = [], in session: any SQLSession

@@ -18,25 +18,18 @@ struct PaymentRoutes {
         let body = try await JSON.body(request)
         // why parsed first, thrown inside the read: a caller without a valid session hears 401
         // before anything about its request.
-        let parsed = Result { () throws -> (key: String, payment: PaymentRequest, hash: String) in
+        let intake = Result { () throws -> PaymentService.Intake in
             let key = try IdempotencyKey.validate(request.headers[.idempotencyKey])
             let payment = try JSON.decode(PaymentRequest.self, from: body)
-            return (key, payment, IdempotencyKey.requestHash(method: "POST", path: "/v1/payments", body: body.readableBytesView))
+            let hash = IdempotencyKey.requestHash(method: "POST", path: "/v1/payments", body: body.readableBytesView)
+            return PaymentService.Intake(payment, idempotencyKey: key, requestHash: hash)
         }
         let payments = payments
-        // why validated once here: the read-ahead's statement and `prepare` both need the
-        // instruction, and validating a payment to an IBAN is most of the CPU before the booking.
-        let instruction = (try? parsed.get()).map { parsed in Result { try parsed.payment.validated() } }
-        let readAhead = (try? parsed.get()).flatMap { parsed in
-            (try? instruction?.get()).flatMap { PaymentReadAhead.query(for: $0, idempotencyKey: parsed.key) }
+        let (principal, prepared) = try await context.readAsCaller(joining: try? intake.get().readAhead) { principal, rows, session in
+            try await payments.prepare(try intake.get(), by: principal, readAhead: rows, in: session)
         }
-        let (principal, prepared) = try await context.readAsCaller(joining: readAhead) { principal, rows, session in
-            let (key, payment, hash) = try parsed.get()
-            return try await payments.prepare(
-                payment, validated: instruction, by: principal, idempotencyKey: key, requestHash: hash, readAhead: rows, in: session)
-        }
-        let (key, _, hash) = try parsed.get()
-        let created = try await payments.create(prepared, by: principal, idempotencyKey: key, requestHash: hash)
+        let accepted = try intake.get()
+        let created = try await payments.create(prepared, by: principal, idempotencyKey: accepted.idempotencyKey, requestHash: accepted.requestHash)
         var response = JSON.response(writing: PaymentBody(payment: PaymentDTO(created.payment, challenge: created.challenge)), status: .created)
         if created.replayed { response.headers[.idempotentReplayed] = "true" }
         return response
