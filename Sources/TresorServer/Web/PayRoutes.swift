@@ -181,6 +181,8 @@ extension WebApp {
             "payee": payee, "amount": language.format(checked.instruction.amount), "date": language.format(checked.execution),
             "from": names[checked.instruction.debtorAccount] ?? "", "signature": checked.signing.required,
         ]
+        // why the account too: the payee's name is what the customer typed; the IBAN is where the money goes.
+        if let iban = checked.instruction.creditorIBAN { summary["iban"] = iban.formatted }
         if let reference = checked.instruction.reference { summary["reference"] = reference.formatted }
         if let message = checked.instruction.message { summary["message"] = message }
         page.values["review"] = summary
@@ -214,6 +216,15 @@ extension WebApp {
         return field.replacingOccurrences(of: ".", with: "_")
     }
 
+    /// An IBAN as the form sends it, without the spaces its script puts between groups of four.
+    /// why: every IBAN typed into the form came back with "we write the IBAN without spaces",
+    /// one more round for a grouping the page made itself; the review page shows the IBAN the
+    /// money goes to. Anything else written another way (small letters, other digits) is still
+    /// shown to the customer to check (`IBAN(strict:)`).
+    static func ungrouped(_ iban: String) -> String {
+        iban.replacingOccurrences(of: " ", with: "")
+    }
+
     static func paymentRequest(type: PaymentType, form: [String: String]) throws -> PaymentRequest {
         func value(_ name: String) -> String? {
             let text = (form[name] ?? "").trimmingCharacters(in: .whitespaces)
@@ -232,7 +243,7 @@ extension WebApp {
             request.creditor = CreditorInput(account: value("creditor_account").flatMap { AccountID(text: $0) })
         case .iban:
             request.creditor = CreditorInput(
-                name: value("creditor_name"), iban: form["creditor_iban"], street: value("creditor_street"),
+                name: value("creditor_name"), iban: form["creditor_iban"].map(Self.ungrouped), street: value("creditor_street"),
                 buildingNumber: value("creditor_building_number"), postalCode: value("creditor_postal_code"), town: value("creditor_town"),
                 country: value("creditor_country") ?? "CH")
             request.reference = value("reference")
