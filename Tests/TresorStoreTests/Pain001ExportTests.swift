@@ -63,6 +63,9 @@ struct Pain001ExportTests {
         var over = request
         over.message = message + "x"
         await #expect(throws: DomainError.self) { try await fixture.pay(over) }
+        var named = request
+        named.creditor?.name = String(repeating: "ö", count: 71)
+        await #expect(throws: DomainError.self) { try await fixture.pay(named) }
         for (field, text) in [("message", "नमस्ते 🙏"), ("creditor.name", "Дмитрий Петров")] {
             var other = fixture.ibanRequest(1_500)
             if field == "message" { other.message = text } else { other.creditor?.name = text }

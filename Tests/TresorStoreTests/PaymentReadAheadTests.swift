@@ -73,13 +73,12 @@ struct PaymentReadAheadTests {
                     }.value
                 }
                 let counted = CountingSession.Count()
-                let query = PaymentReadAhead.query(for: request, idempotencyKey: key)
-                #expect(query != nil)
+                // As `POST /v1/payments` reads: the intake's statement joined to the session lookup.
+                let intake = PaymentService.Intake(request, idempotencyKey: key, requestHash: hash)
+                #expect(intake.readAhead != nil)
                 let joined = await Self.outcome {
-                    try await services.auth.read(token: token, minimumLevel: 2, joining: query) { caller, rows, session in
-                        try await services.payments.prepare(
-                            request, by: caller, idempotencyKey: key, requestHash: hash, readAhead: rows,
-                            in: CountingSession(base: session, count: counted))
+                    try await services.auth.read(token: token, minimumLevel: 2, joining: intake.readAhead) { caller, rows, session in
+                        try await services.payments.prepare(intake, by: caller, readAhead: rows, in: CountingSession(base: session, count: counted))
                     }.value
                 }
                 #expect(joined == separate, "\(key)")

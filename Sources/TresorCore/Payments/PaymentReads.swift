@@ -68,15 +68,9 @@ public struct PaymentReadAhead: Sendable {
     /// whitelisted, bank clearing number.
     private static let extraColumns = 6
 
-    /// The statement joined to the session lookup for `request`; nil when the request is invalid
-    /// (`prepare` refuses it without reading) or a top-up (its operator's account is looked up
-    /// by name).
-    public static func query(for request: PaymentRequest, idempotencyKey: String) -> CallerQuery? {
-        (try? request.validated()).flatMap { query(for: $0, idempotencyKey: idempotencyKey) }
-    }
-
-    /// `query(for:idempotencyKey:)` of a request validated already (`PaymentRequest.validated`).
-    public static func query(for instruction: PaymentInstruction, idempotencyKey: String) -> CallerQuery? {
+    /// The statement joined to the session lookup for a validated request (`PaymentService.Intake`
+    /// builds it); nil for a top-up (its operator's account is looked up by name).
+    static func query(for instruction: PaymentInstruction, idempotencyKey: String) -> CallerQuery? {
         guard instruction.type != .topup else { return nil }
         let shape = Shape(instruction)
         let customer = CallerQuery.customer

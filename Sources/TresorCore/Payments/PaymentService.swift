@@ -58,7 +58,7 @@ public struct PaymentService: Sendable {
     /// Every read `create` makes before it writes, in `session`: the replay check, the plan, the
     /// signing decision. why in the caller's read: the route reads them with the session lookup,
     /// one read for all (`TresorRequestContext.readAsCaller`). Refuses what `create` refuses.
-    /// `readAhead`: the rows of `PaymentReadAhead.query(for:idempotencyKey:)` joined to the
+    /// `readAhead`: the rows of `Intake.readAhead` (`PaymentReadAhead`) joined to the
     /// session lookup, answering what they hold without a query (none: every read is a query).
     /// `validated`: `request.validated()` when the caller has it already (`Intake`).
     public func prepare(

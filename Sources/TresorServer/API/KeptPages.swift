@@ -25,10 +25,8 @@ struct KeptPage: Sendable {
 /// One cache per bank and kind (its routes are built per bank); bounded by bytes, least
 /// recently used pages leave first.
 final class KeptPages<Key: Hashable & Sendable>: Sendable {
-    typealias Page = KeptPage
-
     private struct Kept {
-        var page: Page
+        var page: KeptPage
         var lastUsed: UInt64
     }
 
@@ -49,7 +47,7 @@ final class KeptPages<Key: Hashable & Sendable>: Sendable {
     }
 
     /// The page kept for `key` if it was made at `revision`.
-    func page(_ key: Key, at revision: Int64) -> Page? {
+    func page(_ key: Key, at revision: Int64) -> KeptPage? {
         state.withLock { state in
             guard var kept = state.pages[key], kept.page.revision == revision else { return nil }
             state.clock += 1
@@ -69,7 +67,7 @@ final class KeptPages<Key: Hashable & Sendable>: Sendable {
 
     /// Keeps `page` for `key` unless a page of a later revision is kept already (two requests
     /// may finish out of order).
-    func keep(_ page: Page, for key: Key) {
+    func keep(_ page: KeptPage, for key: Key) {
         let size = page.body.readableBytes
         guard size <= bytesMax / 8 else { return }
         state.withLock { state in
