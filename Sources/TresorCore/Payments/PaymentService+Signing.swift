@@ -64,7 +64,7 @@ extension PaymentService {
                     }
                     try await PaymentStore.update(payment, in: session)
                     if trustPayee, let iban = payment.instruction.creditorIBAN {
-                        try await BeneficiaryService.add(
+                        _ = try await BeneficiaryService.add(
                             name: payment.instruction.creditor?.name ?? iban.formatted, iban: iban, owner: principal.customerID.rawValue, now: now,
                             in: session)
                     }
