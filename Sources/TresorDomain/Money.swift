@@ -17,8 +17,24 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses a decimal string such as `"1234.5"` or `"-0.05"` for `currency`.
     /// Rejects exponents, separators, more fractional digits than the currency has, and
-    /// anything above `maxAbsoluteMinorUnits`, each with a stable code on `field`.
+    /// anything above `maxAbsoluteMinorUnits`, each with a stable code on `field`. An amount
+    /// written as people type it (`1'250.00`, `12,50`, Arabic digits: `TypedAmount`) is refused
+    /// too, with what it reads as in `suggested`.
+    ///
+    /// why a suggestion and not the reading itself: an app that passes its text field through
+    /// as typed hears what to show for the customer to confirm (a refusal names the repair where
+    /// the server can make one), while the API keeps one form that no two readers can take apart.
     public init(parsing text: String, currency: Currency, field: String = "amount") throws {
+        do {
+            try self.init(strict: text, currency: currency, field: field)
+        } catch let error as DomainError where error.code == .invalidAmount {
+            let typed = TypedAmount.normalized(text)
+            let reading = typed == text ? nil : try? Money(strict: typed, currency: currency, field: field)
+            throw DomainError(.invalidAmount, field: field, error.message, suggested: reading?.decimalString)
+        }
+    }
+
+    private init(strict text: String, currency: Currency, field: String) throws {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty, bytes.count <= 24 else {
             throw DomainError(.invalidAmount, field: field, "Amount must be a decimal number like 12.30.")

@@ -47,4 +47,36 @@ struct MoneyTests {
             try Money(parsing: "10.004", currency: .chf)
         } throws: { ($0 as? DomainError)?.suggested == "10.00" }
     }
+
+    /// Amounts as customers type them (apostrophe, typographic apostrophe, no-break and narrow
+    /// no-break spaces, decimal comma, German and English grouping, Arabic-Indic digits with the
+    /// Arabic separators) and what each reads as.
+    @Test(
+        "an amount written as people type it is refused, with what it reads as suggested",
+        arguments: [
+            ("1'250.00", "1250.00"), ("1\u{2019}250.5", "1250.50"), ("1\u{00A0}250,50", "1250.50"), ("1\u{202F}250", "1250.00"),
+            ("12,5", "12.50"), ("1.234,50", "1234.50"), ("1,234.50", "1234.50"),
+            ("\u{0661}\u{066C}\u{0662}\u{0665}\u{0660}\u{066B}\u{0665}", "1250.50"),
+            (" 7.00 ", "7.00"), ("-1'000", "-1000.00"),
+        ])
+    func typedAmountSuggested(typed: String, reading: String) {
+        #expect {
+            try Money(parsing: typed, currency: .chf)
+        } throws: { error in
+            let error = error as? DomainError
+            return error?.code == .invalidAmount && error?.field == "amount" && error?.suggested == reading
+        }
+    }
+
+    @Test("no suggestion where the text reads as no amount, or as one the currency refuses")
+    func unreadableAmountHasNoSuggestion() {
+        for text in ["abc", "1e3", "12.", ".5", "1'25.00", "CHF 12.00", "1'250.005"] {
+            #expect {
+                try Money(parsing: text, currency: .chf)
+            } throws: { ($0 as? DomainError)?.code == .invalidAmount && ($0 as? DomainError)?.suggested == nil }
+        }
+        #expect {
+            try Money(parsing: "12,50", currency: Currency(code: "JPY")!)
+        } throws: { ($0 as? DomainError)?.code == .invalidAmount && ($0 as? DomainError)?.suggested == nil }
+    }
 }

@@ -47,6 +47,9 @@ struct ValidationVectorTests {
             let device = Self.offline(body)
             #expect(
                 device?.code == vector["code"] as? String && device?.field == vector["field"] as? String, "\(name): \(String(describing: device))")
+            if let suggested = vector["suggested"] as? String {
+                #expect(device?.suggested == suggested, "\(name): \(String(describing: device))")
+            }
 
             var post = URLRequest(url: server.url.appendingPathComponent("v1/payments"))
             post.httpMethod = "POST"

@@ -7,7 +7,7 @@ import Testing
 @Suite("Payment validation vectors through POST /v1/payments")
 struct ValidationVectorAPITests {
     /// Each vector with its request body for `account` (the file leaves the debtor out).
-    static func vectors(account: String) throws -> [(name: String, body: String, code: String?, field: String?)] {
+    static func vectors(account: String) throws -> [(name: String, body: String, code: String?, field: String?, suggested: String?)] {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("vectors/payment-validation.json")
         let list = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [[String: Any]])
@@ -15,7 +15,9 @@ struct ValidationVectorAPITests {
             var request = try #require(vector["request"] as? [String: Any])
             request["debtor_account"] = account
             let body = String(decoding: try JSONSerialization.data(withJSONObject: request), as: UTF8.self)
-            return (try #require(vector["name"] as? String), body, vector["code"] as? String, vector["field"] as? String)
+            return (
+                try #require(vector["name"] as? String), body, vector["code"] as? String, vector["field"] as? String, vector["suggested"] as? String
+            )
         }
     }
 
@@ -37,6 +39,9 @@ struct ValidationVectorAPITests {
                 } else {
                     #expect(reply.status.code >= 400 && reply.status.code < 500, "\(vector.name): \(reply.status)")
                     #expect(reply.errorCode == vector.code && reply.errorField == vector.field, "\(vector.name): \(reply.text)")
+                    if let suggested = vector.suggested {
+                        #expect(reply.error["suggested"] as? String == suggested, "\(vector.name): \(reply.text)")
+                    }
                 }
             }
         }

@@ -1,4 +1,4 @@
-import TresorDomain
+import Foundation
 
 /// An amount as a customer types it into a form, rewritten as the decimal the services parse
 /// (`Money(parsing:)`): `12,50` → `12.50`; `1’234.50`, `1 234,50`, `1,234.50` and `1.234,50` →
@@ -7,14 +7,15 @@ import TresorDomain
 /// why: the decimal keypad of a phone set to French, German or Italian (`inputmode="decimal"`)
 /// has a comma and no dot, and a Swiss customer writes thousands with an apostrophe; "must be a
 /// decimal number like 12.30" for an amount anyone can read is the form's fault. The JSON API
-/// and the XML channel keep the one strict form. `app.js` (`typedAmount`) reads amounts the
-/// same way, so its live check and the server agree.
+/// and the XML channel keep the one strict form, and name this reading as the `suggested` value
+/// of their refusal (`Money(parsing:)`), for the customer to confirm. `app.js` (`typedAmount`)
+/// reads amounts the same way, so its live check and the server agree.
 ///
 /// Digits of any script count (`Digits`), and the Arabic decimal and thousands separators
 /// (`٢٬٥٠٠٫٥٠`) read as a dot and a group mark: an iPhone set to an Arabic region types them on
 /// its decimal pad, and the web app speaks Arabic.
-enum TypedAmount {
-    static func normalized(_ typed: String) -> String {
+public enum TypedAmount {
+    public static func normalized(_ typed: String) -> String {
         var text = Digits.ascii(typed.trimmingCharacters(in: .whitespaces))
         if text.unicodeScalars.contains(where: { $0 == "\u{066B}" || $0 == "\u{066C}" }) {
             text = text.replacingOccurrences(of: "\u{066B}", with: ".").replacingOccurrences(of: "\u{066C}", with: "'")
