@@ -144,7 +144,14 @@ let package = Package(
             ],
             exclude: ["Resources"]
         ),
-        .testTarget(name: "TresorKitTests", dependencies: ["TresorKit", "TresorDomain"]),
+        .testTarget(
+            name: "TresorKitTests",
+            dependencies: [
+                "TresorKit", "TresorDomain",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .testTarget(
             name: "TresorServerTests",
             dependencies: [

@@ -502,10 +502,30 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/accounts/{id}/transactions/GET/query/to`.
                 public var to: Swift.String?
                 /// - Remark: Generated from `#/paths/v1/accounts/{id}/transactions/GET/query/type`.
-                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                    case income = "income"
-                    case expense = "expense"
-                    case all = "all"
+                public enum _TypePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                    case income
+                    case expense
+                    case all
+                    /// A value this version of the client does not know (a newer server's), as it came.
+                    case unknown(Swift.String)
+                    public init(rawValue: Swift.String) {
+                        switch rawValue {
+                        case "income": self = .income
+                        case "expense": self = .expense
+                        case "all": self = .all
+                        default: self = .unknown(rawValue)
+                        }
+                    }
+                    public var rawValue: Swift.String {
+                        switch self {
+                        case .income: return "income"
+                        case .expense: return "expense"
+                        case .all: return "all"
+                        case .unknown(let value): return value
+                        }
+                    }
+                    /// The values the document names.
+                    public static var allCases: [Self] { [.income, .expense, .all] }
                 }
                 /// - Remark: Generated from `#/paths/v1/accounts/{id}/transactions/GET/query/type`.
                 public var _type: Operations.GetV1AccountsIdTransactions.Input.Query._TypePayload?
@@ -797,10 +817,30 @@ extension Operations {
             /// - Remark: Generated from `#/paths/v1/accounts/{id}/balance-history/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/accounts/{id}/balance-history/GET/query/granularity`.
-                @frozen public enum GranularityPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                    case day = "day"
-                    case week = "week"
-                    case month = "month"
+                public enum GranularityPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                    case day
+                    case week
+                    case month
+                    /// A value this version of the client does not know (a newer server's), as it came.
+                    case unknown(Swift.String)
+                    public init(rawValue: Swift.String) {
+                        switch rawValue {
+                        case "day": self = .day
+                        case "week": self = .week
+                        case "month": self = .month
+                        default: self = .unknown(rawValue)
+                        }
+                    }
+                    public var rawValue: Swift.String {
+                        switch self {
+                        case .day: return "day"
+                        case .week: return "week"
+                        case .month: return "month"
+                        case .unknown(let value): return value
+                        }
+                    }
+                    /// The values the document names.
+                    public static var allCases: [Self] { [.day, .week, .month] }
                 }
                 /// - Remark: Generated from `#/paths/v1/accounts/{id}/balance-history/GET/query/granularity`.
                 public var granularity: Operations.GetV1AccountsIdBalanceHistory.Input.Query.GranularityPayload?
@@ -1072,10 +1112,30 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/accounts/{id}/statements/GET/query/to`.
                 public var to: Swift.String
                 /// - Remark: Generated from `#/paths/v1/accounts/{id}/statements/GET/query/format`.
-                @frozen public enum FormatPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                    case pdf = "pdf"
-                    case csv = "csv"
-                    case camt053 = "camt053"
+                public enum FormatPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                    case pdf
+                    case csv
+                    case camt053
+                    /// A value this version of the client does not know (a newer server's), as it came.
+                    case unknown(Swift.String)
+                    public init(rawValue: Swift.String) {
+                        switch rawValue {
+                        case "pdf": self = .pdf
+                        case "csv": self = .csv
+                        case "camt053": self = .camt053
+                        default: self = .unknown(rawValue)
+                        }
+                    }
+                    public var rawValue: Swift.String {
+                        switch self {
+                        case .pdf: return "pdf"
+                        case .csv: return "csv"
+                        case .camt053: return "camt053"
+                        case .unknown(let value): return value
+                        }
+                    }
+                    /// The values the document names.
+                    public static var allCases: [Self] { [.pdf, .csv, .camt053] }
                 }
                 /// - Remark: Generated from `#/paths/v1/accounts/{id}/statements/GET/query/format`.
                 public var format: Operations.GetV1AccountsIdStatements.Input.Query.FormatPayload?
@@ -1084,9 +1144,27 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/accounts/{id}/statements/GET/query/lang`.
                 public var lang: Swift.String?
                 /// - Remark: Generated from `#/paths/v1/accounts/{id}/statements/GET/query/separator`.
-                @frozen public enum SeparatorPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                    case comma = "comma"
-                    case semicolon = "semicolon"
+                public enum SeparatorPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                    case comma
+                    case semicolon
+                    /// A value this version of the client does not know (a newer server's), as it came.
+                    case unknown(Swift.String)
+                    public init(rawValue: Swift.String) {
+                        switch rawValue {
+                        case "comma": self = .comma
+                        case "semicolon": self = .semicolon
+                        default: self = .unknown(rawValue)
+                        }
+                    }
+                    public var rawValue: Swift.String {
+                        switch self {
+                        case .comma: return "comma"
+                        case .semicolon: return "semicolon"
+                        case .unknown(let value): return value
+                        }
+                    }
+                    /// The values the document names.
+                    public static var allCases: [Self] { [.comma, .semicolon] }
                 }
                 /// The CSV's field separator: comma (RFC 4180) or semicolon, which a spreadsheet program set to a Swiss, German, French or Italian region splits into columns when the file is opened.
                 ///

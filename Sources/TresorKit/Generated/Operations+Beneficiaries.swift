@@ -46,9 +46,27 @@ extension Operations {
                             /// - Remark: Generated from `#/paths/v1/beneficiaries/GET/responses/200/content/json/BeneficiariesPayload/iban`.
                             public var iban: Swift.String
                             /// - Remark: Generated from `#/paths/v1/beneficiaries/GET/responses/200/content/json/BeneficiariesPayload/scope`.
-                            @frozen public enum ScopePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                                case bank = "bank"
-                                case customer = "customer"
+                            public enum ScopePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                                case bank
+                                case customer
+                                /// A value this version of the client does not know (a newer server's), as it came.
+                                case unknown(Swift.String)
+                                public init(rawValue: Swift.String) {
+                                    switch rawValue {
+                                    case "bank": self = .bank
+                                    case "customer": self = .customer
+                                    default: self = .unknown(rawValue)
+                                    }
+                                }
+                                public var rawValue: Swift.String {
+                                    switch self {
+                                    case .bank: return "bank"
+                                    case .customer: return "customer"
+                                    case .unknown(let value): return value
+                                    }
+                                }
+                                /// The values the document names.
+                                public static var allCases: [Self] { [.bank, .customer] }
                             }
                             /// - Remark: Generated from `#/paths/v1/beneficiaries/GET/responses/200/content/json/BeneficiariesPayload/scope`.
                             public var scope: Operations.GetV1Beneficiaries.Output.Ok.Body.JsonPayload.BeneficiariesPayloadPayload.ScopePayload

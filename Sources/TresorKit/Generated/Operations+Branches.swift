@@ -23,27 +23,85 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/branches/GET/query/lon`.
                 public var lon: Swift.String?
                 /// - Remark: Generated from `#/paths/v1/branches/GET/query/kind`.
-                @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                    case branch = "branch"
-                    case atm = "atm"
+                public enum KindPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                    case branch
+                    case atm
+                    /// A value this version of the client does not know (a newer server's), as it came.
+                    case unknown(Swift.String)
+                    public init(rawValue: Swift.String) {
+                        switch rawValue {
+                        case "branch": self = .branch
+                        case "atm": self = .atm
+                        default: self = .unknown(rawValue)
+                        }
+                    }
+                    public var rawValue: Swift.String {
+                        switch self {
+                        case .branch: return "branch"
+                        case .atm: return "atm"
+                        case .unknown(let value): return value
+                        }
+                    }
+                    /// The values the document names.
+                    public static var allCases: [Self] { [.branch, .atm] }
                 }
                 /// - Remark: Generated from `#/paths/v1/branches/GET/query/kind`.
                 public var kind: Operations.GetV1Branches.Input.Query.KindPayload?
                 /// - Remark: Generated from `#/paths/v1/branches/GET/query/open_now`.
-                @frozen public enum OpenNowPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                    case _true = "true"
-                    case _false = "false"
+                public enum OpenNowPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                    case _true
+                    case _false
+                    /// A value this version of the client does not know (a newer server's), as it came.
+                    case unknown(Swift.String)
+                    public init(rawValue: Swift.String) {
+                        switch rawValue {
+                        case "true": self = ._true
+                        case "false": self = ._false
+                        default: self = .unknown(rawValue)
+                        }
+                    }
+                    public var rawValue: Swift.String {
+                        switch self {
+                        case ._true: return "true"
+                        case ._false: return "false"
+                        case .unknown(let value): return value
+                        }
+                    }
+                    /// The values the document names.
+                    public static var allCases: [Self] { [._true, ._false] }
                 }
                 /// only places open now (Europe/Zurich time, holidays and closures counted)
                 ///
                 /// - Remark: Generated from `#/paths/v1/branches/GET/query/open_now`.
                 public var openNow: Operations.GetV1Branches.Input.Query.OpenNowPayload?
                 /// - Remark: Generated from `#/paths/v1/branches/GET/query/service`.
-                @frozen public enum ServicePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                    case advice = "advice"
-                    case cashDesk = "cash_desk"
-                    case foreignCash = "foreign_cash"
-                    case safeDeposit = "safe_deposit"
+                public enum ServicePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                    case advice
+                    case cashDesk
+                    case foreignCash
+                    case safeDeposit
+                    /// A value this version of the client does not know (a newer server's), as it came.
+                    case unknown(Swift.String)
+                    public init(rawValue: Swift.String) {
+                        switch rawValue {
+                        case "advice": self = .advice
+                        case "cash_desk": self = .cashDesk
+                        case "foreign_cash": self = .foreignCash
+                        case "safe_deposit": self = .safeDeposit
+                        default: self = .unknown(rawValue)
+                        }
+                    }
+                    public var rawValue: Swift.String {
+                        switch self {
+                        case .advice: return "advice"
+                        case .cashDesk: return "cash_desk"
+                        case .foreignCash: return "foreign_cash"
+                        case .safeDeposit: return "safe_deposit"
+                        case .unknown(let value): return value
+                        }
+                    }
+                    /// The values the document names.
+                    public static var allCases: [Self] { [.advice, .cashDesk, .foreignCash, .safeDeposit] }
                 }
                 /// - Remark: Generated from `#/paths/v1/branches/GET/query/service`.
                 public var service: Operations.GetV1Branches.Input.Query.ServicePayload?
@@ -457,12 +515,36 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/branches/{id}/slots/GET/query/to`.
                 public var to: Swift.String?
                 /// - Remark: Generated from `#/paths/v1/branches/{id}/slots/GET/query/topic`.
-                @frozen public enum TopicPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                    case account = "account"
-                    case financing = "financing"
-                    case investment = "investment"
-                    case foreignCashPickup = "foreign_cash_pickup"
-                    case other = "other"
+                public enum TopicPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                    case account
+                    case financing
+                    case investment
+                    case foreignCashPickup
+                    case other
+                    /// A value this version of the client does not know (a newer server's), as it came.
+                    case unknown(Swift.String)
+                    public init(rawValue: Swift.String) {
+                        switch rawValue {
+                        case "account": self = .account
+                        case "financing": self = .financing
+                        case "investment": self = .investment
+                        case "foreign_cash_pickup": self = .foreignCashPickup
+                        case "other": self = .other
+                        default: self = .unknown(rawValue)
+                        }
+                    }
+                    public var rawValue: Swift.String {
+                        switch self {
+                        case .account: return "account"
+                        case .financing: return "financing"
+                        case .investment: return "investment"
+                        case .foreignCashPickup: return "foreign_cash_pickup"
+                        case .other: return "other"
+                        case .unknown(let value): return value
+                        }
+                    }
+                    /// The values the document names.
+                    public static var allCases: [Self] { [.account, .financing, .investment, .foreignCashPickup, .other] }
                 }
                 /// - Remark: Generated from `#/paths/v1/branches/{id}/slots/GET/query/topic`.
                 public var topic: Operations.GetV1BranchesIdSlots.Input.Query.TopicPayload?

@@ -44,11 +44,33 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/cards/{id}/block/POST/requestBody/json`.
                 public struct JsonPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/paths/v1/cards/{id}/block/POST/requestBody/json/reason`.
-                    @frozen public enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                        case lost = "lost"
-                        case stolen = "stolen"
-                        case damaged = "damaged"
-                        case other = "other"
+                    public enum ReasonPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                        case lost
+                        case stolen
+                        case damaged
+                        case other
+                        /// A value this version of the client does not know (a newer server's), as it came.
+                        case unknown(Swift.String)
+                        public init(rawValue: Swift.String) {
+                            switch rawValue {
+                            case "lost": self = .lost
+                            case "stolen": self = .stolen
+                            case "damaged": self = .damaged
+                            case "other": self = .other
+                            default: self = .unknown(rawValue)
+                            }
+                        }
+                        public var rawValue: Swift.String {
+                            switch self {
+                            case .lost: return "lost"
+                            case .stolen: return "stolen"
+                            case .damaged: return "damaged"
+                            case .other: return "other"
+                            case .unknown(let value): return value
+                            }
+                        }
+                        /// The values the document names.
+                        public static var allCases: [Self] { [.lost, .stolen, .damaged, .other] }
                     }
                     /// - Remark: Generated from `#/paths/v1/cards/{id}/block/POST/requestBody/json/reason`.
                     public var reason: Operations.PostV1CardsIdBlock.Input.Body.JsonPayload.ReasonPayload

@@ -300,8 +300,24 @@ extension Operations {
                         /// - Remark: Generated from `#/paths/v1/cash-orders/POST/responses/201/content/json/quote`.
                         public var quote: Components.Schemas.CashQuote
                         /// - Remark: Generated from `#/paths/v1/cash-orders/POST/responses/201/content/json/availability`.
-                        @frozen public enum AvailabilityPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                            case available = "available"
+                        public enum AvailabilityPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                            case available
+                            /// A value this version of the client does not know (a newer server's), as it came.
+                            case unknown(Swift.String)
+                            public init(rawValue: Swift.String) {
+                                switch rawValue {
+                                case "available": self = .available
+                                default: self = .unknown(rawValue)
+                                }
+                            }
+                            public var rawValue: Swift.String {
+                                switch self {
+                                case .available: return "available"
+                                case .unknown(let value): return value
+                                }
+                            }
+                            /// The values the document names.
+                            public static var allCases: [Self] { [.available] }
                         }
                         /// - Remark: Generated from `#/paths/v1/cash-orders/POST/responses/201/content/json/availability`.
                         public var availability: Operations.PostV1CashOrders.Output.Created.Body.JsonPayload.AvailabilityPayload

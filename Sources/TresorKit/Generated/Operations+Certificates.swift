@@ -150,10 +150,30 @@ extension Operations {
                         /// - Remark: Generated from `#/paths/v1/certificates/types/GET/responses/200/content/json/TypesPayload`.
                         public struct TypesPayloadPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/paths/v1/certificates/types/GET/responses/200/content/json/TypesPayload/type`.
-                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                                case balanceConfirmation = "balance_confirmation"
-                                case interestTaxStatement = "interest_tax_statement"
-                                case accountOpening = "account_opening"
+                            public enum _TypePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                                case balanceConfirmation
+                                case interestTaxStatement
+                                case accountOpening
+                                /// A value this version of the client does not know (a newer server's), as it came.
+                                case unknown(Swift.String)
+                                public init(rawValue: Swift.String) {
+                                    switch rawValue {
+                                    case "balance_confirmation": self = .balanceConfirmation
+                                    case "interest_tax_statement": self = .interestTaxStatement
+                                    case "account_opening": self = .accountOpening
+                                    default: self = .unknown(rawValue)
+                                    }
+                                }
+                                public var rawValue: Swift.String {
+                                    switch self {
+                                    case .balanceConfirmation: return "balance_confirmation"
+                                    case .interestTaxStatement: return "interest_tax_statement"
+                                    case .accountOpening: return "account_opening"
+                                    case .unknown(let value): return value
+                                    }
+                                }
+                                /// The values the document names.
+                                public static var allCases: [Self] { [.balanceConfirmation, .interestTaxStatement, .accountOpening] }
                             }
                             /// - Remark: Generated from `#/paths/v1/certificates/types/GET/responses/200/content/json/TypesPayload/type`.
                             public var _type: Operations.GetV1CertificatesTypes.Output.Ok.Body.JsonPayload.TypesPayloadPayload._TypePayload
@@ -162,10 +182,30 @@ extension Operations {
                                 /// - Remark: Generated from `#/paths/v1/certificates/types/GET/responses/200/content/json/TypesPayload/FieldsPayload/name`.
                                 public var name: Swift.String
                                 /// - Remark: Generated from `#/paths/v1/certificates/types/GET/responses/200/content/json/TypesPayload/FieldsPayload/kind`.
-                                @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                                    case date = "date"
-                                    case year = "year"
-                                    case choice = "choice"
+                                public enum KindPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                                    case date
+                                    case year
+                                    case choice
+                                    /// A value this version of the client does not know (a newer server's), as it came.
+                                    case unknown(Swift.String)
+                                    public init(rawValue: Swift.String) {
+                                        switch rawValue {
+                                        case "date": self = .date
+                                        case "year": self = .year
+                                        case "choice": self = .choice
+                                        default: self = .unknown(rawValue)
+                                        }
+                                    }
+                                    public var rawValue: Swift.String {
+                                        switch self {
+                                        case .date: return "date"
+                                        case .year: return "year"
+                                        case .choice: return "choice"
+                                        case .unknown(let value): return value
+                                        }
+                                    }
+                                    /// The values the document names.
+                                    public static var allCases: [Self] { [.date, .year, .choice] }
                                 }
                                 /// - Remark: Generated from `#/paths/v1/certificates/types/GET/responses/200/content/json/TypesPayload/FieldsPayload/kind`.
                                 public var kind: Operations.GetV1CertificatesTypes.Output.Ok.Body.JsonPayload.TypesPayloadPayload.FieldsPayloadPayload.KindPayload
@@ -502,10 +542,30 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/certificates/POST/requestBody/json`.
                 public struct JsonPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/paths/v1/certificates/POST/requestBody/json/type`.
-                    @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                        case balanceConfirmation = "balance_confirmation"
-                        case interestTaxStatement = "interest_tax_statement"
-                        case accountOpening = "account_opening"
+                    public enum _TypePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                        case balanceConfirmation
+                        case interestTaxStatement
+                        case accountOpening
+                        /// A value this version of the client does not know (a newer server's), as it came.
+                        case unknown(Swift.String)
+                        public init(rawValue: Swift.String) {
+                            switch rawValue {
+                            case "balance_confirmation": self = .balanceConfirmation
+                            case "interest_tax_statement": self = .interestTaxStatement
+                            case "account_opening": self = .accountOpening
+                            default: self = .unknown(rawValue)
+                            }
+                        }
+                        public var rawValue: Swift.String {
+                            switch self {
+                            case .balanceConfirmation: return "balance_confirmation"
+                            case .interestTaxStatement: return "interest_tax_statement"
+                            case .accountOpening: return "account_opening"
+                            case .unknown(let value): return value
+                            }
+                        }
+                        /// The values the document names.
+                        public static var allCases: [Self] { [.balanceConfirmation, .interestTaxStatement, .accountOpening] }
                     }
                     /// - Remark: Generated from `#/paths/v1/certificates/POST/requestBody/json/type`.
                     public var _type: Operations.PostV1Certificates.Input.Body.JsonPayload._TypePayload

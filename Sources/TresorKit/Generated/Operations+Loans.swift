@@ -11,11 +11,33 @@ extension Components.Schemas {
         /// - Remark: Generated from `#/components/schemas/LoanQuote/months`.
         public var months: Swift.Int
         /// - Remark: Generated from `#/components/schemas/LoanQuote/purpose`.
-        @frozen public enum PurposePayload: String, Codable, Hashable, Sendable, CaseIterable {
-            case car = "car"
-            case renovation = "renovation"
-            case education = "education"
-            case personal = "personal"
+        public enum PurposePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+            case car
+            case renovation
+            case education
+            case personal
+            /// A value this version of the client does not know (a newer server's), as it came.
+            case unknown(Swift.String)
+            public init(rawValue: Swift.String) {
+                switch rawValue {
+                case "car": self = .car
+                case "renovation": self = .renovation
+                case "education": self = .education
+                case "personal": self = .personal
+                default: self = .unknown(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case .car: return "car"
+                case .renovation: return "renovation"
+                case .education: return "education"
+                case .personal: return "personal"
+                case .unknown(let value): return value
+                }
+            }
+            /// The values the document names.
+            public static var allCases: [Self] { [.car, .renovation, .education, .personal] }
         }
         /// - Remark: Generated from `#/components/schemas/LoanQuote/purpose`.
         public var purpose: Components.Schemas.LoanQuote.PurposePayload
@@ -215,11 +237,33 @@ extension Operations {
                     /// - Remark: Generated from `#/paths/v1/loans/quote/POST/requestBody/json/months`.
                     public var months: Swift.Int
                     /// - Remark: Generated from `#/paths/v1/loans/quote/POST/requestBody/json/purpose`.
-                    @frozen public enum PurposePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                        case car = "car"
-                        case renovation = "renovation"
-                        case education = "education"
-                        case personal = "personal"
+                    public enum PurposePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                        case car
+                        case renovation
+                        case education
+                        case personal
+                        /// A value this version of the client does not know (a newer server's), as it came.
+                        case unknown(Swift.String)
+                        public init(rawValue: Swift.String) {
+                            switch rawValue {
+                            case "car": self = .car
+                            case "renovation": self = .renovation
+                            case "education": self = .education
+                            case "personal": self = .personal
+                            default: self = .unknown(rawValue)
+                            }
+                        }
+                        public var rawValue: Swift.String {
+                            switch self {
+                            case .car: return "car"
+                            case .renovation: return "renovation"
+                            case .education: return "education"
+                            case .personal: return "personal"
+                            case .unknown(let value): return value
+                            }
+                        }
+                        /// The values the document names.
+                        public static var allCases: [Self] { [.car, .renovation, .education, .personal] }
                     }
                     /// - Remark: Generated from `#/paths/v1/loans/quote/POST/requestBody/json/purpose`.
                     public var purpose: Operations.PostV1LoansQuote.Input.Body.JsonPayload.PurposePayload

@@ -15,12 +15,36 @@ extension Operations {
             /// - Remark: Generated from `#/paths/v1/messages/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/messages/GET/query/category`.
-                @frozen public enum CategoryPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                    case payments = "payments"
-                    case appointments = "appointments"
-                    case documents = "documents"
-                    case security = "security"
-                    case budget = "budget"
+                public enum CategoryPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                    case payments
+                    case appointments
+                    case documents
+                    case security
+                    case budget
+                    /// A value this version of the client does not know (a newer server's), as it came.
+                    case unknown(Swift.String)
+                    public init(rawValue: Swift.String) {
+                        switch rawValue {
+                        case "payments": self = .payments
+                        case "appointments": self = .appointments
+                        case "documents": self = .documents
+                        case "security": self = .security
+                        case "budget": self = .budget
+                        default: self = .unknown(rawValue)
+                        }
+                    }
+                    public var rawValue: Swift.String {
+                        switch self {
+                        case .payments: return "payments"
+                        case .appointments: return "appointments"
+                        case .documents: return "documents"
+                        case .security: return "security"
+                        case .budget: return "budget"
+                        case .unknown(let value): return value
+                        }
+                    }
+                    /// The values the document names.
+                    public static var allCases: [Self] { [.payments, .appointments, .documents, .security, .budget] }
                 }
                 /// - Remark: Generated from `#/paths/v1/messages/GET/query/category`.
                 public var category: Operations.GetV1Messages.Input.Query.CategoryPayload?
@@ -87,12 +111,36 @@ extension Operations {
                             /// - Remark: Generated from `#/paths/v1/messages/GET/responses/200/content/json/MessagesPayload/id`.
                             public var id: Swift.String
                             /// - Remark: Generated from `#/paths/v1/messages/GET/responses/200/content/json/MessagesPayload/category`.
-                            @frozen public enum CategoryPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                                case payments = "payments"
-                                case appointments = "appointments"
-                                case documents = "documents"
-                                case security = "security"
-                                case budget = "budget"
+                            public enum CategoryPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                                case payments
+                                case appointments
+                                case documents
+                                case security
+                                case budget
+                                /// A value this version of the client does not know (a newer server's), as it came.
+                                case unknown(Swift.String)
+                                public init(rawValue: Swift.String) {
+                                    switch rawValue {
+                                    case "payments": self = .payments
+                                    case "appointments": self = .appointments
+                                    case "documents": self = .documents
+                                    case "security": self = .security
+                                    case "budget": self = .budget
+                                    default: self = .unknown(rawValue)
+                                    }
+                                }
+                                public var rawValue: Swift.String {
+                                    switch self {
+                                    case .payments: return "payments"
+                                    case .appointments: return "appointments"
+                                    case .documents: return "documents"
+                                    case .security: return "security"
+                                    case .budget: return "budget"
+                                    case .unknown(let value): return value
+                                    }
+                                }
+                                /// The values the document names.
+                                public static var allCases: [Self] { [.payments, .appointments, .documents, .security, .budget] }
                             }
                             /// - Remark: Generated from `#/paths/v1/messages/GET/responses/200/content/json/MessagesPayload/category`.
                             public var category: Operations.GetV1Messages.Output.Ok.Body.JsonPayload.MessagesPayloadPayload.CategoryPayload

@@ -14,10 +14,30 @@ extension Operations {
             /// - Remark: Generated from `#/paths/v1/payments/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/payments/GET/query/status`.
-                @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                    case pending = "pending"
-                    case processed = "processed"
-                    case all = "all"
+                public enum StatusPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                    case pending
+                    case processed
+                    case all
+                    /// A value this version of the client does not know (a newer server's), as it came.
+                    case unknown(Swift.String)
+                    public init(rawValue: Swift.String) {
+                        switch rawValue {
+                        case "pending": self = .pending
+                        case "processed": self = .processed
+                        case "all": self = .all
+                        default: self = .unknown(rawValue)
+                        }
+                    }
+                    public var rawValue: Swift.String {
+                        switch self {
+                        case .pending: return "pending"
+                        case .processed: return "processed"
+                        case .all: return "all"
+                        case .unknown(let value): return value
+                        }
+                    }
+                    /// The values the document names.
+                    public static var allCases: [Self] { [.pending, .processed, .all] }
                 }
                 /// - Remark: Generated from `#/paths/v1/payments/GET/query/status`.
                 public var status: Operations.GetV1Payments.Input.Query.StatusPayload?

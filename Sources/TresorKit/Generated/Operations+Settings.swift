@@ -7,23 +7,73 @@ extension Components.Schemas {
     /// - Remark: Generated from `#/components/schemas/CustomerSettings`.
     public struct CustomerSettings: Codable, Hashable, Sendable {
         /// - Remark: Generated from `#/components/schemas/CustomerSettings/language`.
-        @frozen public enum LanguagePayload: String, Codable, Hashable, Sendable, CaseIterable {
-            case de = "de"
-            case fr = "fr"
-            case it = "it"
-            case en = "en"
-            case ar = "ar"
-            case _empty_ = ""
+        public enum LanguagePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+            case de
+            case fr
+            case it
+            case en
+            case ar
+            case _empty_
+            /// A value this version of the client does not know (a newer server's), as it came.
+            case unknown(Swift.String)
+            public init(rawValue: Swift.String) {
+                switch rawValue {
+                case "de": self = .de
+                case "fr": self = .fr
+                case "it": self = .it
+                case "en": self = .en
+                case "ar": self = .ar
+                case "": self = ._empty_
+                default: self = .unknown(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case .de: return "de"
+                case .fr: return "fr"
+                case .it: return "it"
+                case .en: return "en"
+                case .ar: return "ar"
+                case ._empty_: return ""
+                case .unknown(let value): return value
+                }
+            }
+            /// The values the document names.
+            public static var allCases: [Self] { [.de, .fr, .it, .en, .ar, ._empty_] }
         }
         /// - Remark: Generated from `#/components/schemas/CustomerSettings/language`.
         public var language: Components.Schemas.CustomerSettings.LanguagePayload?
         /// - Remark: Generated from `#/components/schemas/CustomerSettings/NotifyCategoriesPayload`.
-        @frozen public enum NotifyCategoriesPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
-            case payments = "payments"
-            case appointments = "appointments"
-            case documents = "documents"
-            case security = "security"
-            case budget = "budget"
+        public enum NotifyCategoriesPayloadPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+            case payments
+            case appointments
+            case documents
+            case security
+            case budget
+            /// A value this version of the client does not know (a newer server's), as it came.
+            case unknown(Swift.String)
+            public init(rawValue: Swift.String) {
+                switch rawValue {
+                case "payments": self = .payments
+                case "appointments": self = .appointments
+                case "documents": self = .documents
+                case "security": self = .security
+                case "budget": self = .budget
+                default: self = .unknown(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case .payments: return "payments"
+                case .appointments: return "appointments"
+                case .documents: return "documents"
+                case .security: return "security"
+                case .budget: return "budget"
+                case .unknown(let value): return value
+                }
+            }
+            /// The values the document names.
+            public static var allCases: [Self] { [.payments, .appointments, .documents, .security, .budget] }
         }
         /// - Remark: Generated from `#/components/schemas/CustomerSettings/notify_categories`.
         public typealias NotifyCategoriesPayload = [Components.Schemas.CustomerSettings.NotifyCategoriesPayloadPayload]

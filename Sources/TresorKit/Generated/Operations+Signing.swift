@@ -38,11 +38,33 @@ extension Operations {
                     /// - Remark: Generated from `#/paths/v1/signing/GET/responses/200/content/json`.
                     public struct JsonPayload: Codable, Hashable, Sendable {
                         /// - Remark: Generated from `#/paths/v1/signing/GET/responses/200/content/json/provider`.
-                        @frozen public enum ProviderPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                            case tanList = "tan_list"
-                            case authenticator = "authenticator"
-                            case deviceKey = "device_key"
-                            case _empty_ = ""
+                        public enum ProviderPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                            case tanList
+                            case authenticator
+                            case deviceKey
+                            case _empty_
+                            /// A value this version of the client does not know (a newer server's), as it came.
+                            case unknown(Swift.String)
+                            public init(rawValue: Swift.String) {
+                                switch rawValue {
+                                case "tan_list": self = .tanList
+                                case "authenticator": self = .authenticator
+                                case "device_key": self = .deviceKey
+                                case "": self = ._empty_
+                                default: self = .unknown(rawValue)
+                                }
+                            }
+                            public var rawValue: Swift.String {
+                                switch self {
+                                case .tanList: return "tan_list"
+                                case .authenticator: return "authenticator"
+                                case .deviceKey: return "device_key"
+                                case ._empty_: return ""
+                                case .unknown(let value): return value
+                                }
+                            }
+                            /// The values the document names.
+                            public static var allCases: [Self] { [.tanList, .authenticator, .deviceKey, ._empty_] }
                         }
                         /// - Remark: Generated from `#/paths/v1/signing/GET/responses/200/content/json/provider`.
                         public var provider: Operations.GetV1Signing.Output.Ok.Body.JsonPayload.ProviderPayload?
@@ -214,9 +236,27 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/signing/provider/PUT/requestBody/json`.
                 public struct JsonPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/paths/v1/signing/provider/PUT/requestBody/json/provider`.
-                    @frozen public enum ProviderPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                        case authenticator = "authenticator"
-                        case deviceKey = "device_key"
+                    public enum ProviderPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                        case authenticator
+                        case deviceKey
+                        /// A value this version of the client does not know (a newer server's), as it came.
+                        case unknown(Swift.String)
+                        public init(rawValue: Swift.String) {
+                            switch rawValue {
+                            case "authenticator": self = .authenticator
+                            case "device_key": self = .deviceKey
+                            default: self = .unknown(rawValue)
+                            }
+                        }
+                        public var rawValue: Swift.String {
+                            switch self {
+                            case .authenticator: return "authenticator"
+                            case .deviceKey: return "device_key"
+                            case .unknown(let value): return value
+                            }
+                        }
+                        /// The values the document names.
+                        public static var allCases: [Self] { [.authenticator, .deviceKey] }
                     }
                     /// - Remark: Generated from `#/paths/v1/signing/provider/PUT/requestBody/json/provider`.
                     public var provider: Operations.PutV1SigningProvider.Input.Body.JsonPayload.ProviderPayload

@@ -142,15 +142,45 @@ extension Operations {
             /// - Remark: Generated from `#/paths/v1/ui/screens/{id}/GET/path`.
             public struct Path: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/ui/screens/{id}/GET/path/id`.
-                @frozen public enum IdPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                    case login = "login"
-                    case payEsr = "pay-esr"
-                    case payIban = "pay-iban"
-                    case payInternal = "pay-internal"
-                    case payQrbill = "pay-qrbill"
-                    case payTopup = "pay-topup"
-                    case settings = "settings"
-                    case templates = "templates"
+                public enum IdPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                    case login
+                    case payEsr
+                    case payIban
+                    case payInternal
+                    case payQrbill
+                    case payTopup
+                    case settings
+                    case templates
+                    /// A value this version of the client does not know (a newer server's), as it came.
+                    case unknown(Swift.String)
+                    public init(rawValue: Swift.String) {
+                        switch rawValue {
+                        case "login": self = .login
+                        case "pay-esr": self = .payEsr
+                        case "pay-iban": self = .payIban
+                        case "pay-internal": self = .payInternal
+                        case "pay-qrbill": self = .payQrbill
+                        case "pay-topup": self = .payTopup
+                        case "settings": self = .settings
+                        case "templates": self = .templates
+                        default: self = .unknown(rawValue)
+                        }
+                    }
+                    public var rawValue: Swift.String {
+                        switch self {
+                        case .login: return "login"
+                        case .payEsr: return "pay-esr"
+                        case .payIban: return "pay-iban"
+                        case .payInternal: return "pay-internal"
+                        case .payQrbill: return "pay-qrbill"
+                        case .payTopup: return "pay-topup"
+                        case .settings: return "settings"
+                        case .templates: return "templates"
+                        case .unknown(let value): return value
+                        }
+                    }
+                    /// The values the document names.
+                    public static var allCases: [Self] { [.login, .payEsr, .payIban, .payInternal, .payQrbill, .payTopup, .settings, .templates] }
                 }
                 /// - Remark: Generated from `#/paths/v1/ui/screens/{id}/GET/path/id`.
                 public var id: Operations.GetV1UiScreensId.Input.Path.IdPayload

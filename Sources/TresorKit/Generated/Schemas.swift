@@ -39,11 +39,33 @@ extension Components.Schemas {
         /// A savings_book pays out only at a self-service station in a branch (elsewhere 403 station_required).
         ///
         /// - Remark: Generated from `#/components/schemas/Account/kind`.
-        @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
-            case current = "current"
-            case savings = "savings"
-            case card = "card"
-            case savingsBook = "savings_book"
+        public enum KindPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+            case current
+            case savings
+            case card
+            case savingsBook
+            /// A value this version of the client does not know (a newer server's), as it came.
+            case unknown(Swift.String)
+            public init(rawValue: Swift.String) {
+                switch rawValue {
+                case "current": self = .current
+                case "savings": self = .savings
+                case "card": self = .card
+                case "savings_book": self = .savingsBook
+                default: self = .unknown(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case .current: return "current"
+                case .savings: return "savings"
+                case .card: return "card"
+                case .savingsBook: return "savings_book"
+                case .unknown(let value): return value
+                }
+            }
+            /// The values the document names.
+            public static var allCases: [Self] { [.current, .savings, .card, .savingsBook] }
         }
         /// A savings_book pays out only at a self-service station in a branch (elsewhere 403 station_required).
         ///
@@ -225,9 +247,27 @@ extension Components.Schemas {
     /// - Remark: Generated from `#/components/schemas/Reference`.
     public struct Reference: Codable, Hashable, Sendable {
         /// - Remark: Generated from `#/components/schemas/Reference/type`.
-        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
-            case qrr = "QRR"
-            case scor = "SCOR"
+        public enum _TypePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+            case qrr
+            case scor
+            /// A value this version of the client does not know (a newer server's), as it came.
+            case unknown(Swift.String)
+            public init(rawValue: Swift.String) {
+                switch rawValue {
+                case "QRR": self = .qrr
+                case "SCOR": self = .scor
+                default: self = .unknown(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case .qrr: return "QRR"
+                case .scor: return "SCOR"
+                case .unknown(let value): return value
+                }
+            }
+            /// The values the document names.
+            public static var allCases: [Self] { [.qrr, .scor] }
         }
         /// - Remark: Generated from `#/components/schemas/Reference/type`.
         public var _type: Components.Schemas.Reference._TypePayload
@@ -255,12 +295,36 @@ extension Components.Schemas {
     /// - Remark: Generated from `#/components/schemas/PaymentRequest`.
     public struct PaymentRequest: Codable, Hashable, Sendable {
         /// - Remark: Generated from `#/components/schemas/PaymentRequest/type`.
-        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
-            case _internal = "internal"
-            case iban = "iban"
-            case qrbill = "qrbill"
-            case esr = "esr"
-            case topup = "topup"
+        public enum _TypePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+            case _internal
+            case iban
+            case qrbill
+            case esr
+            case topup
+            /// A value this version of the client does not know (a newer server's), as it came.
+            case unknown(Swift.String)
+            public init(rawValue: Swift.String) {
+                switch rawValue {
+                case "internal": self = ._internal
+                case "iban": self = .iban
+                case "qrbill": self = .qrbill
+                case "esr": self = .esr
+                case "topup": self = .topup
+                default: self = .unknown(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case ._internal: return "internal"
+                case .iban: return "iban"
+                case .qrbill: return "qrbill"
+                case .esr: return "esr"
+                case .topup: return "topup"
+                case .unknown(let value): return value
+                }
+            }
+            /// The values the document names.
+            public static var allCases: [Self] { [._internal, .iban, .qrbill, .esr, .topup] }
         }
         /// - Remark: Generated from `#/components/schemas/PaymentRequest/type`.
         public var _type: Components.Schemas.PaymentRequest._TypePayload
@@ -289,10 +353,30 @@ extension Components.Schemas {
         /// - Remark: Generated from `#/components/schemas/PaymentRequest/topup`.
         public struct TopupPayload: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/PaymentRequest/topup/operator`.
-            @frozen public enum OperatorPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case swisscom = "swisscom"
-                case sunrise = "sunrise"
-                case salt = "salt"
+            public enum OperatorPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                case swisscom
+                case sunrise
+                case salt
+                /// A value this version of the client does not know (a newer server's), as it came.
+                case unknown(Swift.String)
+                public init(rawValue: Swift.String) {
+                    switch rawValue {
+                    case "swisscom": self = .swisscom
+                    case "sunrise": self = .sunrise
+                    case "salt": self = .salt
+                    default: self = .unknown(rawValue)
+                    }
+                }
+                public var rawValue: Swift.String {
+                    switch self {
+                    case .swisscom: return "swisscom"
+                    case .sunrise: return "sunrise"
+                    case .salt: return "salt"
+                    case .unknown(let value): return value
+                    }
+                }
+                /// The values the document names.
+                public static var allCases: [Self] { [.swisscom, .sunrise, .salt] }
             }
             /// - Remark: Generated from `#/components/schemas/PaymentRequest/topup/operator`.
             public var _operator: Components.Schemas.PaymentRequest.TopupPayload.OperatorPayload
@@ -373,22 +457,70 @@ extension Components.Schemas {
         /// - Remark: Generated from `#/components/schemas/Payment/id`.
         public var id: Swift.String
         /// - Remark: Generated from `#/components/schemas/Payment/type`.
-        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
-            case _internal = "internal"
-            case iban = "iban"
-            case qrbill = "qrbill"
-            case esr = "esr"
-            case topup = "topup"
+        public enum _TypePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+            case _internal
+            case iban
+            case qrbill
+            case esr
+            case topup
+            /// A value this version of the client does not know (a newer server's), as it came.
+            case unknown(Swift.String)
+            public init(rawValue: Swift.String) {
+                switch rawValue {
+                case "internal": self = ._internal
+                case "iban": self = .iban
+                case "qrbill": self = .qrbill
+                case "esr": self = .esr
+                case "topup": self = .topup
+                default: self = .unknown(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case ._internal: return "internal"
+                case .iban: return "iban"
+                case .qrbill: return "qrbill"
+                case .esr: return "esr"
+                case .topup: return "topup"
+                case .unknown(let value): return value
+                }
+            }
+            /// The values the document names.
+            public static var allCases: [Self] { [._internal, .iban, .qrbill, .esr, .topup] }
         }
         /// - Remark: Generated from `#/components/schemas/Payment/type`.
         public var _type: Components.Schemas.Payment._TypePayload
         /// - Remark: Generated from `#/components/schemas/Payment/status`.
-        @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
-            case needsSignature = "needs_signature"
-            case pending = "pending"
-            case executed = "executed"
-            case rejected = "rejected"
-            case cancelled = "cancelled"
+        public enum StatusPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+            case needsSignature
+            case pending
+            case executed
+            case rejected
+            case cancelled
+            /// A value this version of the client does not know (a newer server's), as it came.
+            case unknown(Swift.String)
+            public init(rawValue: Swift.String) {
+                switch rawValue {
+                case "needs_signature": self = .needsSignature
+                case "pending": self = .pending
+                case "executed": self = .executed
+                case "rejected": self = .rejected
+                case "cancelled": self = .cancelled
+                default: self = .unknown(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case .needsSignature: return "needs_signature"
+                case .pending: return "pending"
+                case .executed: return "executed"
+                case .rejected: return "rejected"
+                case .cancelled: return "cancelled"
+                case .unknown(let value): return value
+                }
+            }
+            /// The values the document names.
+            public static var allCases: [Self] { [.needsSignature, .pending, .executed, .rejected, .cancelled] }
         }
         /// - Remark: Generated from `#/components/schemas/Payment/status`.
         public var status: Components.Schemas.Payment.StatusPayload
@@ -505,12 +637,36 @@ extension Components.Schemas {
             /// - Remark: Generated from `#/components/schemas/Payment/signing/required`.
             public var required: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Payment/signing/reason`.
-            @frozen public enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case ownAccount = "own_account"
-                case whitelistedUnderLimit = "whitelisted_under_limit"
-                case payeeNotWhitelisted = "payee_not_whitelisted"
-                case amountAboveLimit = "amount_above_limit"
-                case newDevice = "new_device"
+            public enum ReasonPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                case ownAccount
+                case whitelistedUnderLimit
+                case payeeNotWhitelisted
+                case amountAboveLimit
+                case newDevice
+                /// A value this version of the client does not know (a newer server's), as it came.
+                case unknown(Swift.String)
+                public init(rawValue: Swift.String) {
+                    switch rawValue {
+                    case "own_account": self = .ownAccount
+                    case "whitelisted_under_limit": self = .whitelistedUnderLimit
+                    case "payee_not_whitelisted": self = .payeeNotWhitelisted
+                    case "amount_above_limit": self = .amountAboveLimit
+                    case "new_device": self = .newDevice
+                    default: self = .unknown(rawValue)
+                    }
+                }
+                public var rawValue: Swift.String {
+                    switch self {
+                    case .ownAccount: return "own_account"
+                    case .whitelistedUnderLimit: return "whitelisted_under_limit"
+                    case .payeeNotWhitelisted: return "payee_not_whitelisted"
+                    case .amountAboveLimit: return "amount_above_limit"
+                    case .newDevice: return "new_device"
+                    case .unknown(let value): return value
+                    }
+                }
+                /// The values the document names.
+                public static var allCases: [Self] { [.ownAccount, .whitelistedUnderLimit, .payeeNotWhitelisted, .amountAboveLimit, .newDevice] }
             }
             /// - Remark: Generated from `#/components/schemas/Payment/signing/reason`.
             public var reason: Components.Schemas.Payment.SigningPayload.ReasonPayload
@@ -538,10 +694,30 @@ extension Components.Schemas {
         /// - Remark: Generated from `#/components/schemas/Payment/signature`.
         public struct SignaturePayload: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Payment/signature/provider`.
-            @frozen public enum ProviderPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case tanList = "tan_list"
-                case authenticator = "authenticator"
-                case deviceKey = "device_key"
+            public enum ProviderPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                case tanList
+                case authenticator
+                case deviceKey
+                /// A value this version of the client does not know (a newer server's), as it came.
+                case unknown(Swift.String)
+                public init(rawValue: Swift.String) {
+                    switch rawValue {
+                    case "tan_list": self = .tanList
+                    case "authenticator": self = .authenticator
+                    case "device_key": self = .deviceKey
+                    default: self = .unknown(rawValue)
+                    }
+                }
+                public var rawValue: Swift.String {
+                    switch self {
+                    case .tanList: return "tan_list"
+                    case .authenticator: return "authenticator"
+                    case .deviceKey: return "device_key"
+                    case .unknown(let value): return value
+                    }
+                }
+                /// The values the document names.
+                public static var allCases: [Self] { [.tanList, .authenticator, .deviceKey] }
             }
             /// - Remark: Generated from `#/components/schemas/Payment/signature/provider`.
             public var provider: Components.Schemas.Payment.SignaturePayload.ProviderPayload
@@ -705,9 +881,27 @@ extension Components.Schemas {
     /// - Remark: Generated from `#/components/schemas/SlipDraft`.
     public struct SlipDraft: Codable, Hashable, Sendable {
         /// - Remark: Generated from `#/components/schemas/SlipDraft/type`.
-        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
-            case qrbill = "qrbill"
-            case esr = "esr"
+        public enum _TypePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+            case qrbill
+            case esr
+            /// A value this version of the client does not know (a newer server's), as it came.
+            case unknown(Swift.String)
+            public init(rawValue: Swift.String) {
+                switch rawValue {
+                case "qrbill": self = .qrbill
+                case "esr": self = .esr
+                default: self = .unknown(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case .qrbill: return "qrbill"
+                case .esr: return "esr"
+                case .unknown(let value): return value
+                }
+            }
+            /// The values the document names.
+            public static var allCases: [Self] { [.qrbill, .esr] }
         }
         /// - Remark: Generated from `#/components/schemas/SlipDraft/type`.
         public var _type: Components.Schemas.SlipDraft._TypePayload
@@ -797,9 +991,27 @@ extension Components.Schemas {
         /// - Remark: Generated from `#/components/schemas/Device/name`.
         public var name: Swift.String
         /// - Remark: Generated from `#/components/schemas/Device/status`.
-        @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
-            case active = "active"
-            case locked = "locked"
+        public enum StatusPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+            case active
+            case locked
+            /// A value this version of the client does not know (a newer server's), as it came.
+            case unknown(Swift.String)
+            public init(rawValue: Swift.String) {
+                switch rawValue {
+                case "active": self = .active
+                case "locked": self = .locked
+                default: self = .unknown(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case .active: return "active"
+                case .locked: return "locked"
+                case .unknown(let value): return value
+                }
+            }
+            /// The values the document names.
+            public static var allCases: [Self] { [.active, .locked] }
         }
         /// - Remark: Generated from `#/components/schemas/Device/status`.
         public var status: Components.Schemas.Device.StatusPayload
@@ -849,9 +1061,27 @@ extension Components.Schemas {
         /// - Remark: Generated from `#/components/schemas/Branch/code`.
         public var code: Swift.String
         /// - Remark: Generated from `#/components/schemas/Branch/kind`.
-        @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
-            case branch = "branch"
-            case atm = "atm"
+        public enum KindPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+            case branch
+            case atm
+            /// A value this version of the client does not know (a newer server's), as it came.
+            case unknown(Swift.String)
+            public init(rawValue: Swift.String) {
+                switch rawValue {
+                case "branch": self = .branch
+                case "atm": self = .atm
+                default: self = .unknown(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case .branch: return "branch"
+                case .atm: return "atm"
+                case .unknown(let value): return value
+                }
+            }
+            /// The values the document names.
+            public static var allCases: [Self] { [.branch, .atm] }
         }
         /// - Remark: Generated from `#/components/schemas/Branch/kind`.
         public var kind: Components.Schemas.Branch.KindPayload
@@ -897,11 +1127,33 @@ extension Components.Schemas {
         /// - Remark: Generated from `#/components/schemas/Branch/phone`.
         public var phone: Swift.String?
         /// - Remark: Generated from `#/components/schemas/Branch/ServicesPayload`.
-        @frozen public enum ServicesPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
-            case advice = "advice"
-            case cashDesk = "cash_desk"
-            case foreignCash = "foreign_cash"
-            case safeDeposit = "safe_deposit"
+        public enum ServicesPayloadPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+            case advice
+            case cashDesk
+            case foreignCash
+            case safeDeposit
+            /// A value this version of the client does not know (a newer server's), as it came.
+            case unknown(Swift.String)
+            public init(rawValue: Swift.String) {
+                switch rawValue {
+                case "advice": self = .advice
+                case "cash_desk": self = .cashDesk
+                case "foreign_cash": self = .foreignCash
+                case "safe_deposit": self = .safeDeposit
+                default: self = .unknown(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case .advice: return "advice"
+                case .cashDesk: return "cash_desk"
+                case .foreignCash: return "foreign_cash"
+                case .safeDeposit: return "safe_deposit"
+                case .unknown(let value): return value
+                }
+            }
+            /// The values the document names.
+            public static var allCases: [Self] { [.advice, .cashDesk, .foreignCash, .safeDeposit] }
         }
         /// - Remark: Generated from `#/components/schemas/Branch/services`.
         public typealias ServicesPayload = [Components.Schemas.Branch.ServicesPayloadPayload]
@@ -928,9 +1180,27 @@ extension Components.Schemas {
         /// - Remark: Generated from `#/components/schemas/Branch/next_change`.
         public struct NextChangePayload: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Branch/next_change/kind`.
-            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case opens = "opens"
-                case closes = "closes"
+            public enum KindPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                case opens
+                case closes
+                /// A value this version of the client does not know (a newer server's), as it came.
+                case unknown(Swift.String)
+                public init(rawValue: Swift.String) {
+                    switch rawValue {
+                    case "opens": self = .opens
+                    case "closes": self = .closes
+                    default: self = .unknown(rawValue)
+                    }
+                }
+                public var rawValue: Swift.String {
+                    switch self {
+                    case .opens: return "opens"
+                    case .closes: return "closes"
+                    case .unknown(let value): return value
+                    }
+                }
+                /// The values the document names.
+                public static var allCases: [Self] { [.opens, .closes] }
             }
             /// - Remark: Generated from `#/components/schemas/Branch/next_change/kind`.
             public var kind: Components.Schemas.Branch.NextChangePayload.KindPayload
@@ -1053,24 +1323,72 @@ extension Components.Schemas {
         /// - Remark: Generated from `#/components/schemas/Appointment/end`.
         public var end: Foundation.Date
         /// - Remark: Generated from `#/components/schemas/Appointment/topic`.
-        @frozen public enum TopicPayload: String, Codable, Hashable, Sendable, CaseIterable {
-            case account = "account"
-            case financing = "financing"
-            case investment = "investment"
-            case foreignCashPickup = "foreign_cash_pickup"
-            case other = "other"
+        public enum TopicPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+            case account
+            case financing
+            case investment
+            case foreignCashPickup
+            case other
+            /// A value this version of the client does not know (a newer server's), as it came.
+            case unknown(Swift.String)
+            public init(rawValue: Swift.String) {
+                switch rawValue {
+                case "account": self = .account
+                case "financing": self = .financing
+                case "investment": self = .investment
+                case "foreign_cash_pickup": self = .foreignCashPickup
+                case "other": self = .other
+                default: self = .unknown(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case .account: return "account"
+                case .financing: return "financing"
+                case .investment: return "investment"
+                case .foreignCashPickup: return "foreign_cash_pickup"
+                case .other: return "other"
+                case .unknown(let value): return value
+                }
+            }
+            /// The values the document names.
+            public static var allCases: [Self] { [.account, .financing, .investment, .foreignCashPickup, .other] }
         }
         /// - Remark: Generated from `#/components/schemas/Appointment/topic`.
         public var topic: Components.Schemas.Appointment.TopicPayload
         /// - Remark: Generated from `#/components/schemas/Appointment/note`.
         public var note: Swift.String
         /// - Remark: Generated from `#/components/schemas/Appointment/status`.
-        @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
-            case requested = "requested"
-            case confirmed = "confirmed"
-            case declined = "declined"
-            case cancelled = "cancelled"
-            case rescheduled = "rescheduled"
+        public enum StatusPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+            case requested
+            case confirmed
+            case declined
+            case cancelled
+            case rescheduled
+            /// A value this version of the client does not know (a newer server's), as it came.
+            case unknown(Swift.String)
+            public init(rawValue: Swift.String) {
+                switch rawValue {
+                case "requested": self = .requested
+                case "confirmed": self = .confirmed
+                case "declined": self = .declined
+                case "cancelled": self = .cancelled
+                case "rescheduled": self = .rescheduled
+                default: self = .unknown(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case .requested: return "requested"
+                case .confirmed: return "confirmed"
+                case .declined: return "declined"
+                case .cancelled: return "cancelled"
+                case .rescheduled: return "rescheduled"
+                case .unknown(let value): return value
+                }
+            }
+            /// The values the document names.
+            public static var allCases: [Self] { [.requested, .confirmed, .declined, .cancelled, .rescheduled] }
         }
         /// - Remark: Generated from `#/components/schemas/Appointment/status`.
         public var status: Components.Schemas.Appointment.StatusPayload
@@ -1209,11 +1527,33 @@ extension Components.Schemas {
         /// - Remark: Generated from `#/components/schemas/CashOrder/from_vault`.
         public var fromVault: Swift.Bool
         /// - Remark: Generated from `#/components/schemas/CashOrder/status`.
-        @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
-            case ordered = "ordered"
-            case ready = "ready"
-            case handedOut = "handed_out"
-            case cancelled = "cancelled"
+        public enum StatusPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+            case ordered
+            case ready
+            case handedOut
+            case cancelled
+            /// A value this version of the client does not know (a newer server's), as it came.
+            case unknown(Swift.String)
+            public init(rawValue: Swift.String) {
+                switch rawValue {
+                case "ordered": self = .ordered
+                case "ready": self = .ready
+                case "handed_out": self = .handedOut
+                case "cancelled": self = .cancelled
+                default: self = .unknown(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case .ordered: return "ordered"
+                case .ready: return "ready"
+                case .handedOut: return "handed_out"
+                case .cancelled: return "cancelled"
+                case .unknown(let value): return value
+                }
+            }
+            /// The values the document names.
+            public static var allCases: [Self] { [.ordered, .ready, .handedOut, .cancelled] }
         }
         /// - Remark: Generated from `#/components/schemas/CashOrder/status`.
         public var status: Components.Schemas.CashOrder.StatusPayload
