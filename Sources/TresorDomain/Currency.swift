@@ -33,7 +33,10 @@ public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
     public init(from decoder: any Decoder) throws {
         let code = try decoder.singleValueContainer().decode(String.self)
         guard let currency = Currency(code: code) else {
-            throw DomainError(.unsupportedCurrency, field: "currency", "Unsupported currency \(code.prefix(8)).")
+            // why a suggestion: ISO 4217 codes are capitals, and a client that writes "chf" means CHF.
+            let capitals = code.count == 3 ? Currency(code: code.uppercased()) : nil
+            throw DomainError(
+                .unsupportedCurrency, field: "currency", "Unsupported currency \(code.prefix(8)).", suggested: capitals?.code, rewritten: true)
         }
         self = currency
     }

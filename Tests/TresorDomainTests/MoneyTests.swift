@@ -79,4 +79,18 @@ struct MoneyTests {
             try Money(parsing: "12,50", currency: Currency(code: "JPY")!)
         } throws: { ($0 as? DomainError)?.code == .invalidAmount && ($0 as? DomainError)?.suggested == nil }
     }
+
+    @Test("a currency code in small letters is refused with the code in capitals suggested")
+    func currencyInSmallLetters() throws {
+        let refusal = { (json: String) -> DomainError? in
+            do {
+                _ = try JSONDecoder().decode(Money.self, from: Data(json.utf8))
+                return nil
+            } catch { return error as? DomainError }
+        }
+        let chf = refusal(#"{"amount": "1.00", "currency": "chf"}"#)
+        #expect(chf?.code == .unsupportedCurrency && chf?.suggested == "CHF" && chf?.rewritten == true)
+        let unknown = refusal(#"{"amount": "1.00", "currency": "xyz"}"#)
+        #expect(unknown?.code == .unsupportedCurrency && unknown?.suggested == nil)
+    }
 }
