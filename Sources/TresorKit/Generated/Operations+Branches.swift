@@ -23,30 +23,7 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/branches/GET/query/lon`.
                 public var lon: Swift.String?
                 /// - Remark: Generated from `#/paths/v1/branches/GET/query/kind`.
-                public enum KindPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
-                    case branch
-                    case atm
-                    /// A value this version of the client does not know (a newer server's), as it came.
-                    case unknown(Swift.String)
-                    public init(rawValue: Swift.String) {
-                        switch rawValue {
-                        case "branch": self = .branch
-                        case "atm": self = .atm
-                        default: self = .unknown(rawValue)
-                        }
-                    }
-                    public var rawValue: Swift.String {
-                        switch self {
-                        case .branch: return "branch"
-                        case .atm: return "atm"
-                        case .unknown(let value): return value
-                        }
-                    }
-                    /// The values the document names.
-                    public static var allCases: [Self] { [.branch, .atm] }
-                }
-                /// - Remark: Generated from `#/paths/v1/branches/GET/query/kind`.
-                public var kind: Operations.GetV1Branches.Input.Query.KindPayload?
+                public var kind: Components.Schemas.PlaceKind?
                 /// - Remark: Generated from `#/paths/v1/branches/GET/query/open_now`.
                 public enum OpenNowPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
                     case _true
@@ -75,36 +52,7 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/branches/GET/query/open_now`.
                 public var openNow: Operations.GetV1Branches.Input.Query.OpenNowPayload?
                 /// - Remark: Generated from `#/paths/v1/branches/GET/query/service`.
-                public enum ServicePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
-                    case advice
-                    case cashDesk
-                    case foreignCash
-                    case safeDeposit
-                    /// A value this version of the client does not know (a newer server's), as it came.
-                    case unknown(Swift.String)
-                    public init(rawValue: Swift.String) {
-                        switch rawValue {
-                        case "advice": self = .advice
-                        case "cash_desk": self = .cashDesk
-                        case "foreign_cash": self = .foreignCash
-                        case "safe_deposit": self = .safeDeposit
-                        default: self = .unknown(rawValue)
-                        }
-                    }
-                    public var rawValue: Swift.String {
-                        switch self {
-                        case .advice: return "advice"
-                        case .cashDesk: return "cash_desk"
-                        case .foreignCash: return "foreign_cash"
-                        case .safeDeposit: return "safe_deposit"
-                        case .unknown(let value): return value
-                        }
-                    }
-                    /// The values the document names.
-                    public static var allCases: [Self] { [.advice, .cashDesk, .foreignCash, .safeDeposit] }
-                }
-                /// - Remark: Generated from `#/paths/v1/branches/GET/query/service`.
-                public var service: Operations.GetV1Branches.Input.Query.ServicePayload?
+                public var service: Components.Schemas.BranchService?
                 /// default 20
                 ///
                 /// - Remark: Generated from `#/paths/v1/branches/GET/query/limit`.
@@ -121,9 +69,9 @@ extension Operations {
                 public init(
                     lat: Swift.String? = nil,
                     lon: Swift.String? = nil,
-                    kind: Operations.GetV1Branches.Input.Query.KindPayload? = nil,
+                    kind: Components.Schemas.PlaceKind? = nil,
                     openNow: Operations.GetV1Branches.Input.Query.OpenNowPayload? = nil,
-                    service: Operations.GetV1Branches.Input.Query.ServicePayload? = nil,
+                    service: Components.Schemas.BranchService? = nil,
                     limit: Swift.Int? = nil
                 ) {
                     self.lat = lat
@@ -515,39 +463,7 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/branches/{id}/slots/GET/query/to`.
                 public var to: Swift.String?
                 /// - Remark: Generated from `#/paths/v1/branches/{id}/slots/GET/query/topic`.
-                public enum TopicPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
-                    case account
-                    case financing
-                    case investment
-                    case foreignCashPickup
-                    case other
-                    /// A value this version of the client does not know (a newer server's), as it came.
-                    case unknown(Swift.String)
-                    public init(rawValue: Swift.String) {
-                        switch rawValue {
-                        case "account": self = .account
-                        case "financing": self = .financing
-                        case "investment": self = .investment
-                        case "foreign_cash_pickup": self = .foreignCashPickup
-                        case "other": self = .other
-                        default: self = .unknown(rawValue)
-                        }
-                    }
-                    public var rawValue: Swift.String {
-                        switch self {
-                        case .account: return "account"
-                        case .financing: return "financing"
-                        case .investment: return "investment"
-                        case .foreignCashPickup: return "foreign_cash_pickup"
-                        case .other: return "other"
-                        case .unknown(let value): return value
-                        }
-                    }
-                    /// The values the document names.
-                    public static var allCases: [Self] { [.account, .financing, .investment, .foreignCashPickup, .other] }
-                }
-                /// - Remark: Generated from `#/paths/v1/branches/{id}/slots/GET/query/topic`.
-                public var topic: Operations.GetV1BranchesIdSlots.Input.Query.TopicPayload?
+                public var topic: Components.Schemas.AppointmentTopic?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
@@ -557,7 +473,7 @@ extension Operations {
                 public init(
                     from: Swift.String? = nil,
                     to: Swift.String? = nil,
-                    topic: Operations.GetV1BranchesIdSlots.Input.Query.TopicPayload? = nil
+                    topic: Components.Schemas.AppointmentTopic? = nil
                 ) {
                     self.from = from
                     self.to = to

@@ -5,6 +5,32 @@
 public import struct Foundation.Date
 import HTTPTypes
 extension Components.Schemas {
+    /// - Remark: Generated from `#/components/schemas/CertificateType`.
+    public enum CertificateType: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+        case balanceConfirmation
+        case interestTaxStatement
+        case accountOpening
+        /// A value this version of the client does not know (a newer server's), as it came.
+        case unknown(Swift.String)
+        public init(rawValue: Swift.String) {
+            switch rawValue {
+            case "balance_confirmation": self = .balanceConfirmation
+            case "interest_tax_statement": self = .interestTaxStatement
+            case "account_opening": self = .accountOpening
+            default: self = .unknown(rawValue)
+            }
+        }
+        public var rawValue: Swift.String {
+            switch self {
+            case .balanceConfirmation: return "balance_confirmation"
+            case .interestTaxStatement: return "interest_tax_statement"
+            case .accountOpening: return "account_opening"
+            case .unknown(let value): return value
+            }
+        }
+        /// The values the document names.
+        public static var allCases: [Self] { [.balanceConfirmation, .interestTaxStatement, .accountOpening] }
+    }
     /// - Remark: Generated from `#/components/schemas/Certificate`.
     public struct Certificate: Codable, Hashable, Sendable {
         /// - Remark: Generated from `#/components/schemas/Certificate/id`.
@@ -150,33 +176,7 @@ extension Operations {
                         /// - Remark: Generated from `#/paths/v1/certificates/types/GET/responses/200/content/json/TypesPayload`.
                         public struct TypesPayloadPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/paths/v1/certificates/types/GET/responses/200/content/json/TypesPayload/type`.
-                            public enum _TypePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
-                                case balanceConfirmation
-                                case interestTaxStatement
-                                case accountOpening
-                                /// A value this version of the client does not know (a newer server's), as it came.
-                                case unknown(Swift.String)
-                                public init(rawValue: Swift.String) {
-                                    switch rawValue {
-                                    case "balance_confirmation": self = .balanceConfirmation
-                                    case "interest_tax_statement": self = .interestTaxStatement
-                                    case "account_opening": self = .accountOpening
-                                    default: self = .unknown(rawValue)
-                                    }
-                                }
-                                public var rawValue: Swift.String {
-                                    switch self {
-                                    case .balanceConfirmation: return "balance_confirmation"
-                                    case .interestTaxStatement: return "interest_tax_statement"
-                                    case .accountOpening: return "account_opening"
-                                    case .unknown(let value): return value
-                                    }
-                                }
-                                /// The values the document names.
-                                public static var allCases: [Self] { [.balanceConfirmation, .interestTaxStatement, .accountOpening] }
-                            }
-                            /// - Remark: Generated from `#/paths/v1/certificates/types/GET/responses/200/content/json/TypesPayload/type`.
-                            public var _type: Operations.GetV1CertificatesTypes.Output.Ok.Body.JsonPayload.TypesPayloadPayload._TypePayload
+                            public var _type: Components.Schemas.CertificateType
                             /// - Remark: Generated from `#/paths/v1/certificates/types/GET/responses/200/content/json/TypesPayload/FieldsPayload`.
                             public struct FieldsPayloadPayload: Codable, Hashable, Sendable {
                                 /// - Remark: Generated from `#/paths/v1/certificates/types/GET/responses/200/content/json/TypesPayload/FieldsPayload/name`.
@@ -242,7 +242,7 @@ extension Operations {
                             ///   - _type:
                             ///   - fields:
                             public init(
-                                _type: Operations.GetV1CertificatesTypes.Output.Ok.Body.JsonPayload.TypesPayloadPayload._TypePayload,
+                                _type: Components.Schemas.CertificateType,
                                 fields: Operations.GetV1CertificatesTypes.Output.Ok.Body.JsonPayload.TypesPayloadPayload.FieldsPayload
                             ) {
                                 self._type = _type
@@ -542,33 +542,7 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/certificates/POST/requestBody/json`.
                 public struct JsonPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/paths/v1/certificates/POST/requestBody/json/type`.
-                    public enum _TypePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
-                        case balanceConfirmation
-                        case interestTaxStatement
-                        case accountOpening
-                        /// A value this version of the client does not know (a newer server's), as it came.
-                        case unknown(Swift.String)
-                        public init(rawValue: Swift.String) {
-                            switch rawValue {
-                            case "balance_confirmation": self = .balanceConfirmation
-                            case "interest_tax_statement": self = .interestTaxStatement
-                            case "account_opening": self = .accountOpening
-                            default: self = .unknown(rawValue)
-                            }
-                        }
-                        public var rawValue: Swift.String {
-                            switch self {
-                            case .balanceConfirmation: return "balance_confirmation"
-                            case .interestTaxStatement: return "interest_tax_statement"
-                            case .accountOpening: return "account_opening"
-                            case .unknown(let value): return value
-                            }
-                        }
-                        /// The values the document names.
-                        public static var allCases: [Self] { [.balanceConfirmation, .interestTaxStatement, .accountOpening] }
-                    }
-                    /// - Remark: Generated from `#/paths/v1/certificates/POST/requestBody/json/type`.
-                    public var _type: Operations.PostV1Certificates.Input.Body.JsonPayload._TypePayload
+                    public var _type: Components.Schemas.CertificateType
                     /// date (YYYY-MM-DD), year (YYYY), or kind (current|savings) and currency (CHF|EUR).
                     ///
                     /// - Remark: Generated from `#/paths/v1/certificates/POST/requestBody/json/fields`.
@@ -604,7 +578,7 @@ extension Operations {
                     ///   - fields: date (YYYY-MM-DD), year (YYYY), or kind (current|savings) and currency (CHF|EUR).
                     ///   - language: A language the bank speaks; default its first.
                     public init(
-                        _type: Operations.PostV1Certificates.Input.Body.JsonPayload._TypePayload,
+                        _type: Components.Schemas.CertificateType,
                         fields: Operations.PostV1Certificates.Input.Body.JsonPayload.FieldsPayload? = nil,
                         language: Swift.String? = nil
                     ) {

@@ -4,6 +4,35 @@
 @_spi(Generated) public import OpenAPIRuntime
 import HTTPTypes
 extension Components.Schemas {
+    /// - Remark: Generated from `#/components/schemas/LoanPurpose`.
+    public enum LoanPurpose: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+        case car
+        case renovation
+        case education
+        case personal
+        /// A value this version of the client does not know (a newer server's), as it came.
+        case unknown(Swift.String)
+        public init(rawValue: Swift.String) {
+            switch rawValue {
+            case "car": self = .car
+            case "renovation": self = .renovation
+            case "education": self = .education
+            case "personal": self = .personal
+            default: self = .unknown(rawValue)
+            }
+        }
+        public var rawValue: Swift.String {
+            switch self {
+            case .car: return "car"
+            case .renovation: return "renovation"
+            case .education: return "education"
+            case .personal: return "personal"
+            case .unknown(let value): return value
+            }
+        }
+        /// The values the document names.
+        public static var allCases: [Self] { [.car, .renovation, .education, .personal] }
+    }
     /// - Remark: Generated from `#/components/schemas/LoanQuote`.
     public struct LoanQuote: Codable, Hashable, Sendable {
         /// - Remark: Generated from `#/components/schemas/LoanQuote/amount`.
@@ -11,36 +40,7 @@ extension Components.Schemas {
         /// - Remark: Generated from `#/components/schemas/LoanQuote/months`.
         public var months: Swift.Int
         /// - Remark: Generated from `#/components/schemas/LoanQuote/purpose`.
-        public enum PurposePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
-            case car
-            case renovation
-            case education
-            case personal
-            /// A value this version of the client does not know (a newer server's), as it came.
-            case unknown(Swift.String)
-            public init(rawValue: Swift.String) {
-                switch rawValue {
-                case "car": self = .car
-                case "renovation": self = .renovation
-                case "education": self = .education
-                case "personal": self = .personal
-                default: self = .unknown(rawValue)
-                }
-            }
-            public var rawValue: Swift.String {
-                switch self {
-                case .car: return "car"
-                case .renovation: return "renovation"
-                case .education: return "education"
-                case .personal: return "personal"
-                case .unknown(let value): return value
-                }
-            }
-            /// The values the document names.
-            public static var allCases: [Self] { [.car, .renovation, .education, .personal] }
-        }
-        /// - Remark: Generated from `#/components/schemas/LoanQuote/purpose`.
-        public var purpose: Components.Schemas.LoanQuote.PurposePayload
+        public var purpose: Components.Schemas.LoanPurpose
         /// percent per year
         ///
         /// - Remark: Generated from `#/components/schemas/LoanQuote/nominal_rate`.
@@ -164,7 +164,7 @@ extension Components.Schemas {
         public init(
             amount: Components.Schemas.Money,
             months: Swift.Int,
-            purpose: Components.Schemas.LoanQuote.PurposePayload,
+            purpose: Components.Schemas.LoanPurpose,
             nominalRate: Swift.String,
             effectiveRate: Swift.String,
             fee: Components.Schemas.Money,
@@ -237,36 +237,7 @@ extension Operations {
                     /// - Remark: Generated from `#/paths/v1/loans/quote/POST/requestBody/json/months`.
                     public var months: Swift.Int
                     /// - Remark: Generated from `#/paths/v1/loans/quote/POST/requestBody/json/purpose`.
-                    public enum PurposePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
-                        case car
-                        case renovation
-                        case education
-                        case personal
-                        /// A value this version of the client does not know (a newer server's), as it came.
-                        case unknown(Swift.String)
-                        public init(rawValue: Swift.String) {
-                            switch rawValue {
-                            case "car": self = .car
-                            case "renovation": self = .renovation
-                            case "education": self = .education
-                            case "personal": self = .personal
-                            default: self = .unknown(rawValue)
-                            }
-                        }
-                        public var rawValue: Swift.String {
-                            switch self {
-                            case .car: return "car"
-                            case .renovation: return "renovation"
-                            case .education: return "education"
-                            case .personal: return "personal"
-                            case .unknown(let value): return value
-                            }
-                        }
-                        /// The values the document names.
-                        public static var allCases: [Self] { [.car, .renovation, .education, .personal] }
-                    }
-                    /// - Remark: Generated from `#/paths/v1/loans/quote/POST/requestBody/json/purpose`.
-                    public var purpose: Operations.PostV1LoansQuote.Input.Body.JsonPayload.PurposePayload
+                    public var purpose: Components.Schemas.LoanPurpose
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
@@ -276,7 +247,7 @@ extension Operations {
                     public init(
                         amount: Components.Schemas.Money,
                         months: Swift.Int,
-                        purpose: Operations.PostV1LoansQuote.Input.Body.JsonPayload.PurposePayload
+                        purpose: Components.Schemas.LoanPurpose
                     ) {
                         self.amount = amount
                         self.months = months

@@ -15,39 +15,7 @@ extension Operations {
             /// - Remark: Generated from `#/paths/v1/messages/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/messages/GET/query/category`.
-                public enum CategoryPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
-                    case payments
-                    case appointments
-                    case documents
-                    case security
-                    case budget
-                    /// A value this version of the client does not know (a newer server's), as it came.
-                    case unknown(Swift.String)
-                    public init(rawValue: Swift.String) {
-                        switch rawValue {
-                        case "payments": self = .payments
-                        case "appointments": self = .appointments
-                        case "documents": self = .documents
-                        case "security": self = .security
-                        case "budget": self = .budget
-                        default: self = .unknown(rawValue)
-                        }
-                    }
-                    public var rawValue: Swift.String {
-                        switch self {
-                        case .payments: return "payments"
-                        case .appointments: return "appointments"
-                        case .documents: return "documents"
-                        case .security: return "security"
-                        case .budget: return "budget"
-                        case .unknown(let value): return value
-                        }
-                    }
-                    /// The values the document names.
-                    public static var allCases: [Self] { [.payments, .appointments, .documents, .security, .budget] }
-                }
-                /// - Remark: Generated from `#/paths/v1/messages/GET/query/category`.
-                public var category: Operations.GetV1Messages.Input.Query.CategoryPayload?
+                public var category: Components.Schemas.MessageCategory?
                 /// The next page, from next_before.
                 ///
                 /// - Remark: Generated from `#/paths/v1/messages/GET/query/before`.
@@ -61,7 +29,7 @@ extension Operations {
                 ///   - before: The next page, from next_before.
                 ///   - limit:
                 public init(
-                    category: Operations.GetV1Messages.Input.Query.CategoryPayload? = nil,
+                    category: Components.Schemas.MessageCategory? = nil,
                     before: Swift.String? = nil,
                     limit: Swift.Int? = nil
                 ) {
@@ -111,39 +79,7 @@ extension Operations {
                             /// - Remark: Generated from `#/paths/v1/messages/GET/responses/200/content/json/MessagesPayload/id`.
                             public var id: Swift.String
                             /// - Remark: Generated from `#/paths/v1/messages/GET/responses/200/content/json/MessagesPayload/category`.
-                            public enum CategoryPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
-                                case payments
-                                case appointments
-                                case documents
-                                case security
-                                case budget
-                                /// A value this version of the client does not know (a newer server's), as it came.
-                                case unknown(Swift.String)
-                                public init(rawValue: Swift.String) {
-                                    switch rawValue {
-                                    case "payments": self = .payments
-                                    case "appointments": self = .appointments
-                                    case "documents": self = .documents
-                                    case "security": self = .security
-                                    case "budget": self = .budget
-                                    default: self = .unknown(rawValue)
-                                    }
-                                }
-                                public var rawValue: Swift.String {
-                                    switch self {
-                                    case .payments: return "payments"
-                                    case .appointments: return "appointments"
-                                    case .documents: return "documents"
-                                    case .security: return "security"
-                                    case .budget: return "budget"
-                                    case .unknown(let value): return value
-                                    }
-                                }
-                                /// The values the document names.
-                                public static var allCases: [Self] { [.payments, .appointments, .documents, .security, .budget] }
-                            }
-                            /// - Remark: Generated from `#/paths/v1/messages/GET/responses/200/content/json/MessagesPayload/category`.
-                            public var category: Operations.GetV1Messages.Output.Ok.Body.JsonPayload.MessagesPayloadPayload.CategoryPayload
+                            public var category: Components.Schemas.MessageCategory
                             /// - Remark: Generated from `#/paths/v1/messages/GET/responses/200/content/json/MessagesPayload/subject`.
                             public var subject: Swift.String
                             /// - Remark: Generated from `#/paths/v1/messages/GET/responses/200/content/json/MessagesPayload/body`.
@@ -163,7 +99,7 @@ extension Operations {
                             ///   - createdAt:
                             public init(
                                 id: Swift.String,
-                                category: Operations.GetV1Messages.Output.Ok.Body.JsonPayload.MessagesPayloadPayload.CategoryPayload,
+                                category: Components.Schemas.MessageCategory,
                                 subject: Swift.String,
                                 body: Swift.String,
                                 read: Swift.Bool,

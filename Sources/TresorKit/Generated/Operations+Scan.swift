@@ -77,30 +77,7 @@ extension Operations {
                         /// - Remark: Generated from `#/paths/v1/scan/slip/POST/responses/200/content/json/draft`.
                         public var draft: Components.Schemas.SlipDraft
                         /// - Remark: Generated from `#/paths/v1/scan/slip/POST/responses/200/content/json/source`.
-                        public enum SourcePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
-                            case qrbill
-                            case codeline
-                            /// A value this version of the client does not know (a newer server's), as it came.
-                            case unknown(Swift.String)
-                            public init(rawValue: Swift.String) {
-                                switch rawValue {
-                                case "qrbill": self = .qrbill
-                                case "codeline": self = .codeline
-                                default: self = .unknown(rawValue)
-                                }
-                            }
-                            public var rawValue: Swift.String {
-                                switch self {
-                                case .qrbill: return "qrbill"
-                                case .codeline: return "codeline"
-                                case .unknown(let value): return value
-                                }
-                            }
-                            /// The values the document names.
-                            public static var allCases: [Self] { [.qrbill, .codeline] }
-                        }
-                        /// - Remark: Generated from `#/paths/v1/scan/slip/POST/responses/200/content/json/source`.
-                        public var source: Operations.PostV1ScanSlip.Output.Ok.Body.JsonPayload.SourcePayload
+                        public var source: Components.Schemas.SlipSource
                         /// - Remark: Generated from `#/paths/v1/scan/slip/POST/responses/200/content/json/CorrectionsPayload`.
                         public struct CorrectionsPayloadPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/paths/v1/scan/slip/POST/responses/200/content/json/CorrectionsPayload/field`.
@@ -148,7 +125,7 @@ extension Operations {
                         ///   - corrections:
                         public init(
                             draft: Components.Schemas.SlipDraft,
-                            source: Operations.PostV1ScanSlip.Output.Ok.Body.JsonPayload.SourcePayload,
+                            source: Components.Schemas.SlipSource,
                             corrections: Operations.PostV1ScanSlip.Output.Ok.Body.JsonPayload.CorrectionsPayload
                         ) {
                             self.draft = draft

@@ -43,42 +43,8 @@ extension Components.Schemas {
         }
         /// - Remark: Generated from `#/components/schemas/CustomerSettings/language`.
         public var language: Components.Schemas.CustomerSettings.LanguagePayload?
-        /// - Remark: Generated from `#/components/schemas/CustomerSettings/NotifyCategoriesPayload`.
-        public enum NotifyCategoriesPayloadPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
-            case payments
-            case appointments
-            case documents
-            case security
-            case budget
-            /// A value this version of the client does not know (a newer server's), as it came.
-            case unknown(Swift.String)
-            public init(rawValue: Swift.String) {
-                switch rawValue {
-                case "payments": self = .payments
-                case "appointments": self = .appointments
-                case "documents": self = .documents
-                case "security": self = .security
-                case "budget": self = .budget
-                default: self = .unknown(rawValue)
-                }
-            }
-            public var rawValue: Swift.String {
-                switch self {
-                case .payments: return "payments"
-                case .appointments: return "appointments"
-                case .documents: return "documents"
-                case .security: return "security"
-                case .budget: return "budget"
-                case .unknown(let value): return value
-                }
-            }
-            /// The values the document names.
-            public static var allCases: [Self] { [.payments, .appointments, .documents, .security, .budget] }
-        }
         /// - Remark: Generated from `#/components/schemas/CustomerSettings/notify_categories`.
-        public typealias NotifyCategoriesPayload = [Components.Schemas.CustomerSettings.NotifyCategoriesPayloadPayload]
-        /// - Remark: Generated from `#/components/schemas/CustomerSettings/notify_categories`.
-        public var notifyCategories: Components.Schemas.CustomerSettings.NotifyCategoriesPayload?
+        public var notifyCategories: [Components.Schemas.MessageCategory]?
         /// Decimal amount, 0 to 1000000; payments below it do not notify.
         ///
         /// - Remark: Generated from `#/components/schemas/CustomerSettings/notify_threshold`.
@@ -91,7 +57,7 @@ extension Components.Schemas {
         ///   - notifyThreshold: Decimal amount, 0 to 1000000; payments below it do not notify.
         public init(
             language: Components.Schemas.CustomerSettings.LanguagePayload? = nil,
-            notifyCategories: Components.Schemas.CustomerSettings.NotifyCategoriesPayload? = nil,
+            notifyCategories: [Components.Schemas.MessageCategory]? = nil,
             notifyThreshold: Swift.String? = nil
         ) {
             self.language = language

@@ -30,30 +30,7 @@ extension Operations {
                     /// - Remark: Generated from `#/paths/v1/staff/branches/POST/requestBody/json/code`.
                     public var code: Swift.String
                     /// - Remark: Generated from `#/paths/v1/staff/branches/POST/requestBody/json/kind`.
-                    public enum KindPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
-                        case branch
-                        case atm
-                        /// A value this version of the client does not know (a newer server's), as it came.
-                        case unknown(Swift.String)
-                        public init(rawValue: Swift.String) {
-                            switch rawValue {
-                            case "branch": self = .branch
-                            case "atm": self = .atm
-                            default: self = .unknown(rawValue)
-                            }
-                        }
-                        public var rawValue: Swift.String {
-                            switch self {
-                            case .branch: return "branch"
-                            case .atm: return "atm"
-                            case .unknown(let value): return value
-                            }
-                        }
-                        /// The values the document names.
-                        public static var allCases: [Self] { [.branch, .atm] }
-                    }
-                    /// - Remark: Generated from `#/paths/v1/staff/branches/POST/requestBody/json/kind`.
-                    public var kind: Operations.PostV1StaffBranches.Input.Body.JsonPayload.KindPayload
+                    public var kind: Components.Schemas.PlaceKind
                     /// - Remark: Generated from `#/paths/v1/staff/branches/POST/requestBody/json/name`.
                     public var name: Swift.String
                     /// - Remark: Generated from `#/paths/v1/staff/branches/POST/requestBody/json/street`.
@@ -97,7 +74,7 @@ extension Operations {
                     ///   - deposit:
                     public init(
                         code: Swift.String,
-                        kind: Operations.PostV1StaffBranches.Input.Body.JsonPayload.KindPayload,
+                        kind: Components.Schemas.PlaceKind,
                         name: Swift.String,
                         street: Swift.String,
                         postcode: Swift.String,

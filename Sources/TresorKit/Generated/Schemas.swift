@@ -5,6 +5,183 @@
 public import struct Foundation.Date
 /// The schemas that operations of several areas use.
 extension Components.Schemas {
+    /// What a payment pays: an own account (internal), an IBAN, a QR-bill, an orange/red slip (esr), a phone top-up.
+    ///
+    /// - Remark: Generated from `#/components/schemas/PaymentType`.
+    public enum PaymentType: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+        case _internal
+        case iban
+        case qrbill
+        case esr
+        case topup
+        /// A value this version of the client does not know (a newer server's), as it came.
+        case unknown(Swift.String)
+        public init(rawValue: Swift.String) {
+            switch rawValue {
+            case "internal": self = ._internal
+            case "iban": self = .iban
+            case "qrbill": self = .qrbill
+            case "esr": self = .esr
+            case "topup": self = .topup
+            default: self = .unknown(rawValue)
+            }
+        }
+        public var rawValue: Swift.String {
+            switch self {
+            case ._internal: return "internal"
+            case .iban: return "iban"
+            case .qrbill: return "qrbill"
+            case .esr: return "esr"
+            case .topup: return "topup"
+            case .unknown(let value): return value
+            }
+        }
+        /// The values the document names.
+        public static var allCases: [Self] { [._internal, .iban, .qrbill, .esr, .topup] }
+    }
+    /// What a message in the inbox is about; a customer chooses which categories notify.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageCategory`.
+    public enum MessageCategory: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+        case payments
+        case appointments
+        case documents
+        case security
+        case budget
+        /// A value this version of the client does not know (a newer server's), as it came.
+        case unknown(Swift.String)
+        public init(rawValue: Swift.String) {
+            switch rawValue {
+            case "payments": self = .payments
+            case "appointments": self = .appointments
+            case "documents": self = .documents
+            case "security": self = .security
+            case "budget": self = .budget
+            default: self = .unknown(rawValue)
+            }
+        }
+        public var rawValue: Swift.String {
+            switch self {
+            case .payments: return "payments"
+            case .appointments: return "appointments"
+            case .documents: return "documents"
+            case .security: return "security"
+            case .budget: return "budget"
+            case .unknown(let value): return value
+            }
+        }
+        /// The values the document names.
+        public static var allCases: [Self] { [.payments, .appointments, .documents, .security, .budget] }
+    }
+    /// - Remark: Generated from `#/components/schemas/PlaceKind`.
+    public enum PlaceKind: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+        case branch
+        case atm
+        /// A value this version of the client does not know (a newer server's), as it came.
+        case unknown(Swift.String)
+        public init(rawValue: Swift.String) {
+            switch rawValue {
+            case "branch": self = .branch
+            case "atm": self = .atm
+            default: self = .unknown(rawValue)
+            }
+        }
+        public var rawValue: Swift.String {
+            switch self {
+            case .branch: return "branch"
+            case .atm: return "atm"
+            case .unknown(let value): return value
+            }
+        }
+        /// The values the document names.
+        public static var allCases: [Self] { [.branch, .atm] }
+    }
+    /// - Remark: Generated from `#/components/schemas/BranchService`.
+    public enum BranchService: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+        case advice
+        case cashDesk
+        case foreignCash
+        case safeDeposit
+        /// A value this version of the client does not know (a newer server's), as it came.
+        case unknown(Swift.String)
+        public init(rawValue: Swift.String) {
+            switch rawValue {
+            case "advice": self = .advice
+            case "cash_desk": self = .cashDesk
+            case "foreign_cash": self = .foreignCash
+            case "safe_deposit": self = .safeDeposit
+            default: self = .unknown(rawValue)
+            }
+        }
+        public var rawValue: Swift.String {
+            switch self {
+            case .advice: return "advice"
+            case .cashDesk: return "cash_desk"
+            case .foreignCash: return "foreign_cash"
+            case .safeDeposit: return "safe_deposit"
+            case .unknown(let value): return value
+            }
+        }
+        /// The values the document names.
+        public static var allCases: [Self] { [.advice, .cashDesk, .foreignCash, .safeDeposit] }
+    }
+    /// - Remark: Generated from `#/components/schemas/AppointmentTopic`.
+    public enum AppointmentTopic: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+        case account
+        case financing
+        case investment
+        case foreignCashPickup
+        case other
+        /// A value this version of the client does not know (a newer server's), as it came.
+        case unknown(Swift.String)
+        public init(rawValue: Swift.String) {
+            switch rawValue {
+            case "account": self = .account
+            case "financing": self = .financing
+            case "investment": self = .investment
+            case "foreign_cash_pickup": self = .foreignCashPickup
+            case "other": self = .other
+            default: self = .unknown(rawValue)
+            }
+        }
+        public var rawValue: Swift.String {
+            switch self {
+            case .account: return "account"
+            case .financing: return "financing"
+            case .investment: return "investment"
+            case .foreignCashPickup: return "foreign_cash_pickup"
+            case .other: return "other"
+            case .unknown(let value): return value
+            }
+        }
+        /// The values the document names.
+        public static var allCases: [Self] { [.account, .financing, .investment, .foreignCashPickup, .other] }
+    }
+    /// What a photographed slip was read from: its QR code or the code line of an orange/red slip.
+    ///
+    /// - Remark: Generated from `#/components/schemas/SlipSource`.
+    public enum SlipSource: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+        case qrbill
+        case codeline
+        /// A value this version of the client does not know (a newer server's), as it came.
+        case unknown(Swift.String)
+        public init(rawValue: Swift.String) {
+            switch rawValue {
+            case "qrbill": self = .qrbill
+            case "codeline": self = .codeline
+            default: self = .unknown(rawValue)
+            }
+        }
+        public var rawValue: Swift.String {
+            switch self {
+            case .qrbill: return "qrbill"
+            case .codeline: return "codeline"
+            case .unknown(let value): return value
+            }
+        }
+        /// The values the document names.
+        public static var allCases: [Self] { [.qrbill, .codeline] }
+    }
     /// - Remark: Generated from `#/components/schemas/Money`.
     public struct Money: Codable, Hashable, Sendable {
         /// - Remark: Generated from `#/components/schemas/Money/amount`.
@@ -295,39 +472,7 @@ extension Components.Schemas {
     /// - Remark: Generated from `#/components/schemas/PaymentRequest`.
     public struct PaymentRequest: Codable, Hashable, Sendable {
         /// - Remark: Generated from `#/components/schemas/PaymentRequest/type`.
-        public enum _TypePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
-            case _internal
-            case iban
-            case qrbill
-            case esr
-            case topup
-            /// A value this version of the client does not know (a newer server's), as it came.
-            case unknown(Swift.String)
-            public init(rawValue: Swift.String) {
-                switch rawValue {
-                case "internal": self = ._internal
-                case "iban": self = .iban
-                case "qrbill": self = .qrbill
-                case "esr": self = .esr
-                case "topup": self = .topup
-                default: self = .unknown(rawValue)
-                }
-            }
-            public var rawValue: Swift.String {
-                switch self {
-                case ._internal: return "internal"
-                case .iban: return "iban"
-                case .qrbill: return "qrbill"
-                case .esr: return "esr"
-                case .topup: return "topup"
-                case .unknown(let value): return value
-                }
-            }
-            /// The values the document names.
-            public static var allCases: [Self] { [._internal, .iban, .qrbill, .esr, .topup] }
-        }
-        /// - Remark: Generated from `#/components/schemas/PaymentRequest/type`.
-        public var _type: Components.Schemas.PaymentRequest._TypePayload
+        public var _type: Components.Schemas.PaymentType
         /// - Remark: Generated from `#/components/schemas/PaymentRequest/debtor_account`.
         public var debtorAccount: Swift.String
         /// - Remark: Generated from `#/components/schemas/PaymentRequest/amount`.
@@ -417,7 +562,7 @@ extension Components.Schemas {
         ///   - codeLine:
         ///   - topup:
         public init(
-            _type: Components.Schemas.PaymentRequest._TypePayload,
+            _type: Components.Schemas.PaymentType,
             debtorAccount: Swift.String,
             amount: Components.Schemas.Money? = nil,
             executionDate: Swift.String? = nil,
@@ -457,39 +602,7 @@ extension Components.Schemas {
         /// - Remark: Generated from `#/components/schemas/Payment/id`.
         public var id: Swift.String
         /// - Remark: Generated from `#/components/schemas/Payment/type`.
-        public enum _TypePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
-            case _internal
-            case iban
-            case qrbill
-            case esr
-            case topup
-            /// A value this version of the client does not know (a newer server's), as it came.
-            case unknown(Swift.String)
-            public init(rawValue: Swift.String) {
-                switch rawValue {
-                case "internal": self = ._internal
-                case "iban": self = .iban
-                case "qrbill": self = .qrbill
-                case "esr": self = .esr
-                case "topup": self = .topup
-                default: self = .unknown(rawValue)
-                }
-            }
-            public var rawValue: Swift.String {
-                switch self {
-                case ._internal: return "internal"
-                case .iban: return "iban"
-                case .qrbill: return "qrbill"
-                case .esr: return "esr"
-                case .topup: return "topup"
-                case .unknown(let value): return value
-                }
-            }
-            /// The values the document names.
-            public static var allCases: [Self] { [._internal, .iban, .qrbill, .esr, .topup] }
-        }
-        /// - Remark: Generated from `#/components/schemas/Payment/type`.
-        public var _type: Components.Schemas.Payment._TypePayload
+        public var _type: Components.Schemas.PaymentType
         /// - Remark: Generated from `#/components/schemas/Payment/status`.
         public enum StatusPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
             case needsSignature
@@ -796,7 +909,7 @@ extension Components.Schemas {
         ///   - signature: Present while the payment awaits a signature.
         public init(
             id: Swift.String,
-            _type: Components.Schemas.Payment._TypePayload,
+            _type: Components.Schemas.PaymentType,
             status: Components.Schemas.Payment.StatusPayload,
             debtorAccount: Swift.String,
             amount: Components.Schemas.Money,
@@ -1061,30 +1174,7 @@ extension Components.Schemas {
         /// - Remark: Generated from `#/components/schemas/Branch/code`.
         public var code: Swift.String
         /// - Remark: Generated from `#/components/schemas/Branch/kind`.
-        public enum KindPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
-            case branch
-            case atm
-            /// A value this version of the client does not know (a newer server's), as it came.
-            case unknown(Swift.String)
-            public init(rawValue: Swift.String) {
-                switch rawValue {
-                case "branch": self = .branch
-                case "atm": self = .atm
-                default: self = .unknown(rawValue)
-                }
-            }
-            public var rawValue: Swift.String {
-                switch self {
-                case .branch: return "branch"
-                case .atm: return "atm"
-                case .unknown(let value): return value
-                }
-            }
-            /// The values the document names.
-            public static var allCases: [Self] { [.branch, .atm] }
-        }
-        /// - Remark: Generated from `#/components/schemas/Branch/kind`.
-        public var kind: Components.Schemas.Branch.KindPayload
+        public var kind: Components.Schemas.PlaceKind
         /// - Remark: Generated from `#/components/schemas/Branch/name`.
         public var name: Swift.String
         /// - Remark: Generated from `#/components/schemas/Branch/address`.
@@ -1126,39 +1216,8 @@ extension Components.Schemas {
         public var lon: Swift.String
         /// - Remark: Generated from `#/components/schemas/Branch/phone`.
         public var phone: Swift.String?
-        /// - Remark: Generated from `#/components/schemas/Branch/ServicesPayload`.
-        public enum ServicesPayloadPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
-            case advice
-            case cashDesk
-            case foreignCash
-            case safeDeposit
-            /// A value this version of the client does not know (a newer server's), as it came.
-            case unknown(Swift.String)
-            public init(rawValue: Swift.String) {
-                switch rawValue {
-                case "advice": self = .advice
-                case "cash_desk": self = .cashDesk
-                case "foreign_cash": self = .foreignCash
-                case "safe_deposit": self = .safeDeposit
-                default: self = .unknown(rawValue)
-                }
-            }
-            public var rawValue: Swift.String {
-                switch self {
-                case .advice: return "advice"
-                case .cashDesk: return "cash_desk"
-                case .foreignCash: return "foreign_cash"
-                case .safeDeposit: return "safe_deposit"
-                case .unknown(let value): return value
-                }
-            }
-            /// The values the document names.
-            public static var allCases: [Self] { [.advice, .cashDesk, .foreignCash, .safeDeposit] }
-        }
         /// - Remark: Generated from `#/components/schemas/Branch/services`.
-        public typealias ServicesPayload = [Components.Schemas.Branch.ServicesPayloadPayload]
-        /// - Remark: Generated from `#/components/schemas/Branch/services`.
-        public var services: Components.Schemas.Branch.ServicesPayload
+        public var services: [Components.Schemas.BranchService]
         /// What an ATM pays out.
         ///
         /// - Remark: Generated from `#/components/schemas/Branch/currencies`.
@@ -1259,13 +1318,13 @@ extension Components.Schemas {
         public init(
             id: Swift.String,
             code: Swift.String,
-            kind: Components.Schemas.Branch.KindPayload,
+            kind: Components.Schemas.PlaceKind,
             name: Swift.String,
             address: Components.Schemas.Branch.AddressPayload,
             lat: Swift.String,
             lon: Swift.String,
             phone: Swift.String? = nil,
-            services: Components.Schemas.Branch.ServicesPayload,
+            services: [Components.Schemas.BranchService],
             currencies: [Swift.String]? = nil,
             deposit: Swift.Bool? = nil,
             insideBranch: Swift.String? = nil,
@@ -1323,39 +1382,7 @@ extension Components.Schemas {
         /// - Remark: Generated from `#/components/schemas/Appointment/end`.
         public var end: Foundation.Date
         /// - Remark: Generated from `#/components/schemas/Appointment/topic`.
-        public enum TopicPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
-            case account
-            case financing
-            case investment
-            case foreignCashPickup
-            case other
-            /// A value this version of the client does not know (a newer server's), as it came.
-            case unknown(Swift.String)
-            public init(rawValue: Swift.String) {
-                switch rawValue {
-                case "account": self = .account
-                case "financing": self = .financing
-                case "investment": self = .investment
-                case "foreign_cash_pickup": self = .foreignCashPickup
-                case "other": self = .other
-                default: self = .unknown(rawValue)
-                }
-            }
-            public var rawValue: Swift.String {
-                switch self {
-                case .account: return "account"
-                case .financing: return "financing"
-                case .investment: return "investment"
-                case .foreignCashPickup: return "foreign_cash_pickup"
-                case .other: return "other"
-                case .unknown(let value): return value
-                }
-            }
-            /// The values the document names.
-            public static var allCases: [Self] { [.account, .financing, .investment, .foreignCashPickup, .other] }
-        }
-        /// - Remark: Generated from `#/components/schemas/Appointment/topic`.
-        public var topic: Components.Schemas.Appointment.TopicPayload
+        public var topic: Components.Schemas.AppointmentTopic
         /// - Remark: Generated from `#/components/schemas/Appointment/note`.
         public var note: Swift.String
         /// - Remark: Generated from `#/components/schemas/Appointment/status`.
@@ -1414,7 +1441,7 @@ extension Components.Schemas {
             advisor: Swift.String,
             start: Foundation.Date,
             end: Foundation.Date,
-            topic: Components.Schemas.Appointment.TopicPayload,
+            topic: Components.Schemas.AppointmentTopic,
             note: Swift.String,
             status: Components.Schemas.Appointment.StatusPayload,
             message: Swift.String? = nil
