@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
-"""Opens the string enums of swift-openapi-generator's output: each gets a case `unknown(String)`.
+"""Opens the enums of swift-openapi-generator's output: each gets a case `unknown(String)` (or `(Int)`).
 
-swift-openapi-generator writes a string enum of the document (a payment's `status`, an account's
-`kind`) as a `@frozen` Swift enum whose decoding throws on a value it does not list
+swift-openapi-generator writes an enum of the document (a payment's `status`, an account's `kind`,
+the authentication `level` of a new session) as a `@frozen` Swift enum whose decoding throws on a
+value it does not list
 (apple/swift-openapi-generator#608). A bank adds a value on its server (a payment status, a kind
 of account) long before the last phone updates its app: with frozen enums that app could not read
-a single page holding the new value (the whole list of payments, the overview of accounts).
+a single page holding the new value (the whole list of payments, the overview of accounts; with
+a new level, the answer to its login).
 Rewritten here, a value the app does not know decodes as `.unknown("on_hold")`, encodes back as
 it came, and the rest of the answer reads; `switch` statements name `.unknown` (what an app shows
 for "other"), `allCases` lists the values the document names.
 
 The rewrite keeps each enum's name, cases, raw values and conformances (`RawRepresentable` with a
-`String` raw value, so `Codable` and `rawValue` work as before); other enums (content types, the
-one integer enum) are left as generated.
+`String` or `Int` raw value, so `Codable` and `rawValue` work as before); the other enums (content
+types, operation outputs) are left as generated.
 
 Usage: open-generated-enums.py DIR (the generator's output directory, rewritten in place).
 """
@@ -21,33 +23,34 @@ import pathlib
 import re
 import sys
 
-FROZEN = re.compile(r"^(?P<indent> *)@frozen public enum (?P<name>\w+): String, Codable, Hashable, Sendable, CaseIterable \{$")
-CASE = re.compile(r'^ *case (?P<case>`?\w+`?) = "(?P<raw>(?:[^"\\]|\\.)*)"$')
+FROZEN = re.compile(r"^(?P<indent> *)@frozen public enum (?P<name>\w+): (?P<raw>String|Int), Codable, Hashable, Sendable, CaseIterable \{$")
+CASE = re.compile(r'^ *case (?P<case>`?\w+`?) = (?P<raw>"(?:[^"\\]|\\.)*"|-?[0-9]+)$')
 UNKNOWN = "unknown"
 
 
-def opened(indent, name, cases):
-    """The open enum for `name` with `cases` [(case, raw)], at `indent`."""
+def opened(indent, name, raw_type, cases):
+    """The open enum for `name` with `raw_type` raw values and `cases` [(case, raw literal)], at `indent`."""
     if any(case.strip("`") == UNKNOWN for case, _ in cases):
         sys.exit(f"open-generated-enums: {name} has a case named {UNKNOWN}; choose another name here")
+    raw = f"Swift.{raw_type}"
     inner = indent + "    "
     lines = [f"{indent}public enum {name}: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {{"]
     lines += [f"{inner}case {case}" for case, _ in cases]
     lines += [
         f"{inner}/// A value this version of the client does not know (a newer server's), as it came.",
-        f"{inner}case {UNKNOWN}(Swift.String)",
-        f"{inner}public init(rawValue: Swift.String) {{",
+        f"{inner}case {UNKNOWN}({raw})",
+        f"{inner}public init(rawValue: {raw}) {{",
         f"{inner}    switch rawValue {{",
     ]
-    lines += [f'{inner}    case "{raw}": self = .{case}' for case, raw in cases]
+    lines += [f"{inner}    case {literal}: self = .{case}" for case, literal in cases]
     lines += [
         f"{inner}    default: self = .{UNKNOWN}(rawValue)",
         f"{inner}    }}",
         f"{inner}}}",
-        f"{inner}public var rawValue: Swift.String {{",
+        f"{inner}public var rawValue: {raw} {{",
         f"{inner}    switch self {{",
     ]
-    lines += [f'{inner}    case .{case}: return "{raw}"' for case, raw in cases]
+    lines += [f"{inner}    case .{case}: return {literal}" for case, literal in cases]
     lines += [
         f"{inner}    case .{UNKNOWN}(let value): return value",
         f"{inner}    }}",
@@ -60,7 +63,7 @@ def opened(indent, name, cases):
 
 
 def rewrite(text):
-    """`text` with every frozen string enum opened, and how many there were."""
+    """`text` with every frozen enum of strings or integers opened, and how many there were."""
     lines = text.split("\n")
     out = []
     count = 0
@@ -71,17 +74,17 @@ def rewrite(text):
             out.append(lines[index])
             index += 1
             continue
-        indent, name = match.group("indent"), match.group("name")
+        indent, name, raw_type = match.group("indent"), match.group("name"), match.group("raw")
         cases = []
         index += 1
         while lines[index] != indent + "}":
             case = CASE.match(lines[index])
-            if not case:
+            if not case or case.group("raw").startswith('"') != (raw_type == "String"):
                 sys.exit(f"open-generated-enums: unexpected line in enum {name}: {lines[index]!r}")
             cases.append((case.group("case"), case.group("raw")))
             index += 1
         index += 1  # the closing brace
-        out += opened(indent, name, cases)
+        out += opened(indent, name, raw_type, cases)
         count += 1
     return "\n".join(out), count
 
@@ -94,7 +97,7 @@ def main():
         if count:
             path.write_text(text)
             total += count
-    print(f"open-generated-enums: opened {total} string enums", file=sys.stderr)
+    print(f"open-generated-enums: opened {total} enums", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -16,19 +16,27 @@ struct OpenEnumTests {
     /// Answers each call with `body` as JSON, as a newer server would have.
     struct NewerServer: ClientTransport {
         let body: Data
+        var status: HTTPResponse.Status = .ok
 
         func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-            var response = HTTPResponse(status: .ok)
+            var response = HTTPResponse(status: status)
             response.headerFields[.contentType] = "application/json; charset=utf-8"
             return (response, HTTPBody(self.body))
         }
     }
 
-    /// The real server's JSON answer to `GET path`, with `change` applied.
-    static func answer(_ server: LiveServer, _ path: String, token: String, change: (inout [String: Any]) throws -> Void) async throws -> Data {
-        var get = URLRequest(url: server.url.appendingPathComponent(path))
-        get.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        let (data, _) = try await URLSession.shared.data(for: get)
+    /// The real server's JSON answer to `GET path` (or `POST` of `posting`), with `change` applied.
+    static func answer(
+        _ server: LiveServer, _ path: String, token: String? = nil, posting: String? = nil, change: (inout [String: Any]) throws -> Void
+    ) async throws -> Data {
+        var call = URLRequest(url: server.url.appendingPathComponent(path))
+        if let token { call.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let posting {
+            call.httpMethod = "POST"
+            call.httpBody = Data(posting.utf8)
+            call.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, _) = try await URLSession.shared.data(for: call)
         var json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         try change(&json)
         return try JSONSerialization.data(withJSONObject: json)
@@ -62,6 +70,16 @@ struct OpenEnumTests {
         #expect(held.status == .unknown("on_hold"))
         #expect(held.status.rawValue == "on_hold")
         #expect(String(decoding: try JSONEncoder().encode(held.status), as: UTF8.self) == #""on_hold""#, "sent back as it came")
+
+        // An authentication level the app does not know: its login still reads.
+        let login = #"{"contract": "10000001", "password": "tresor-demo"}"#
+        let sessionBody = try await Self.answer(server, "v1/sessions", posting: login) { json in
+            #expect(json["level"] as? Int == 2)
+            json["level"] = 3
+        }
+        let granted = try await Client(serverURL: server.url, transport: NewerServer(body: sessionBody, status: .created))
+            .postV1Sessions(body: .json(.init(contract: "10000001", password: "tresor-demo"))).created.body.json
+        #expect(granted.level == .unknown(3) && granted.level.rawValue == 3 && !granted.token.isEmpty)
     }
 
     @Test("a value the document names reads as its case, and allCases lists only those")

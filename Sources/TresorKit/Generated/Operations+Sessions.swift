@@ -75,10 +75,30 @@ extension Operations {
                         /// - Remark: Generated from `#/paths/v1/sessions/POST/responses/201/content/json/token`.
                         public var token: Swift.String
                         /// - Remark: Generated from `#/paths/v1/sessions/POST/responses/201/content/json/level`.
-                        @frozen public enum LevelPayload: Int, Codable, Hashable, Sendable, CaseIterable {
-                            case _0 = 0
-                            case _1 = 1
-                            case _2 = 2
+                        public enum LevelPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                            case _0
+                            case _1
+                            case _2
+                            /// A value this version of the client does not know (a newer server's), as it came.
+                            case unknown(Swift.Int)
+                            public init(rawValue: Swift.Int) {
+                                switch rawValue {
+                                case 0: self = ._0
+                                case 1: self = ._1
+                                case 2: self = ._2
+                                default: self = .unknown(rawValue)
+                                }
+                            }
+                            public var rawValue: Swift.Int {
+                                switch self {
+                                case ._0: return 0
+                                case ._1: return 1
+                                case ._2: return 2
+                                case .unknown(let value): return value
+                                }
+                            }
+                            /// The values the document names.
+                            public static var allCases: [Self] { [._0, ._1, ._2] }
                         }
                         /// - Remark: Generated from `#/paths/v1/sessions/POST/responses/201/content/json/level`.
                         public var level: Operations.PostV1Sessions.Output.Created.Body.JsonPayload.LevelPayload
