@@ -1,3 +1,5 @@
+import Foundation
+
 /// An amount of money: Int64 minor units and an ISO 4217 currency. Never floating point.
 ///
 /// JSON follows the Berlin Group shape `{"amount": "-12.30", "currency": "CHF"}`: the amount is
@@ -130,7 +132,18 @@ extension Money: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let currency = try container.decode(Currency.self, forKey: .currency)
-        let amount = try container.decode(String.self, forKey: .amount)
+        let amount: String
+        do {
+            amount = try container.decode(String.self, forKey: .amount)
+        } catch DecodingError.typeMismatch(let type, let context) {
+            // why: a JavaScript or Python client writes an amount as a number (`12.5`). It stays
+            // refused (a string is what no client reads as a double), with the string it means.
+            guard let number = try? container.decode(Decimal.self, forKey: .amount),
+                let meant = try? Money(parsing: "\(number)", currency: currency)
+            else { throw DecodingError.typeMismatch(type, context) }
+            let field = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+            throw DomainError(.invalidParameter, field: field, "Expected a string here.", suggested: meant.decimalString)
+        }
         try self.init(parsing: amount, currency: currency)
     }
 

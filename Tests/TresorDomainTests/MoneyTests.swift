@@ -93,4 +93,23 @@ struct MoneyTests {
         let unknown = refusal(#"{"amount": "1.00", "currency": "xyz"}"#)
         #expect(unknown?.code == .unsupportedCurrency && unknown?.suggested == nil)
     }
+
+    /// An amount sent as a JSON number, as JavaScript and Python clients write one.
+    @Test("an amount sent as a number is refused, with the string it means suggested")
+    func amountAsNumber() throws {
+        struct Wrapped: Decodable { let amount: Money }
+        let refusal = { (json: String) -> (any Error)? in
+            do {
+                _ = try JSONDecoder().decode(Wrapped.self, from: Data(json.utf8))
+                return nil
+            } catch { return error }
+        }
+        let number = refusal(#"{"amount": {"amount": 12.5, "currency": "CHF"}}"#) as? DomainError
+        #expect(number?.code == .invalidParameter && number?.field == "amount.amount" && number?.suggested == "12.50")
+        let exponent = refusal(#"{"amount": {"amount": 1e3, "currency": "EUR"}}"#) as? DomainError
+        #expect(exponent?.suggested == "1000.00")
+        // No string means 12.505 francs, and true is no amount: the decoder's own refusal.
+        #expect(refusal(#"{"amount": {"amount": 12.505, "currency": "CHF"}}"#) is DecodingError)
+        #expect(refusal(#"{"amount": {"amount": true, "currency": "CHF"}}"#) is DecodingError)
+    }
 }
