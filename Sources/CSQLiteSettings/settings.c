@@ -13,6 +13,8 @@ static int memstatus_off_result = -1;
 // Nothing in Tresor reads the statistics (sqlite3_memory_used, sqlite3_status).
 __attribute__((constructor)) static void csqlite_settings(void) {
     memstatus_off_result = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    // After the configuration: registering a VFS initialises SQLite (walbatch.c).
+    csqlite_walbatch_register();
 }
 
 int csqlite_memstatus_off_result(void) { return memstatus_off_result; }
