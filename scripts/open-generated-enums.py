@@ -3,11 +3,11 @@
 
 swift-openapi-generator writes an enum of the document (a payment's `status`, an account's `kind`,
 the authentication `level` of a new session) as a `@frozen` Swift enum whose decoding throws on a
-value it does not list
-(apple/swift-openapi-generator#608). A bank adds a value on its server (a payment status, a kind
-of account) long before the last phone updates its app: with frozen enums that app could not read
-a single page holding the new value (the whole list of payments, the overview of accounts; with
-a new level, the answer to its login).
+value it does not list (apple/swift-openapi-generator#608). A bank adds a value on its server (a
+payment status, a kind of account) long before the last phone updates its app: with frozen enums
+that app could not read a single page holding the new value (the whole list of payments, the
+overview of accounts; with a new level, the answer to its login).
+
 Rewritten here, a value the app does not know decodes as `.unknown("on_hold")`, encodes back as
 it came, and the rest of the answer reads; `switch` statements name `.unknown` (what an app shows
 for "other"), `allCases` lists the values the document names.

@@ -122,8 +122,19 @@ class BrowserTest(unittest.TestCase):
 
     def wait_until(self, condition):
         """Waits up to 10 s; an element of the page being left may go stale while the condition
-        reads it, which only means the next page is not there yet."""
-        return WebDriverWait(self.browser, 10, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(condition)
+        reads it, which only means the next page is not there yet. Chromium says so with a
+        stale-element error or, now and then, with a generic 'node does not belong to the
+        document' one (a clean-clone CI run failed on it, reading a payment's status while the
+        signed payment's page replaced the form's); both are waited through, any other error ends
+        the wait."""
+        def settled(browser):
+            try:
+                return condition(browser)
+            except WebDriverException as error:
+                if "does not belong to the document" in (error.msg or ""):
+                    return False
+                raise
+        return WebDriverWait(self.browser, 10, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(settled)
 
     def wait_until_left(self, old_page):
         """Waits until `old_page` (an element of the page a click leaves) is gone. Chromium says

@@ -1,6 +1,6 @@
 // What TresorSQLite does with SQLite in C: process-wide settings made before SQLite is first used
 // (sqlite3_config is variadic, which Swift cannot call), a look at the WAL index's header, and a
-// VFS that writes each commit's log frames in one call (walbatch.c).
+// VFS that writes each commit's log frames in a few calls (walbatch.c).
 #ifndef CSQLITESETTINGS_H
 #define CSQLITESETTINGS_H
 
