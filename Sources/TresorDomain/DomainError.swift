@@ -126,3 +126,13 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidCharacter = "invalid_character"
     }
 }
+
+extension DomainError {
+    /// The JSON field a decoder was at, as refusals name it (`amount.amount`, `payments.0.iban`),
+    /// or nil at the top of the body. why here: the server's decoding errors and a type's own
+    /// refusal while decoding (Money's amount sent as a number) must name a field the same way.
+    public static func field(at codingPath: [any CodingKey]) -> String? {
+        let keys = codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+        return keys.isEmpty ? nil : keys.joined(separator: ".")
+    }
+}

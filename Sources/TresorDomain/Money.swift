@@ -141,8 +141,8 @@ extension Money: Codable {
             guard let number = try? container.decode(Decimal.self, forKey: .amount),
                 let meant = try? Money(parsing: "\(number)", currency: currency)
             else { throw DecodingError.typeMismatch(type, context) }
-            let field = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-            throw DomainError(.invalidParameter, field: field, "Expected a string here.", suggested: meant.decimalString)
+            throw DomainError(
+                .invalidParameter, field: DomainError.field(at: context.codingPath), "Expected a string here.", suggested: meant.decimalString)
         }
         try self.init(parsing: amount, currency: currency)
     }

@@ -119,8 +119,7 @@ struct ErrorMiddleware: RouterMiddleware {
     /// Names the JSON field at fault in snake_case path form (`amount.currency`).
     static func domainError(for error: DecodingError) -> DomainError {
         func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String? {
-            let keys = (codingPath + (last.map { [$0] } ?? [])).map { $0.intValue.map(String.init) ?? $0.stringValue }
-            return keys.isEmpty ? nil : keys.joined(separator: ".")
+            DomainError.field(at: codingPath + (last.map { [$0] } ?? []))
         }
         switch error {
         case .keyNotFound(let key, let context):
