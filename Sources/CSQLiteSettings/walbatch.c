@@ -39,8 +39,8 @@ struct WalBatchFile {
     WalBatchFile *wal;
     WalBatchFile *next;
     WalBatchFile *previous;
-    // Logs: the database file of the same connection, and what was gathered: `length` bytes meant
-    // for the file from `start`.
+    // Logs: the database file of the same connection, whether this log's writes are gathered (it
+    // is linked to that file), and what was gathered: `length` bytes meant for the file from `start`.
     WalBatchFile *database;
     int isWal;
     unsigned char *gathered;
@@ -306,14 +306,16 @@ static int walbatch_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *
         if (databases != NULL) databases->previous = file;
         databases = file;
     } else if ((flags & SQLITE_OPEN_WAL) && name != NULL) {
-        file->isWal = 1;
         // The log's database file is the one SQLite opened under the same name pointer: each
         // connection has its own (sqlite3_filename_database, meant for a VFS, gives it back).
+        // why gathered only when found: below FULL the barrier on that file is what writes the
+        // frames out before readers are told of them; a log without it is passed straight through.
         const char *database = sqlite3_filename_database(name);
         for (WalBatchFile *candidate = databases; candidate != NULL; candidate = candidate->next) {
             if (candidate->name == database) {
                 candidate->wal = file;
                 file->database = candidate;
+                file->isWal = 1;
                 break;
             }
         }

@@ -74,7 +74,7 @@ struct SQLiteLogWriteTests {
                 #expect(rows == expected && total == expected * (expected - 1) / 2 && check == "ok", "round \(round): \(rows) rows, \(check)")
             }
             let log = try #require(try await pool.writeWithoutTransaction { db in db.sqliteConnection.flatMap { SQLiteLogWrites(connection: $0) } })
-            #expect(log.asked >= 20 * log.written / 2 && log.written > 0, "gathered at NORMAL too: \(log.written) writes for \(log.asked) asked")
+            #expect(log.written > 0 && log.written * 10 <= log.asked, "gathered at NORMAL too: \(log.written) writes for \(log.asked) asked")
             try reader.close()
             try pool.close()
         }
