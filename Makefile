@@ -17,19 +17,22 @@ deps:
 build:
 	swift build --product tresor
 
-## Install what is missing and run every test: TresorKit's generated client against openapi.yaml,
-## unit, API, the store contract suite on SQLite and a real PostgreSQL started on loopback in a temp
-## dir, TresorKit and its example against a real server, the kill -9 crash test on both, the API
-## against its OpenAPI document (schemathesis), and three instances behind HAProxy under faults.
-test: deps lint
+## Install what is missing and run every test: lint, TresorKit's generated client against
+## openapi.yaml, unit, API, the store contract suite on SQLite and a real PostgreSQL started on
+## loopback in a temp dir, TresorKit and its example against a real server, the kill -9 crash test on
+## both, the browser tests, the API against its OpenAPI document (schemathesis), the robustness probe
+## and three instances behind HAProxy under faults. Every suite runs even when one fails; a summary
+## of all of them ends the output (scripts/run-all-tests.sh).
+test: deps
 	@scripts/install-deps.sh test
-	scripts/generate-client.sh --check
 	swift build --build-tests
 	scripts/postgres-test-cluster.sh scripts/s3-test-server.sh scripts/run-all-tests.sh
 
-## Check formatting with the one .swift-format at the root.
+## Check formatting with the one .swift-format at the root, and that nothing reads outside the
+## checkout (a clone has nothing beside it).
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive Sources Tests Examples Package.swift
+	python3 scripts/check-self-contained.py
 
 format:
 	$(SWIFT_FORMAT) --in-place --recursive Sources Tests Examples Package.swift

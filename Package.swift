@@ -141,8 +141,7 @@ let package = Package(
                 "TresorLedger", "TresorCore", "TresorSQLite", "TresorPostgres", "TresorDomain", "TresorTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-            ],
-            exclude: ["Resources"]
+            ]
         ),
         .testTarget(
             name: "TresorKitTests",

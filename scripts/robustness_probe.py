@@ -339,7 +339,7 @@ def files():
             "from_account": account, "to_account": accounts[1]["id"], "amount": {"amount": "0.01", "currency": "CHF"}, "message": text}))
     today = datetime.date.today()
     period = f"from={today - datetime.timedelta(days=3)}&to={today}"
-    schema = os.path.join(os.path.dirname(__file__), "..", "Tests", "TresorStoreTests", "Resources", "camt.053.001.08.xsd")
+    schema = os.path.join(os.path.dirname(__file__), "..", "Tests", "standards", "camt.053.001.08.xsd")
     for each in accounts:
         status, text = call("GET", f"/v1/accounts/{each['id']}/statements?{period}&format=camt053", token)
         check(f"camt.053 of account {each['id']}", status, text)

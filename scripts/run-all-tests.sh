@@ -1,12 +1,51 @@
 #!/usr/bin/env bash
-# Every test, run inside scripts/postgres-test-cluster.sh (which exports TRESOR_TEST_POSTGRES_URL).
-set -euo pipefail
+# Every test suite, run inside scripts/postgres-test-cluster.sh (which exports TRESOR_TEST_POSTGRES_URL).
+# why each suite runs whatever the last one did: a failure early must not hide the later ones.
+# One summary of every suite at the end; the exit status is 1 if any failed.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 export TRESOR_REQUIRE_POSTGRES=1
-swift test --skip-build
-scripts/crash-test.sh sqlite
-scripts/crash-test.sh postgres
-scripts/web-test.sh
-scripts/api-contract-test.sh
-scripts/robustness-test.sh
-scripts/chaos-test.sh
+logs="$(mktemp -d /tmp/tresor-suites.XXXXXX)"
+trap 'rm -rf "$logs"' EXIT
+summary=()
+failed=0
+
+# suite NAME COMMAND…: runs COMMAND with its output shown and kept, and notes the result.
+suite() {
+  local name="$1" log started status result detail=""
+  shift
+  log="$logs/${#summary[@]}.log"
+  echo "=== $name: $*"
+  started=$(date +%s)
+  "$@" 2>&1 | tee "$log"
+  status=${PIPESTATUS[0]}
+  result=passed
+  if [ "$status" -ne 0 ]; then
+    result="FAILED (exit $status)"
+    failed=1
+  fi
+  # The suite's own count where it prints one (Swift Testing, unittest).
+  detail=$(grep -aE '^(✔|✘|􁁛|􀢄)? ?Test run with [0-9]+ tests|^Ran [0-9]+ tests' "$log" | tail -n 1 | sed -E 's/^[^A-Z]*//')
+  summary+=("$(printf '%-34s %-18s %5ss  %s' "$name" "$result" "$(($(date +%s) - started))" "$detail")")
+  if [ "$status" -ne 0 ]; then
+    # Swift Testing names each failed test; unittest marks them FAIL/ERROR.
+    grep -aE '(✘|􀢄) Test .*(failed|recorded an issue)|^(FAIL|ERROR): ' "$log" | grep -v 'Test run with' | head -n 20 |
+      sed 's/^/      /' >"$log.failures"
+    while IFS= read -r line; do summary+=("$line"); done <"$log.failures"
+  fi
+}
+
+suite "format and self-containment" make --no-print-directory lint
+suite "TresorKit client = openapi.yaml" scripts/generate-client.sh --check
+suite "Swift tests" swift test --skip-build
+suite "crash test (SQLite)" scripts/crash-test.sh sqlite
+suite "crash test (PostgreSQL)" scripts/crash-test.sh postgres
+suite "browser tests" scripts/web-test.sh
+suite "API contract (schemathesis)" scripts/api-contract-test.sh
+suite "robustness probe" scripts/robustness-test.sh
+suite "chaos test" scripts/chaos-test.sh
+
+echo
+echo "=== Summary"
+printf '%s\n' "${summary[@]}"
+exit "$failed"

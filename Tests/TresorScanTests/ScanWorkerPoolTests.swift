@@ -88,15 +88,23 @@ struct ScanWorkerPoolTests {
     func preStarted() async throws {
         // The stand-in answers how long it waited between its start and its job, and fails
         // unless the job directory holds the task and the image given.
+        // Each worker also writes a line to `started` as it starts, so the test waits for the
+        // second one to be running instead of guessing how long a loaded machine takes to start it.
+        let started = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-started-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: started) }
         let body = """
-            start=$(date +%s%N); cat >/dev/null; now=$(date +%s%N)
+            start=$(date +%s%N); echo up >> '\(started.path)'; cat >/dev/null; now=$(date +%s%N)
             [ "$(cat "$3/task")" = slip ] && [ "$(wc -c < "$3/image")" -eq \(Self.jpeg.count) ] || exit 1
             printf '{"milliseconds": %d}' $(( (now - start) / 1000000 ))
             """
         let pool = ScanWorkerPool(executable: try Self.script(body))
         _ = try await pool.run(.slip, image: Self.jpeg)
-        // Twice the 500 ms asked for: a loaded machine may be slow to start the next worker.
-        try await Task.sleep(for: .milliseconds(1000))
+        let end = ContinuousClock.now + .seconds(120)
+        func workersStarted() -> Int { ((try? String(contentsOf: started, encoding: .utf8)) ?? "").split(separator: "\n").count }
+        while workersStarted() < 2, ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(workersStarted() == 2, "the next worker was started without a job")
+        // The 500 ms the second worker must have waited before its job, from its own start.
+        try await Task.sleep(for: .milliseconds(500))
         let second = try await pool.run(.slip, image: Self.jpeg)
         #expect(second.milliseconds >= 500, "the second worker was waiting before its job came")
         await #expect(throws: ScanError(.unreadable, "The image could not be decoded.")) { try await pool.run(.receipt, image: Self.jpeg) }

@@ -13,9 +13,8 @@ struct RatesDownloadTests {
     let scratch: ScratchFolder
     init() throws { scratch = try ScratchFolder("fx-url") }
 
-    /// The ECB's real daily file, in ../shared/standards beside the project.
-    static let ecbDaily = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/standards/ecb/eurofxref-daily.xml")
+    /// The ECB's real daily file (Tests/standards).
+    static let ecbDaily = Standards.url("ecb/eurofxref-daily.xml")
 
     /// A loopback server of rates files: `/daily` the ECB's real file, `/endless` a body that
     /// never ends (no length), `/long` 64 MB announced, `/missing` a 404.

@@ -358,8 +358,5 @@ struct StatementAPITests {
         return (minor < 0 ? "-" : "") + String(grouped.reversed()) + "." + parts[1]
     }
 
-    static var camtSchema: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("TresorStoreTests/Resources/camt.053.001.08.xsd").path
-    }
+    static var camtSchema: String { Standards.path("camt.053.001.08.xsd") }
 }

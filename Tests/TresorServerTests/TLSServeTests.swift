@@ -111,12 +111,12 @@ struct TLSServeTests {
                 login.method = .POST
                 login.headers.add(name: "Content-Type", value: "application/json")
                 login.body = .bytes(ByteBuffer(string: #"{"contract":"10000001","password":"tresor-demo"}"#))
-                let granted = try await client.execute(login, timeout: .seconds(10))
+                let granted = try await client.execute(login, timeout: .seconds(60))
                 #expect(granted.status == .created && granted.version == .http2)
                 let session = try JSONSerialization.jsonObject(with: Data(buffer: try await granted.body.collect(upTo: 1 << 16))) as? [String: Any]
                 var accounts = HTTPClientRequest(url: "https://localhost:\(port)/v1/accounts")
                 accounts.headers.add(name: "Authorization", value: "Bearer \(session?["token"] as? String ?? "")")
-                let read = try await client.execute(accounts, timeout: .seconds(10))
+                let read = try await client.execute(accounts, timeout: .seconds(60))
                 #expect(read.status == .ok && read.version == .http2)
                 #expect(String(buffer: try await read.body.collect(upTo: 1 << 20)).contains("\"iban\""))
             } catch {

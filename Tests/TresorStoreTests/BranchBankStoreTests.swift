@@ -26,9 +26,7 @@ struct BranchFixture {
         return BranchFixture(payment: payment, branch: branch)
     }
 
-    static func ecb(_ name: String) -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources/ecb/\(name)")
-    }
+    static func ecb(_ name: String) -> URL { Standards.url("ecb/\(name)") }
 
     /// Tuesday 24 November 2026, 10:00 in Zurich (09:00 UTC).
     static let slot = Date(timeIntervalSince1970: 1_795_510_800)

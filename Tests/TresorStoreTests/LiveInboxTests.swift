@@ -86,6 +86,26 @@ struct LiveInboxTests {
         }
     }
 
+    @Test("a read the database refused is tried again at the next keep-alive: the message still arrives")
+    func refusedReadTriedAgain() async throws {
+        let fixture = try await PaymentFixture.make(.sqlite)
+        let counting = CountingDatabase(fixture.services.database)
+        let services = Services(database: counting, clock: fixture.clock, auth: LedgerFixture.fastAuth)
+        let (events, stop) = try await services.messages.live(for: fixture.principal.customerID, after: nil, keepAlive: .milliseconds(200))
+        defer { stop() }
+        // Once the stream has read its backlog (its second read, after the latest id), the read
+        // the next message wakes is refused; nothing but keep-alives wakes the stream afterwards.
+        let end = ContinuousClock.now + .seconds(60)
+        while counting.reads < 2, ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(counting.reads == 2, "the stream read its backlog")
+        counting.refuseReads(1)
+        let render: @Sendable (CertificateContent) -> [UInt8] = { _ in Array("%PDF-test".utf8) }
+        _ = try await fixture.services.certificates.issue(
+            .balanceConfirmation, fields: ["date": "2026-11-20"], language: "de", for: fixture.principal, render: render)
+        let message = await Self.messages(events, count: 1).first
+        #expect(message?.category == .documents, "the message committed while the read was refused reached the stream")
+    }
+
     @Test("messages are written in the customer's language; a muted category and payments below the threshold stay in the inbox, quiet")
     func settingsDecideWhatNotifies() async throws {
         let fixture = try await PaymentFixture.make(.sqlite)

@@ -7,10 +7,8 @@ import TresorTestSupport
 
 @Suite("pain.001.001.09 export")
 struct Pain001ExportTests {
-    /// The official schema, copied from ../shared/standards into the test resources.
-    static var schemaPath: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources/pain.001.001.09.xsd").path
-    }
+    /// The official schema (Tests/standards).
+    static var schemaPath: String { Standards.path("pain.001.001.09.xsd") }
 
     @Test("the day's outgoing payments validate against the XSD and are exported exactly once", arguments: StoreKind.available)
     func export(kind: StoreKind) async throws {

@@ -121,15 +121,18 @@ struct PostgresAnswerDeadlineTests {
         let deadline = Duration.seconds(4)
         let served = try PostgresDatabase(url: (fixture.services.database as! PostgresDatabase).url, answerDeadline: deadline)
         let services = Services(database: served, clock: fixture.clock, auth: LedgerFixture.fastAuth)
+        // why a keep-alive of a second: a read the loaded machine did not answer in time is tried
+        // again at the next one.
         let (events, stop) = try await RequestArrival.$instant.withValue(.now) {
-            try await services.messages.live(for: fixture.principal.customerID, after: nil)
+            try await services.messages.live(for: fixture.principal.customerID, after: nil, keepAlive: .seconds(1))
         }
         defer { stop() }
+        // Past the deadline on purpose: what is tested is a read after it.
         try await Task.sleep(for: deadline + .seconds(2))
         let render: @Sendable (CertificateContent) -> [UInt8] = { _ in Array("%PDF-test".utf8) }
         _ = try await fixture.services.certificates.issue(
             .balanceConfirmation, fields: ["date": "2026-11-20"], language: "de", for: fixture.principal, render: render)
-        let message = await LiveInboxTests.messages(events, count: 1).first
+        let message = await LiveInboxTests.messages(events, count: 1, within: 120).first
         #expect(message?.category == .documents, "the message committed after the deadline reached the stream")
     }
 

@@ -6,6 +6,7 @@ import TresorLedger
 public final class CountingDatabase: SQLDatabase {
     let base: any SQLDatabase
     let counts = Mutex((reads: 0, transactions: 0, listens: 0))
+    let readsToRefuse = Mutex(0)
 
     public init(_ base: any SQLDatabase) { self.base = base }
 
@@ -14,6 +15,8 @@ public final class CountingDatabase: SQLDatabase {
     public var transactions: Int { counts.withLock { $0.transactions } }
     public var listens: Int { counts.withLock { $0.listens } }
     public func reset() { counts.withLock { $0 = (0, 0, 0) } }
+    /// The next `count` reads throw `DatabaseUnavailable`, as when the database is out of reach a moment.
+    public func refuseReads(_ count: Int) { readsToRefuse.withLock { $0 = count } }
 
     public var dialect: SQLDialect { base.dialect }
     public var readsOnCaller: Bool { base.readsOnCaller }
@@ -31,6 +34,11 @@ public final class CountingDatabase: SQLDatabase {
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
         counts.withLock { $0.reads += 1 }
+        let refused = readsToRefuse.withLock { left in
+            defer { left = max(0, left - 1) }
+            return left > 0
+        }
+        if refused { throw DatabaseUnavailable("refused by the test") }
         return try await base.read(body)
     }
 

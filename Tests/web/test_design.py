@@ -331,7 +331,9 @@ class OfflineTest(BrowserTest):
         self.log_in()
         self.browser.get(self.base + "/home")  # now through the worker, which keeps it
         total = self.browser.find_element(By.CSS_SELECTOR, "[data-testid=total]").text
-        time.sleep(0.5)
+        # The worker has put the overview in its cache (it does so after answering the page).
+        self.wait_until(lambda b: b.execute_async_script(
+            "caches.open('tresor-pages').then((c) => c.match('/home')).then((r) => arguments[0](!!r))"))
         self.server.kill()
         self.server.wait()
         self.browser.get(self.base + "/home")

@@ -34,7 +34,8 @@ class LiveTest(BrowserTest):
         before = self.chf_total()
         marker = self.browser.execute_script("window.notReloaded = true; return window.notReloaded")
         self.assertTrue(marker)
-        time.sleep(1)  # the page's EventSource connects
+        # The page's event stream is open: what is committed from now on reaches it.
+        self.wait_until(lambda b: b.execute_script("return document.body.dataset.live") == "open")
         anna = api("POST", "/v1/sessions", body={"contract": "10000001", "password": "tresor-demo"})["token"]
         anna_iban = next(a["iban"] for a in api("GET", "/v1/accounts", anna)["accounts"] if a["kind"] == "current" and a["currency"] == "CHF")
         luca = api("POST", "/v1/sessions", body={"contract": "10000002", "password": "tresor-demo"})["token"]

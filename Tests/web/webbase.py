@@ -121,7 +121,7 @@ class BrowserTest(unittest.TestCase):
         self.browser.quit()
 
     def wait_until(self, condition):
-        """Waits up to 10 s; an element of the page being left may go stale while the condition
+        """Waits up to 30 s (generous: the machine may be loaded; a condition met returns at once); an element of the page being left may go stale while the condition
         reads it, which only means the next page is not there yet. Chromium says so with a
         stale-element error or, now and then, with a generic 'node does not belong to the
         document' one (a clean-clone CI run failed on it, reading a payment's status while the
@@ -134,7 +134,7 @@ class BrowserTest(unittest.TestCase):
                 if "does not belong to the document" in (error.msg or ""):
                     return False
                 raise
-        return WebDriverWait(self.browser, 10, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(settled)
+        return WebDriverWait(self.browser, 30, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(settled)
 
     def wait_until_left(self, old_page):
         """Waits until `old_page` (an element of the page a click leaves) is gone. Chromium says

@@ -37,15 +37,22 @@ extension MessageService {
         let pump = Task { [start] in
             await RequestArrival.$instant.withValue(nil) {
                 var last = start
+                // why: a read that failed (the database out of reach a moment) is tried again at
+                // the next keep-alive; waiting for the next wake-up could leave a message unsent
+                // for as long as the customer gets none.
+                var behind = false
                 // The backlog first: what was committed after the client's last event.
                 signal.yield(true)
                 for await isWake in signals {
-                    guard isWake else {
-                        output.yield(.keepAlive)
-                        continue
-                    }
+                    if !isWake { output.yield(.keepAlive) }
+                    guard isWake || behind else { continue }
+                    behind = false
                     // Read again while full pages come back, so a burst larger than a page is not held back.
-                    while let new = try? await messages(of: customer, after: last), !new.isEmpty {
+                    while true {
+                        guard let new = try? await messages(of: customer, after: last) else {
+                            behind = true
+                            break
+                        }
                         for message in new {
                             output.yield(.message(message))
                             last = message.id

@@ -4,7 +4,7 @@ import TresorDomain
 
 @Suite("Cross rates through the euro and banknote prices, exact decimals")
 struct CurrencyConversionTests {
-    // ECB reference rates of 9 May 2025 (the real file in ../shared/standards/ecb).
+    // ECB reference rates of 9 May 2025 (the real file in Tests/standards/ecb).
     let conversion = CurrencyConversion(
         date: LocalDate(year: 2025, month: 5, day: 9)!,
         perEUR: [
@@ -52,7 +52,7 @@ struct CurrencyConversionTests {
     /// The ECB's rates of the real daily file, as integers of millionths.
     static func ecbRates() throws -> [String: Int128] {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/standards/ecb/eurofxref-daily.xml")
+            .appendingPathComponent("standards/ecb/eurofxref-daily.xml")
         let text = try String(contentsOf: file, encoding: .utf8)
         var rates: [String: Int128] = ["EUR": 1_000_000]
         for match in text.matches(of: /currency='([A-Z]{3})' rate='(\d+)\.?(\d*)'/) {

@@ -211,6 +211,8 @@ function refreshUnread() {
 // (by us, not the browser, so a stopped server does not fill the console).
 function listen() {
   const source = new EventSource("/events");
+  // The stream's state on the page (data-live="open"): what arrives from now on is shown here.
+  source.addEventListener("open", () => { document.body.dataset.live = "open"; });
   source.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     const toast = document.getElementById("toast");
@@ -224,6 +226,7 @@ function listen() {
     if (message.category === "payments") refreshLive();
   });
   source.addEventListener("error", () => {
+    document.body.dataset.live = "closed";
     source.close();
     setTimeout(listen, 15000);
   });
