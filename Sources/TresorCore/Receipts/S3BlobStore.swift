@@ -18,8 +18,8 @@ public struct S3BlobStore: BlobStore {
         public var secretKey: String
         /// Object names are `prefix + hash`.
         public var prefix: String
-        /// Seconds the store may stay silent in a request before it fails (`BlobStoreError.remote`,
-        /// 503 `storage_unavailable` for the phone). why 15: the database's answer deadline
+        /// Seconds a request may take in all before it fails (`BlobStoreError.remote`, 503
+        /// `storage_unavailable` for the phone), the answer included. why 15: the database's answer deadline
         /// (`PostgresDatabase.serverAnswerDeadline`); URLSession's own 60 s outlasted the phone's
         /// patience, so an object store that took the connection and never answered reached the
         /// customer as a timeout instead of "try again later".
@@ -114,11 +114,39 @@ public struct S3BlobStore: BlobStore {
         let request = SigV4.sign(
             method: method, endpoint: configuration.endpoint, path: "/\(configuration.bucket)" + (path.isEmpty ? "" : "/\(path)"), query: query,
             body: body, region: configuration.region, accessKey: configuration.accessKey, secretKey: configuration.secretKey, date: Date())
+        let seconds = configuration.answerSeconds
         return try await withCheckedThrowingContinuation { continuation in
-            session.dataTask(with: request) { data, response, error in
-                if let error { return continuation.resume(throwing: BlobStoreError.remote("\(method) \(path): \(error.localizedDescription)")) }
-                continuation.resume(returning: ((response as? HTTPURLResponse)?.statusCode ?? 0, [UInt8](data ?? Data())))
-            }.resume()
+            let answer = OnceAnswer(continuation)
+            let task = session.dataTask(with: request) { data, response, error in
+                if let error { return answer.resume(throwing: BlobStoreError.remote("\(method) \(path): \(error.localizedDescription)")) }
+                answer.resume(returning: ((response as? HTTPURLResponse)?.statusCode ?? 0, [UInt8](data ?? Data())))
+            }
+            // why a timer of our own beside URLSession's: on Linux its timeout fires on the
+            // session's own queue, which a process busy with other requests kept from firing for
+            // 30 s (a 1 s answer limit, the whole test suite on two loaded cores).
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+                answer.resume(throwing: BlobStoreError.remote("\(method) \(path): no answer within \(seconds) s"))
+                task.cancel()
+            }
+            task.resume()
+        }
+    }
+
+    /// A continuation resumed by whichever comes first, the answer or the timer.
+    final class OnceAnswer: @unchecked Sendable {
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<(Int, [UInt8]), any Error>?
+
+        init(_ continuation: CheckedContinuation<(Int, [UInt8]), any Error>) { self.continuation = continuation }
+
+        func resume(returning value: (Int, [UInt8])) { take()?.resume(returning: value) }
+        func resume(throwing error: any Error) { take()?.resume(throwing: error) }
+
+        private func take() -> CheckedContinuation<(Int, [UInt8]), any Error>? {
+            lock.withLock {
+                defer { continuation = nil }
+                return continuation
+            }
         }
     }
 }
