@@ -3,6 +3,7 @@ import Testing
 import TresorCore
 import TresorDomain
 import TresorLedger
+import TresorTestSupport
 
 /// A transfer's audit entry is written by the ledger in the booking's own transaction (with
 /// group commit, a batch's entries in one statement): one entry per booking created, none for
@@ -30,7 +31,11 @@ struct TransferAuditTests {
                         let request = TransferRequest(
                             fromAccount: fixture.current.id, toAccount: savings.id, amount: Money(minorUnits: Int64(index + 1) * 100, currency: .chf),
                             message: key)
-                        return (key, try await services.transfers.transfer(request, by: fixture.principal, idempotencyKey: key, requestHash: key))
+                        // why retried: a client retries a 503 with its key; the loaded machine may give one.
+                        let outcome = try await retryingUnavailable {
+                            try await services.transfers.transfer(request, by: fixture.principal, idempotencyKey: key, requestHash: key)
+                        }
+                        return (key, outcome)
                     }
                 }
             }
@@ -38,7 +43,9 @@ struct TransferAuditTests {
                 let request = TransferRequest(
                     fromAccount: fixture.current.id, toAccount: savings.id, amount: Money(minorUnits: 500_000, currency: .chf), message: nil)
                 do {
-                    _ = try await services.transfers.transfer(request, by: fixture.principal, idempotencyKey: "too-much", requestHash: "too-much")
+                    _ = try await retryingUnavailable {
+                        try await services.transfers.transfer(request, by: fixture.principal, idempotencyKey: "too-much", requestHash: "too-much")
+                    }
                     return ("too-much", nil)
                 } catch let error as DomainError {
                     #expect(error.code == .insufficientFunds)
