@@ -50,13 +50,16 @@ let package = Package(
         .systemLibrary(name: "CDocumentLibraries", pkgConfig: "pangocairo"),
         .target(name: "TresorDocuments", dependencies: ["CDocumentLibraries", "TresorCore", "TresorLedger", "TresorDomain"]),
         .target(name: "TresorLedger", dependencies: ["TresorDomain"]),
+        /// libxml2 (Debian's libxml2-dev): clearing files are read as they stream, checked against their XSD.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0"),
         .target(
             name: "TresorCore",
             dependencies: [
-                "TresorLedger", "TresorDomain",
+                "TresorLedger", "TresorDomain", "CLibXML2",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-            ]
+            ],
+            resources: [.copy("Clearing/Schemas")]
         ),
         /// SQLite settings made when the process loads (memory statistics off), in C: sqlite3_config is variadic.
         .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),

@@ -9,6 +9,8 @@ scratch=$(mktemp -d /tmp/tresor-bench-run.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 export TMPDIR="$scratch"
 python3 scripts/bench.py "$@"
+# A camt.054 of 100,000 credits imported on SQLite and PostgreSQL (bench/results/clearing.json).
+python3 scripts/bench_clearing.py .build/release/tresor
 python3 scripts/bench_web.py
 # HTTPS against plain HTTP, HTTP/2 against HTTP/1.1 (bench/results/tls.json).
 python3 scripts/bench_tls.py

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Tresor needs, only those missing. Groups: base (build, SQLite,
+# Installs the Debian packages Tresor needs, only those missing. Groups: base (build, SQLite, libxml2,
 # zbar and Tesseract with its four languages, cairo, Pango and librsvg for PDFs and icons with a
 # font, Poppler to read a QR-bill sent as a PDF, zlib), postgres, test, bench, chaos (HAProxy for
 # scripts/chaos-test.sh).
 # Usage: scripts/install-deps.sh [GROUP…]   (default: base)
 set -euo pipefail
 declare -A groups=(
-  [base]="libsqlite3-dev sqlite3 curl ca-certificates python3 pkg-config libzbar-dev libtesseract-dev libleptonica-dev libheif-dev tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-ita tesseract-ocr-eng libcairo2-dev libpango1.0-dev librsvg2-dev libqrencode-dev libzxing-dev libpoppler-glib-dev zlib1g-dev fonts-dejavu-core"
+  [base]="libsqlite3-dev libxml2-dev sqlite3 curl ca-certificates python3 pkg-config libzbar-dev libtesseract-dev libleptonica-dev libheif-dev tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-ita tesseract-ocr-eng libcairo2-dev libpango1.0-dev librsvg2-dev libqrencode-dev libzxing-dev libpoppler-glib-dev zlib1g-dev fonts-dejavu-core"
   [postgres]="postgresql postgresql-contrib"
   [test]="libxml2-utils openssl chromium chromium-driver python3-venv fonts-dejavu-core poppler-utils"
   [bench]="postgresql postgresql-contrib wrk openssl nghttp2-client"

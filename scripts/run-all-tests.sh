@@ -41,6 +41,7 @@ suite "Swift tests" swift test --skip-build
 suite "crash test (SQLite)" scripts/crash-test.sh sqlite
 suite "crash test (PostgreSQL)" scripts/crash-test.sh postgres
 suite "browser tests" scripts/web-test.sh
+suite "clearing interop (pyiso20022)" scripts/clearing-interop-test.sh
 suite "API contract (schemathesis)" scripts/api-contract-test.sh
 suite "robustness probe" scripts/robustness-test.sh
 suite "chaos test" scripts/chaos-test.sh

@@ -2,6 +2,7 @@
 # Browser tests of the web app: a real headless Chromium at 375x812 driven by Selenium against
 # `tresor serve --demo` with the two demo banks (Tresor Demo Bank at 127.0.0.1, Banque du Léman at
 # leman.localhost), each on a fresh SQLite file. Screenshots of failures go to .build/web-artifacts.
+# Usage: scripts/web-test.sh [PATTERN]   (a file name pattern of Tests/web; default every test_*.py)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh test
@@ -20,4 +21,4 @@ fi
 # why TMPDIR inside $work: Chromium leaves a folder of its own there at every start when
 # chromedriver stops it, and the tests write downloaded files; the trap removes them all.
 mkdir "$work/tmp"
-TMPDIR="$work/tmp" TRESOR_WEB_URL="http://127.0.0.1:$port" TRESOR_WEB_SECOND_BANK_URL="http://leman.localhost:$port" TRESOR_WEB_TANS="$work/tresor-demo-tans.txt" TRESOR_WEB_STATION="$work/tresor-demo-station.json" TRESOR_WEB_ARTIFACTS="$PWD/.build/web-artifacts" "$venv/bin/python" -m unittest discover -s Tests/web -p 'test_*.py' -v
+TMPDIR="$work/tmp" TRESOR_WEB_URL="http://127.0.0.1:$port" TRESOR_WEB_SECOND_BANK_URL="http://leman.localhost:$port" TRESOR_WEB_TANS="$work/tresor-demo-tans.txt" TRESOR_WEB_STATION="$work/tresor-demo-station.json" TRESOR_WEB_BANKS="$work/banks" TRESOR_WEB_ARTIFACTS="$PWD/.build/web-artifacts" "$venv/bin/python" -m unittest discover -s Tests/web -p "${1:-test_*.py}" -v

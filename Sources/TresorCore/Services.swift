@@ -36,13 +36,15 @@ public struct Services: Sendable {
     public let statements: StatementService
     public let certificates: CertificateService
     public let stations: StationService
+    public let clearing: ClearingService
     public let clock: any Clock
     public let calendar: BankCalendar
 
     public init(
         database: any SQLDatabase, clock: any Clock = SystemClock(), calendar: BankCalendar = BankCalendar(),
         random: any RandomSource = SystemRandom(), auth authConfig: AuthConfig = AuthConfig(), observer: (any LedgerObserver)? = nil,
-        blobs: (any BlobStore)? = nil, signingPolicy: SigningPolicy = SigningPolicy(), secrets: SecretKeys = .ephemeral()
+        blobs: (any BlobStore)? = nil, signingPolicy: SigningPolicy = SigningPolicy(), secrets: SecretKeys = .ephemeral(),
+        clearingGateway: any ClearingGateway = ISO20022FileGateway()
     ) {
         self.database = database
         self.clock = clock
@@ -65,6 +67,7 @@ public struct Services: Sendable {
         favorites = FavoriteService(database: database, clock: clock)
         messages = MessageService(database: database)
         pain001 = Pain001Exporter(database: database, bank: bank, clock: clock)
+        clearing = ClearingService(ledger: ledger, bank: bank, calendar: calendar, clock: clock, gateway: clearingGateway)
         budgets = BudgetService(database: database, clock: clock)
         resources = ResourceService(database: database, clock: clock)
         cards = CardService(database: database, ledger: ledger, clock: clock)
@@ -94,7 +97,7 @@ public struct Services: Sendable {
     public var demo: DemoBank { demo(.tresor) }
     public func demo(_ edition: DemoBank.Edition) -> DemoBank {
         DemoBank(
-            bank: bank, auth: auth, edition: edition,
+            bank: bank, auth: auth, clearing: clearing, edition: edition,
             network: DemoBranchNetwork(branches: branches, appointments: appointments, fx: fx, loans: loans))
     }
     public var today: LocalDate { calendar.date(of: clock.now()) }

@@ -124,6 +124,18 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         /// channel) cannot carry any of them. Also a payment to another bank's text holding a
         /// character outside `PaymentText`'s Latin set (`suggested` is the text converted).
         case invalidCharacter = "invalid_character"
+        /// A clearing file refused whole (`ClearingRefusal` in TresorCore says where).
+        case clearingNotWellFormed = "clearing_not_well_formed"
+        case clearingSchemaInvalid = "clearing_schema_invalid"
+        case clearingDTDRefused = "clearing_dtd_refused"
+        case clearingFileTooLarge = "clearing_file_too_large"
+        case clearingTotalsMismatch = "clearing_totals_mismatch"
+        case clearingMixedCurrencies = "clearing_mixed_currencies"
+        case clearingUnknownMessage = "clearing_unknown_message"
+        case clearingInvalidValue = "clearing_invalid_value"
+        case clearingUnreadable = "clearing_unreadable"
+        /// A suspense item already assigned or returned.
+        case creditNotInSuspense = "credit_not_in_suspense"
     }
 }
 

@@ -90,7 +90,7 @@ public struct IBAN: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// `text` without whitespace or invisible characters, in capitals, its digits in ASCII
     /// (`Digits`).
-    static func compact(_ text: String) -> String {
+    public static func compact(_ text: String) -> String {
         // why a path for ASCII: it is what nearly every IBAN is, and there whitespace is the six
         // bytes below and capitals are a-z moved by 32 (as `Character` and `uppercased` have it).
         if text.utf8.allSatisfy({ $0 < 0x80 }) {

@@ -9,11 +9,14 @@ public enum AccountKind: String, Sendable, Codable, CaseIterable {
     case savingsBook = "savings_book"
     case clearing, cash, fees
     case fxPosition = "fx_position"
+    /// Credits from other banks that could not be booked to a customer (an IBAN we do not
+    /// hold, a currency the account does not keep), until operations assign or return them.
+    case suspense
 
     public var isBankOwn: Bool {
         switch self {
         case .current, .savings, .card, .savingsBook: false
-        case .clearing, .cash, .fees, .fxPosition: true
+        case .clearing, .cash, .fees, .fxPosition, .suspense: true
         }
     }
 }

@@ -35,6 +35,17 @@ extension Ledger {
     /// booked or refused as if committed one by one in this order, a refusal failing only its
     /// own booking. Every booking is durable when this returns.
     public func commit(batch: [BatchBooking]) async throws -> [Result<CommitOutcome, any Error>] {
+        let (database, recorder) = (database, recorder)
+        let outcomes = try await Self.validated(batch) { valid in try await GroupCommitter.write(valid, to: database, recorder: recorder) }
+        didCommit(outcomes.filter { if case .success(.created) = $0 { true } else { false } }.count)
+        return outcomes
+    }
+
+    /// `write`'s outcomes for the bookings of `batch` whose drafts are valid, in batch order
+    /// with the refusals of the others.
+    private static func validated(
+        _ batch: [BatchBooking], _ write: ([BatchBooking]) async throws -> [Result<CommitOutcome, any Error>]
+    ) async throws -> [Result<CommitOutcome, any Error>] {
         var outcomes = [Result<CommitOutcome, any Error>?](repeating: nil, count: batch.count)
         var valid: [Int] = []
         for (index, booking) in batch.enumerated() {
@@ -46,9 +57,8 @@ extension Ledger {
             }
         }
         if !valid.isEmpty {
-            let written = try await GroupCommitter.write(valid.map { batch[$0] }, to: database, recorder: recorder)
+            let written = try await write(valid.map { batch[$0] })
             for (index, outcome) in zip(valid, written) { outcomes[index] = outcome }
-            didCommit(written.filter { if case .success(.created) = $0 { true } else { false } }.count)
         }
         return outcomes.map { $0! }
     }
@@ -62,6 +72,16 @@ extension Ledger {
             preconditionFailure("a booking without a claim is never a replay")
         }
         return posted
+    }
+
+    /// Books `batch` inside a transaction the caller holds, for services that write their own
+    /// rows with many bookings (a clearing file's credits): each booked or refused as if
+    /// committed one by one in this order, with the batch writer's fixed number of statements per
+    /// set. Call `didCommit` after the transaction committed.
+    public static func book(batch: [BatchBooking], dialect: SQLDialect, in session: any SQLSession) async throws
+        -> [Result<CommitOutcome, any Error>]
+    {
+        try await validated(batch) { valid in try await BatchWriter.book(valid, dialect: dialect, in: session) }
     }
 
     /// Tells the observer (metrics) about bookings made with `book(_:now:in:)`.

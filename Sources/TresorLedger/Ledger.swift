@@ -70,22 +70,26 @@ public struct Ledger: Sendable {
     /// Opens an account. The IBAN is derived from the new row id by `iban`, in the same
     /// transaction, so no two accounts can share one.
     public func openAccount(_ new: NewAccount, iban: @escaping @Sendable (AccountID) -> IBAN) async throws -> Account {
-        try await database.transaction { session in
-            let row = try await session.queryOne(
-                SQL(
-                    """
-                    INSERT INTO accounts (customer_id, iban, name, kind, currency, overdraft_limit_minor, \
-                    enforce_limit, booked_minor, held_minor) VALUES (?, NULL, ?, ?, ?, ?, ?, 0, 0) RETURNING id
-                    """,
-                    [
-                        SQLValue(new.customerID?.rawValue), .text(new.name), .text(new.kind.rawValue),
-                        .text(new.currency.code), .int(new.overdraftLimitMinor), .int(new.kind.isBankOwn ? 0 : 1),
-                    ]))!
-            let id = AccountID(row.int(0))
-            try await session.execute(
-                SQL("UPDATE accounts SET iban = ?, revision = revision + 1 WHERE id = ?", [.text(iban(id).electronic), .int(id.rawValue)]))
-            return try await Self.account(id, in: session)!
-        }
+        try await database.transaction { session in try await Self.openAccount(new, iban: iban, in: session) }
+    }
+
+    /// `openAccount(_:iban:)` inside a transaction the caller holds (a bank account a clearing
+    /// file needs, opened with its first booking).
+    public static func openAccount(_ new: NewAccount, iban: (AccountID) -> IBAN, in session: any SQLSession) async throws -> Account {
+        let row = try await session.queryOne(
+            SQL(
+                """
+                INSERT INTO accounts (customer_id, iban, name, kind, currency, overdraft_limit_minor, \
+                enforce_limit, booked_minor, held_minor) VALUES (?, NULL, ?, ?, ?, ?, ?, 0, 0) RETURNING id
+                """,
+                [
+                    SQLValue(new.customerID?.rawValue), .text(new.name), .text(new.kind.rawValue),
+                    .text(new.currency.code), .int(new.overdraftLimitMinor), .int(new.kind.isBankOwn ? 0 : 1),
+                ]))!
+        let id = AccountID(row.int(0))
+        try await session.execute(
+            SQL("UPDATE accounts SET iban = ?, revision = revision + 1 WHERE id = ?", [.text(iban(id).electronic), .int(id.rawValue)]))
+        return try await Self.account(id, in: session)!
     }
 
     public static func account(_ id: AccountID, in session: any SQLSession) async throws -> Account? {

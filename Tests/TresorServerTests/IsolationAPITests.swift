@@ -50,11 +50,17 @@ struct IsolationAPITests {
             let certificate = try await client.call(
                 .post, "/v1/certificates", token: lucaToken, json: #"{"type": "balance_confirmation", "fields": {"date": "2026-11-01"}}"#)
             let certificateID = try #require((certificate.json["certificate"] as? [String: Any])?["id"] as? String, "\(certificate.text)")
+            let lucaTransactions = try await client.call(.get, "/v1/accounts/\(lucaAccountID)/transactions", token: lucaToken)
+            let transactionID = try #require(((lucaTransactions.json["transactions"] as? [[String: Any]])?.first)?["id"] as? String)
+            let invoice = try await client.call(
+                .post, "/v1/invoices", token: lucaToken, json: #"{"account": "\#(lucaAccountID)", "description": "LUCA-INVOICE"}"#)
+            #expect(invoice.status == .created, "\(invoice.text)")
             let lucaMessages = try await client.call(.get, "/v1/messages", token: lucaToken).json["messages"] as? [[String: Any]]
             let messageID = try #require(lucaMessages?.first?["id"] as? String)
             let secrets = [
                 "LUCA-NOTE",
-                "LUCA-SECRET-MEMO", "LUCA-FOLDER", "LUCA-TEMPLATE", "LUCA-PHONE", "LUCA-SHOP", lucaAccount["iban"] as! String, "Bernasconi",
+                "LUCA-SECRET-MEMO", "LUCA-FOLDER", "LUCA-TEMPLATE", "LUCA-PHONE", "LUCA-SHOP", "LUCA-INVOICE", lucaAccount["iban"] as! String,
+                "Bernasconi",
             ]
 
             // A: Anna, at level 2.
@@ -62,7 +68,7 @@ struct IsolationAPITests {
             let ids = [
                 "accounts": lucaAccountID, "payments": paymentID, "templates": templateID, "template-folders": folderID, "devices": String(device.id),
                 "receipts": receiptID, "appointments": appointmentID, "cash-orders": cashOrderID, "certificates": certificateID,
-                "messages": messageID,
+                "messages": messageID, "transactions": transactionID,
                 "cards": try #require(lucaAccounts.first { $0["kind"] as? String == "card" }?["id"] as? String),
             ]
             let body = #"""

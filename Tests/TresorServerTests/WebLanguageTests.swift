@@ -43,11 +43,14 @@ struct WebErrorWordingTests {
     /// The codes no page shows, and why: they are about how an API request is made (JSON,
     /// bearer token, idempotency header, body size, control characters, the method, a compressed body: a form gets those right
     /// itself), which bank a request is for (decided before any page), a ledger invariant (a
-    /// fault, not input), or a payment type (each pay form is one type).
+    /// fault, not input), a payment type (each pay form is one type), or the clearing desk (files
+    /// from the payment provider and the suspense account are staff's, in the API and the CLI).
     static let apiOnly: Set<DomainError.Code> = [
         .invalidJSON, .unauthorized, .idempotencyKeyRequired, .idempotencyKeyReused, .invalidIdempotencyKey, .payloadTooLarge,
         .unbalancedTransaction, .invalidPaymentType, .unknownBank, .invalidCharacter, .methodNotAllowed,
-        .unsupportedContentEncoding, .invalidContentEncoding,
+        .unsupportedContentEncoding, .invalidContentEncoding, .clearingNotWellFormed, .clearingSchemaInvalid, .clearingDTDRefused,
+        .clearingFileTooLarge, .clearingTotalsMismatch, .clearingMixedCurrencies, .clearingUnknownMessage, .clearingInvalidValue,
+        .clearingUnreadable, .creditNotInSuspense,
     ]
 
     /// why: a code without words of its own shows the domain's English message in a German page

@@ -1,3 +1,4 @@
+import Foundation
 import TresorDomain
 import TresorLedger
 
@@ -21,6 +22,12 @@ public struct DemoBank: Sendable {
         let landlord: String
         /// The language the customer banks in: their booking texts, templates and messages.
         let language: String
+        /// A company: no salary, no groceries; its customers pay its invoices by QR-bill to the
+        /// QR-IBAN its account gains.
+        var business = false
+
+        /// What the account held a year ago: a month's salary, or a company's working capital.
+        var openingMinor: Int64 { business ? 3_000_000 : salaryMinor }
     }
 
     static let tresorCustomers: [Customer] = [
@@ -43,16 +50,22 @@ public struct DemoBank: Sendable {
                 (.card, .chf, "Visa Classic", 200_000),
             ],
             salaryMinor: 880_000, rentMinor: 245_000, employer: "Léman Pharma SA", landlord: "Régie du Rhône", language: "fr"),
+        Customer(
+            contract: "10000004", name: "Brunner Elektro AG",
+            accounts: [(.current, .chf, "Geschäftskonto", 500_000), (.card, .chf, "Business Visa", 500_000)],
+            salaryMinor: 0, rentMinor: 350_000, employer: "", landlord: "Gewerbepark Altstetten AG", language: "de", business: true),
     ]
 
     let bank: BankService
     let auth: AuthService
+    let clearing: ClearingService
     public let edition: Edition
     let network: DemoBranchNetwork?
 
-    public init(bank: BankService, auth: AuthService, edition: Edition = .tresor, network: DemoBranchNetwork? = nil) {
+    public init(bank: BankService, auth: AuthService, clearing: ClearingService, edition: Edition = .tresor, network: DemoBranchNetwork? = nil) {
         self.bank = bank
         self.auth = auth
+        self.clearing = clearing
         self.edition = edition
         self.network = network
     }
@@ -77,11 +90,46 @@ public struct DemoBank: Sendable {
             var history = DemoHistory(
                 bankName: edition.name, customer: customer, accounts: opened,
                 seed: UInt64(index + 1) * 0x9E37_79B9 + edition.seedOffset)
-            for draft in try await history.drafts(ending: today, bank: bank.ledger) {
-                _ = try await bank.ledger.commit(draft, now: 0)
-            }
+            let (drafts, credits) = try await history.plan(ending: today, bank: bank.ledger)
+            try await book(drafts, credits, of: customer, id: id, today: today)
         }
         try await network?.seed(edition.id == Edition.leman.id ? DemoBranchNetwork.leman : DemoBranchNetwork.tresor)
         return true
+    }
+
+    /// The history in date order: the bank's own bookings committed as they come, the credits
+    /// from other banks (salaries, a company's paid invoices) imported as the provider's
+    /// camt.054 of their day, through the clearing gateway as any bank file is.
+    private func book(_ drafts: [TransactionDraft], _ credits: [DemoCredit], of customer: Customer, id: CustomerID, today: LocalDate)
+        async throws
+    {
+        var remaining = drafts[...]
+        let days = Dictionary(grouping: credits, by: \.date).sorted { $0.key < $1.key }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (day, arriving) in days {
+            // why credits before the day's own bookings: the salary is there before it is spent.
+            while let next = remaining.first, next.bookingDate < day {
+                _ = try await bank.ledger.commit(next, now: 0)
+                remaining = remaining.dropFirst()
+            }
+            var paid: [DemoCredit] = []
+            for var credit in arriving {
+                if let invoice = credit.invoice {
+                    let open = try await clearing.createInvoice(
+                        customer: id, account: credit.account, amount: credit.amount, description: invoice)
+                    credit.reference = open.reference
+                    credit.iban = open.qrIBAN
+                }
+                if credit.paid { paid.append(credit) }
+            }
+            guard !paid.isEmpty else { continue }
+            let file = folder.appendingPathComponent("\(customer.contract)-\(day).xml")
+            try Data(DemoClearingFile.camt054(paid, messageID: "DEMO-\(edition.id)-\(customer.contract)-\(day.compact)").utf8).write(to: file)
+            // why only the last week's told: a year of salaries in the inbox at once says nothing.
+            _ = try await clearing.importFile(file, tellCustomers: day >= today.adding(days: -7))
+        }
+        for draft in remaining { _ = try await bank.ledger.commit(draft, now: 0) }
     }
 }

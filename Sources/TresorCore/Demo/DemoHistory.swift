@@ -1,3 +1,4 @@
+import Foundation
 import TresorDomain
 import TresorLedger
 
@@ -50,7 +51,17 @@ struct DemoHistory {
         accounts.first { $0.kind == kind && $0.currency == currency }
     }
 
-    mutating func drafts(ending today: LocalDate, bank ledger: Ledger) async throws -> [TransactionDraft] {
+    /// The year's bookings, oldest first, and the credits other banks send (to import as the
+    /// provider's files of their days).
+    mutating func plan(ending today: LocalDate, bank ledger: Ledger) async throws -> (drafts: [TransactionDraft], credits: [DemoCredit]) {
+        var credits: [DemoCredit] = []
+        func credit(_ date: LocalDate, to account: Account, _ minor: Int64, from debtor: String, _ message: String?, invoice: String? = nil) {
+            guard date >= today.adding(months: -12), date <= today, minor > 0 else { return }
+            credits.append(
+                DemoCredit(
+                    date: date, account: account.id, iban: account.iban.electronic, amount: Money(minorUnits: minor, currency: account.currency),
+                    debtor: debtor, message: message, invoice: invoice, paid: true, entryReference: "DEMO-\(account.id)-\(credits.count + 1)"))
+        }
         var clearing: [Currency: Account] = [:]
         for currency in Set(accounts.map(\.currency)) {
             clearing[currency] = try await ledger.bankAccount(.clearing, currency: currency)
@@ -79,7 +90,7 @@ struct DemoHistory {
         let current = first(.current, .chf) ?? first(.current, .eur)!
         let bank = clearing[current.currency]!
         // An opening balance a year ago, so the first rent never dips into the overdraft.
-        book(start, "opening", from: bank, to: current, customer.salaryMinor, customer.name, bankName, texts.opening)
+        book(start, "opening", from: bank, to: current, customer.openingMinor, customer.name, bankName, texts.opening)
         // A savings book carried over from the paper one, with its year-end interest.
         if let passbook = accounts.first(where: { $0.kind == .savingsBook }), let bookClearing = clearing[passbook.currency] {
             book(start, "opening", from: bookClearing, to: passbook, 1_245_000, customer.name, bankName, texts.opening)
@@ -95,10 +106,25 @@ struct DemoHistory {
             book(
                 month, "standing_order", from: current, to: bank, customer.rentMinor, customer.landlord, customer.name,
                 "\(texts.rent) \(month.month)/\(month.year)")
-            book(
-                month.adding(days: 24), "salary", from: bank, to: current, customer.salaryMinor + random.next(upTo: 20_000), customer.name,
-                customer.employer, texts.salary)
-            for week in 0..<4 {
+            if customer.salaryMinor > 0 {
+                credit(month.adding(days: 24), to: current, customer.salaryMinor + random.next(upTo: 20_000), from: customer.employer, texts.salary)
+            }
+            if customer.business {
+                // A company's customers pay its invoices by QR-bill; those of the last two weeks are still open.
+                for number in 0..<6 {
+                    let payer = Self.businessClients[Int(random.next(upTo: Int64(Self.businessClients.count)))]
+                    let amount = 45_000 + random.next(upTo: 435_000)
+                    let date = month.adding(days: 2 + number * 4)
+                    guard date >= start, date <= today else { continue }
+                    credits.append(
+                        DemoCredit(
+                            date: date, account: current.id, iban: current.iban.electronic, amount: Money(minorUnits: amount, currency: .chf),
+                            debtor: payer, message: nil, invoice: "Rechnung \(date.year)-\(String(format: "%02d", date.month))\(number + 1)",
+                            paid: date < today.adding(days: -14),
+                            entryReference: "DEMO-\(current.id)-\(credits.count + 1)"))
+                }
+            }
+            for week in 0..<4 where !customer.business {
                 let day = month.adding(days: week * 7 + Int(random.next(upTo: 6)))
                 let shop = Self.groceries[Int(random.next(upTo: Int64(Self.groceries.count)))]
                 book(day, "card_payment", from: current, to: bank, 4_000 + random.next(upTo: 12_000), shop, customer.name, texts.debitCard)
@@ -130,9 +156,7 @@ struct DemoHistory {
                 }
             }
             if let euro = first(.current, .eur), euro.id != current.id, let euroBank = clearing[.eur] {
-                book(
-                    month.adding(days: 10), "incoming", from: euroBank, to: euro, 60_000 + random.next(upTo: 40_000), customer.name, "Family Dubois",
-                    "Virement")
+                credit(month.adding(days: 10), to: euro, 60_000 + random.next(upTo: 40_000), from: "Family Dubois", "Virement")
                 let shop = Self.euroMerchants[Int(random.next(upTo: Int64(Self.euroMerchants.count)))]
                 book(
                     month.adding(days: 15), "card_payment", from: euro, to: euroBank, 2_000 + random.next(upTo: 20_000), shop, customer.name,
@@ -143,7 +167,45 @@ struct DemoHistory {
             }
         }
         // why stable sort by date: the ledger's running balance follows booking order.
-        return drafts.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element.1)
+        return (drafts.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element.1), credits)
+    }
+
+    /// Who pays a demo company's invoices.
+    static let businessClients = [
+        "Hausverwaltung Seefeld AG", "Bäckerei Frei GmbH", "Schulhaus Letzi", "Familie Keller", "Gemeinde Schlieren", "Hotel Limmat AG",
+        "Praxis Dr. Huber", "Coiffure Nina",
+    ]
+}
+
+/// A credit another bank sends a demo customer, imported as the provider's camt.054 of its day.
+struct DemoCredit: Sendable {
+    let date: LocalDate
+    let account: AccountID
+    /// The account's IBAN, or its QR-IBAN once an invoice made it one.
+    var iban: String
+    let amount: Money
+    let debtor: String
+    let message: String?
+    /// An invoice this credit pays: opened before it arrives, its QR reference quoted.
+    let invoice: String?
+    var reference: String? = nil
+    /// False for an invoice still open: opened, not paid.
+    let paid: Bool
+    let entryReference: String
+
+    init(
+        date: LocalDate, account: AccountID, iban: String, amount: Money, debtor: String, message: String?, invoice: String?, paid: Bool,
+        entryReference: String
+    ) {
+        self.date = date
+        self.account = account
+        self.iban = iban
+        self.amount = amount
+        self.debtor = debtor
+        self.message = message
+        self.invoice = invoice
+        self.paid = paid
+        self.entryReference = entryReference
     }
 }
 

@@ -35,6 +35,45 @@ public struct MessageService: Sendable {
         if !quiet { try await session.notify(channel, String(customer.rawValue)) }
     }
 
+    /// `post` for many customers at once (a clearing file's credits): one read of their
+    /// settings, one insert per 400 messages, one notification per customer told.
+    static func post(
+        batch: [(customer: CustomerID, amount: Money?, text: MessageText)], category: MessageCategory, now: Int64, in session: any SQLSession
+    ) async throws {
+        guard !batch.isEmpty else { return }
+        var settings: [CustomerID: (language: String?, notifications: NotificationSettings)] = [:]
+        let customers = Array(Set(batch.map(\.customer)))
+        for start in stride(from: 0, to: customers.count, by: 500) {
+            let chunk = customers[start..<min(start + 500, customers.count)]
+            let rows = try await session.query(
+                SQL(
+                    """
+                    SELECT id, language, notify_muted, notify_threshold_minor FROM customers                     WHERE id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ", ")))
+                    """, chunk.map { .int($0.rawValue) }))
+            for row in rows {
+                settings[CustomerID(row.int(0))] = (row.optionalText(1), NotificationSettings(muted: row.text(2), thresholdMinor: row.int(3)))
+            }
+        }
+        var told = Set<CustomerID>()
+        for start in stride(from: 0, to: batch.count, by: 400) {
+            let chunk = batch[start..<min(start + 400, batch.count)]
+            var binds: [SQLValue] = []
+            for item in chunk {
+                let own = settings[item.customer]
+                let quiet = !(own?.notifications ?? NotificationSettings()).notifies(category, amount: item.amount)
+                let (subject, body) = item.text.rendered(in: own?.language ?? MessageText.defaultLanguage)
+                binds += [.int(item.customer.rawValue), .text(category.rawValue), .text(subject), .text(body), .int(now), .int(quiet ? 1 : 0)]
+                if !quiet { told.insert(item.customer) }
+            }
+            try await session.execute(
+                SQL(
+                    """
+                    INSERT INTO messages (customer_id, category, subject, body, created_at_ms, quiet) VALUES                     \(Array(repeating: "(?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", "))
+                    """, binds))
+        }
+        for customer in told.sorted(by: { $0.rawValue < $1.rawValue }) { try await session.notify(channel, String(customer.rawValue)) }
+    }
+
     /// The notification channel of new messages; the payload is the customer's id.
     static let channel = "tresor_messages"
 

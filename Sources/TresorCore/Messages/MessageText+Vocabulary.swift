@@ -49,6 +49,61 @@ extension MessageText {
             ],
             "rejected_card_blocked": ["Konto gesperrt", "compte bloqué", "conto bloccato", "the account is blocked", "الحساب محظور"],
             "rejected_other": ["anderer Grund", "autre raison", "altro motivo", "another reason", "سبب آخر"],
+            // Why the payee's bank sent a payment back: the ISO 20022 status reason codes.
+            "returned_AC01": [
+                "Kontonummer des Empfängers falsch", "numéro de compte du bénéficiaire incorrect", "numero di conto del beneficiario errato",
+                "the payee's account number is wrong", "رقم حساب المستفيد غير صحيح",
+            ],
+            "returned_AC04": [
+                "Konto des Empfängers aufgelöst", "compte du bénéficiaire clôturé", "conto del beneficiario chiuso", "the payee's account is closed",
+                "حساب المستفيد مغلق",
+            ],
+            "returned_AC06": [
+                "Konto des Empfängers gesperrt", "compte du bénéficiaire bloqué", "conto del beneficiario bloccato", "the payee's account is blocked",
+                "حساب المستفيد محظور",
+            ],
+            "returned_AG01": [
+                "für dieses Konto nicht erlaubt", "opération non autorisée sur ce compte", "operazione non consentita su questo conto",
+                "not allowed on this account", "غير مسموح به على هذا الحساب",
+            ],
+            "returned_AM04": [
+                "Deckung fehlt", "provision insuffisante", "copertura insufficiente", "insufficient funds", "الرصيد غير كافٍ",
+            ],
+            "returned_AM05": ["doppelte Zahlung", "paiement en double", "pagamento doppio", "duplicate payment", "دفعة مكررة"],
+            "returned_BE01": [
+                "Name passt nicht zum Konto", "nom ne correspondant pas au compte", "nome non corrispondente al conto",
+                "the name does not match the account", "الاسم لا يطابق الحساب",
+            ],
+            "returned_BE04": [
+                "Adresse des Empfängers fehlt", "adresse du bénéficiaire manquante", "indirizzo del beneficiario mancante",
+                "the payee's address is missing", "عنوان المستفيد مفقود",
+            ],
+            "returned_CURR": [
+                "Währung nicht möglich", "devise non acceptée", "valuta non accettata", "the currency is not accepted", "العملة غير مقبولة",
+            ],
+            "returned_DUPL": ["doppelte Zahlung", "paiement en double", "pagamento doppio", "duplicate payment", "دفعة مكررة"],
+            "returned_MD07": [
+                "Empfänger verstorben", "bénéficiaire décédé", "beneficiario deceduto", "the payee has died", "المستفيد متوفى",
+            ],
+            "returned_MS02": [
+                "vom Empfänger abgelehnt", "refusé par le bénéficiaire", "rifiutato dal beneficiario", "refused by the payee", "رفضه المستفيد",
+            ],
+            "returned_MS03": [
+                "von der Bank des Empfängers abgelehnt", "refusé par la banque du bénéficiaire", "rifiutato dalla banca del beneficiario",
+                "refused by the payee's bank", "رفضه بنك المستفيد",
+            ],
+            "returned_RC01": [
+                "Bankangaben falsch", "identifiant de banque incorrect", "identificativo della banca errato", "the bank details are wrong",
+                "بيانات البنك غير صحيحة",
+            ],
+            "returned_RR04": [
+                "aus regulatorischen Gründen", "pour des raisons réglementaires", "per motivi regolamentari", "for regulatory reasons",
+                "لأسباب تنظيمية",
+            ],
+            "returned_other": [
+                "von der Bank des Empfängers abgelehnt", "refusé par la banque du bénéficiaire", "rifiutato dalla banca del beneficiario",
+                "refused by the payee's bank", "رفضه بنك المستفيد",
+            ],
         ]
         let months = [
             ["Januar", "janvier", "gennaio", "January", "يناير"], ["Februar", "février", "febbraio", "February", "فبراير"],
@@ -61,6 +116,18 @@ extension MessageText {
         for (index, names) in months.enumerated() { words["month_\(index + 1)"] = names }
         return words
     }()
+
+    /// The term for the ISO reason a payment came back with; a code without words of its own is
+    /// "refused by the payee's bank".
+    public static func returnTerm(_ code: String) -> String {
+        vocabulary["returned_\(code)"] == nil ? "returned_other" : "returned_\(code)"
+    }
+
+    /// The words of an ISO return reason in `language` (for a payment's page).
+    public static func returnReason(_ code: String, language: String) -> String {
+        let index = languages.firstIndex(of: language) ?? languages.firstIndex(of: "en")!
+        return vocabulary[returnTerm(code)]![index]
+    }
 
     /// The term for a rejected payment's reason code; a code without words of its own is "another reason".
     static func rejectionTerm(_ code: String) -> String {

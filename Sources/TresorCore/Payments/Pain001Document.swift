@@ -111,6 +111,19 @@ struct Pain001Document {
         Money(minorUnits: payments.reduce(0) { $0 + $1.instruction.amount.minorUnits }, currency: .chf).decimalString
     }
 
+    /// The decimal sum of amounts in any currencies, as `CtrlSum` wants it (exact: `Decimal`).
+    static func decimalSum(_ amounts: [Money]) -> String {
+        var sum = Decimal(0)
+        for amount in amounts {
+            var value = Decimal(amount.minorUnits)
+            for _ in 0..<amount.currency.minorDigits { value /= 10 }
+            sum += value
+        }
+        var text = "\(sum)"
+        if !text.contains(".") { text += ".00" } else if text.split(separator: ".")[1].count == 1 { text += "0" }
+        return text
+    }
+
     static func timestamp(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]

@@ -12,6 +12,9 @@ public struct Payment: Sendable, Hashable {
         /// Could not be executed (e.g. funds short on the execution date); `reason` says why.
         case rejected
         case cancelled
+        /// Left the bank, and the payee's bank sent it back (a pain.002 rejection): the amount
+        /// is refunded to the payer, `reason` holds the ISO reason code.
+        case returned
 
         /// Whether the customer may still edit or delete it.
         public var isOpen: Bool { self == .needsSignature || self == .pending }

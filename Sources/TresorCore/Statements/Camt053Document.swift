@@ -60,10 +60,21 @@ public struct Camt053Document: Sendable {
         out += "<Sts><Cd>BOOK</Cd></Sts><BookgDt>" + element("Dt", line.bookingDate.description) + "</BookgDt>"
         out += "<ValDt>" + element("Dt", line.valueDate.description) + "</ValDt>" + element("AcctSvcrRef", "TX-\(line.transactionID.rawValue)")
         out += bankTransactionCode(line.code)
-        out += "<NtryDtls><TxDtls><Refs>" + element("AcctSvcrRef", "TX-\(line.transactionID.rawValue)") + "</Refs>" + amountAndDirection(line.amount)
+        out += "<NtryDtls><TxDtls><Refs>" + element("AcctSvcrRef", "TX-\(line.transactionID.rawValue)")
+        if let incoming = line.incoming {
+            if let id = incoming.endToEndID { out += element("EndToEndId", id, max: 35) }
+            if let uetr = incoming.uetr, Pacs004Document.isUUIDv4(uetr) { out += element("UETR", uetr.lowercased()) }
+        }
+        out += "</Refs>" + amountAndDirection(line.amount)
         if let counterparty = line.counterparty, !counterparty.isEmpty {
             let role = credit ? "Dbtr" : "Cdtr"
-            out += "<RltdPties><\(role)><Pty>" + element("Nm", counterparty, max: 140) + "</Pty></\(role)></RltdPties>"
+            out += "<RltdPties><\(role)><Pty>" + element("Nm", counterparty, max: 140)
+            if let address = line.incoming?.debtorAddress, !address.isEmpty {
+                out += "<PstlAdr>" + address.prefix(7).map { element("AdrLine", $0, max: 70) }.joined() + "</PstlAdr>"
+            }
+            out += "</Pty></\(role)>"
+            if let iban = line.incoming?.debtorIBAN, (try? IBAN(iban)) != nil { out += "<DbtrAcct><Id>" + element("IBAN", iban) + "</Id></DbtrAcct>" }
+            out += "</RltdPties>"
         }
         if line.text?.isEmpty == false || line.reference != nil {
             out += "<RmtInf>"

@@ -76,10 +76,44 @@ public struct StatementLine: Sendable, Hashable {
     /// The payment's structured reference (QR reference or ISO 11649), where it had one.
     public let reference: PaymentReference?
     public let code: BankTransactionCode
+    /// For a credit from another bank: what its sender wrote beyond name and text.
+    public var incoming: IncomingLine? = nil
 
     /// What a customer reads as the booking's text: who, then what for.
     public var description: String {
         [counterparty, text].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
+    }
+}
+
+/// What a credit from another bank carries onto a statement line: the sender's account and
+/// address, its references.
+public struct IncomingLine: Sendable, Hashable {
+    public let reference: PaymentReference?
+    public let debtorIBAN: String?
+    public let debtorAddress: [String]
+    public let endToEndID: String?
+    public let uetr: String?
+    public let message: String?
+
+    /// From the statement query's columns at `start` (reference kind, reference, debtor IBAN,
+    /// debtor address, end-to-end id, UETR, message); nil when the line is no such credit.
+    init?(_ row: SQLRow, from start: Int) {
+        guard
+            row.optionalText(start) != nil || row.optionalText(start + 2) != nil || row.optionalText(start + 4) != nil
+                || row.optionalText(start + 6) != nil
+        else { return nil }
+        let value = row.optionalText(start + 1)
+        reference =
+            switch row.optionalText(start) {
+            case "QRR": value.map(PaymentReference.qrr)
+            case "SCOR": value.map(PaymentReference.scor)
+            default: nil
+            }
+        debtorIBAN = row.optionalText(start + 2)
+        debtorAddress = row.optionalText(start + 3).map { $0.split(separator: "\n").map(String.init) } ?? []
+        endToEndID = row.optionalText(start + 4)
+        uetr = row.optionalText(start + 5)
+        message = row.optionalText(start + 6) ?? (row.optionalText(start) == "OTHER" ? value : nil)
     }
 }
 
@@ -100,6 +134,9 @@ public struct BankTransactionCode: Sendable, Hashable {
             // why: Swiss banks report payments with a creditor reference as VCOM (credit transfer
             // with agreed commercial information) on the creditor's side.
             return BankTransactionCode(domain: "PMNT", family: family, subFamily: credit && structured ? "VCOM" : "DMCT")
+        case ("incoming", _) where credit && structured:
+            // why: a credit from another bank quoting a creditor reference, as for a QR-bill.
+            return BankTransactionCode(domain: "PMNT", family: family, subFamily: "VCOM")
         case (_, .iban?), (_, .topup?), ("funding", _), ("incoming", _), ("opening", _):
             return BankTransactionCode(domain: "PMNT", family: family, subFamily: "DMCT")
         case ("salary", _):

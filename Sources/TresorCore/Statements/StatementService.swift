@@ -50,8 +50,15 @@ public struct StatementService: Sendable {
                 SQL(
                     """
                     SELECT p.id, p.transaction_id, p.booking_date, p.value_date, p.amount_minor, p.counterparty, p.remittance, \
-                    t.kind, pay.type, pay.instruction FROM postings p JOIN transactions t ON t.id = p.transaction_id \
+                    t.kind, pay.type, pay.instruction, \
+                    COALESCE(ic.reference_kind, ica.reference_kind), COALESCE(ic.reference, ica.reference), \
+                    COALESCE(ic.debtor_iban, ica.debtor_iban), COALESCE(ic.debtor_address, ica.debtor_address), \
+                    COALESCE(ic.end_to_end_id, ica.end_to_end_id), COALESCE(ic.uetr, ica.uetr), COALESCE(ic.message, ica.message) \
+                    FROM postings p JOIN transactions t ON t.id = p.transaction_id \
                     LEFT JOIN payments pay ON pay.transaction_id = p.transaction_id \
+                    LEFT JOIN incoming_credits ic ON ic.transaction_id = p.transaction_id AND ic.status = 'booked' AND p.amount_minor > 0 \
+                    LEFT JOIN incoming_credits ica ON ica.resolved_transaction_id = p.transaction_id AND ica.status = 'assigned' \
+                    AND p.amount_minor > 0 \
                     WHERE p.account_id = ? AND p.booking_date >= ? AND p.booking_date <= ? ORDER BY p.booking_date, p.id
                     """, [.int(accountID), SQLValue(from), SQLValue(to)]))
             return (opening, rows)
@@ -63,13 +70,14 @@ public struct StatementService: Sendable {
             running += amount
             let type = row.optionalText(8).flatMap(PaymentType.init(rawValue:))
             let instruction = try row.optionalText(9).map { try InstructionCoding.decode($0) }
-            let reference = instruction?.reference
+            let incoming = IncomingLine(row, from: 10)
+            let reference = instruction?.reference ?? incoming?.reference
             return StatementLine(
                 postingID: row.int(0), transactionID: TransactionID(row.int(1)), bookingDate: try LocalDate(parsing: row.text(2)),
                 valueDate: try LocalDate(parsing: row.text(3)), amount: Money(minorUnits: amount, currency: currency),
                 balance: Money(minorUnits: running, currency: currency), counterparty: row.optionalText(5),
-                text: instruction?.message ?? row.optionalText(6), reference: reference,
-                code: .of(kind: row.text(7), paymentType: type, credit: amount > 0, structured: reference != nil))
+                text: instruction?.message ?? incoming?.message ?? (incoming?.reference == nil ? row.optionalText(6) : nil), reference: reference,
+                code: .of(kind: row.text(7), paymentType: type, credit: amount > 0, structured: reference != nil), incoming: incoming)
         }
         let today = calendar.date(of: clock.now())
         let available = to >= today ? running - account.heldMinor : running

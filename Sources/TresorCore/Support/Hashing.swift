@@ -13,4 +13,13 @@ public enum Hashing {
         var text = text
         return text.withUTF8 { sha256Hex(UnsafeRawBufferPointer($0)) }
     }
+
+    /// `sha256Hex` of a file's bytes, read a megabyte at a time (a clearing file of any size).
+    public static func sha256Hex(fileAt url: URL) throws -> String {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
+        return hasher.finalize().withUnsafeBytes(\.hexadecimalDigits)
+    }
 }

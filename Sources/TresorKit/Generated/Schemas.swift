@@ -182,6 +182,92 @@ extension Components.Schemas {
         /// The values the document names.
         public static var allCases: [Self] { [.qrbill, .codeline] }
     }
+    /// - Remark: Generated from `#/components/schemas/ClearingParty`.
+    public struct ClearingParty: Codable, Hashable, Sendable {
+        /// - Remark: Generated from `#/components/schemas/ClearingParty/name`.
+        public var name: Swift.String?
+        /// - Remark: Generated from `#/components/schemas/ClearingParty/address`.
+        public var address: [Swift.String]
+        /// - Remark: Generated from `#/components/schemas/ClearingParty/iban`.
+        public var iban: Swift.String?
+        /// Creates a new `ClearingParty`.
+        ///
+        /// - Parameters:
+        ///   - name:
+        ///   - address:
+        ///   - iban:
+        public init(
+            name: Swift.String? = nil,
+            address: [Swift.String],
+            iban: Swift.String? = nil
+        ) {
+            self.name = name
+            self.address = address
+            self.iban = iban
+        }
+        public enum CodingKeys: String, CodingKey {
+            case name
+            case address
+            case iban
+        }
+    }
+    /// - Remark: Generated from `#/components/schemas/CreditReference`.
+    public struct CreditReference: Codable, Hashable, Sendable {
+        /// - Remark: Generated from `#/components/schemas/CreditReference/kind`.
+        public enum KindPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+            case qrr
+            case scor
+            case other
+            /// A value this version of the client does not know (a newer server's), as it came.
+            case unknown(Swift.String)
+            public init(rawValue: Swift.String) {
+                switch rawValue {
+                case "QRR": self = .qrr
+                case "SCOR": self = .scor
+                case "OTHER": self = .other
+                default: self = .unknown(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case .qrr: return "QRR"
+                case .scor: return "SCOR"
+                case .other: return "OTHER"
+                case .unknown(let value): return value
+                }
+            }
+            /// The values the document names.
+            public static var allCases: [Self] { [.qrr, .scor, .other] }
+        }
+        /// - Remark: Generated from `#/components/schemas/CreditReference/kind`.
+        public var kind: Components.Schemas.CreditReference.KindPayload
+        /// - Remark: Generated from `#/components/schemas/CreditReference/value`.
+        public var value: Swift.String
+        /// Whether its check digits hold (a credit whose reference fails is booked all the same and flagged for operations).
+        ///
+        /// - Remark: Generated from `#/components/schemas/CreditReference/valid`.
+        public var valid: Swift.Bool
+        /// Creates a new `CreditReference`.
+        ///
+        /// - Parameters:
+        ///   - kind:
+        ///   - value:
+        ///   - valid: Whether its check digits hold (a credit whose reference fails is booked all the same and flagged for operations).
+        public init(
+            kind: Components.Schemas.CreditReference.KindPayload,
+            value: Swift.String,
+            valid: Swift.Bool
+        ) {
+            self.kind = kind
+            self.value = value
+            self.valid = valid
+        }
+        public enum CodingKeys: String, CodingKey {
+            case kind
+            case value
+            case valid
+        }
+    }
     /// - Remark: Generated from `#/components/schemas/Money`.
     public struct Money: Codable, Hashable, Sendable {
         /// - Remark: Generated from `#/components/schemas/Money/amount`.
@@ -603,6 +689,8 @@ extension Components.Schemas {
         public var id: Swift.String
         /// - Remark: Generated from `#/components/schemas/Payment/type`.
         public var _type: Components.Schemas.PaymentType
+        /// returned: the payee's bank sent it back (its reason in `reason`, an ISO code); the amount was refunded.
+        ///
         /// - Remark: Generated from `#/components/schemas/Payment/status`.
         public enum StatusPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
             case needsSignature
@@ -610,6 +698,7 @@ extension Components.Schemas {
             case executed
             case rejected
             case cancelled
+            case returned
             /// A value this version of the client does not know (a newer server's), as it came.
             case unknown(Swift.String)
             public init(rawValue: Swift.String) {
@@ -619,6 +708,7 @@ extension Components.Schemas {
                 case "executed": self = .executed
                 case "rejected": self = .rejected
                 case "cancelled": self = .cancelled
+                case "returned": self = .returned
                 default: self = .unknown(rawValue)
                 }
             }
@@ -629,12 +719,15 @@ extension Components.Schemas {
                 case .executed: return "executed"
                 case .rejected: return "rejected"
                 case .cancelled: return "cancelled"
+                case .returned: return "returned"
                 case .unknown(let value): return value
                 }
             }
             /// The values the document names.
-            public static var allCases: [Self] { [.needsSignature, .pending, .executed, .rejected, .cancelled] }
+            public static var allCases: [Self] { [.needsSignature, .pending, .executed, .rejected, .cancelled, .returned] }
         }
+        /// returned: the payee's bank sent it back (its reason in `reason`, an ISO code); the amount was refunded.
+        ///
         /// - Remark: Generated from `#/components/schemas/Payment/status`.
         public var status: Components.Schemas.Payment.StatusPayload
         /// - Remark: Generated from `#/components/schemas/Payment/debtor_account`.
@@ -888,7 +981,7 @@ extension Components.Schemas {
         /// - Parameters:
         ///   - id:
         ///   - _type:
-        ///   - status:
+        ///   - status: returned: the payee's bank sent it back (its reason in `reason`, an ISO code); the amount was refunded.
         ///   - debtorAccount:
         ///   - amount:
         ///   - requestedExecutionDate:

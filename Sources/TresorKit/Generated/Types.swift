@@ -40,6 +40,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/accounts/{id}/statements`.
     /// - Remark: Generated from `#/paths//v1/accounts/{id}/statements/get`.
     func getV1AccountsIdStatements(_ input: Operations.GetV1AccountsIdStatements.Input) async throws -> Operations.GetV1AccountsIdStatements.Output
+    /// One booking as the customer sees it on one of their accounts; a credit from another bank carries what its sender wrote (name, address, IBAN, reference, message).
+    ///
+    /// - Remark: HTTP `GET /v1/transactions/{id}`.
+    /// - Remark: Generated from `#/paths//v1/transactions/{id}/get`.
+    func getV1TransactionsId(_ input: Operations.GetV1TransactionsId.Input) async throws -> Operations.GetV1TransactionsId.Output
+    /// The caller's invoices (QR references expected on their QR-IBAN), newest first; a credit quoting one marks it paid.
+    ///
+    /// - Remark: HTTP `GET /v1/invoices`.
+    /// - Remark: Generated from `#/paths//v1/invoices/get`.
+    func getV1Invoices(_ input: Operations.GetV1Invoices.Input) async throws -> Operations.GetV1Invoices.Output
+    /// Expect a payment on one of the caller's accounts. The account gets a QR-IBAN on its first invoice; the reference is the caller's own (27 digits with a valid check digit) or one the bank makes.
+    ///
+    /// - Remark: HTTP `POST /v1/invoices`.
+    /// - Remark: Generated from `#/paths//v1/invoices/post`.
+    func postV1Invoices(_ input: Operations.PostV1Invoices.Input) async throws -> Operations.PostV1Invoices.Output
     /// An immediate transfer between two of the caller's accounts.
     ///
     /// - Remark: HTTP `POST /v1/transfers`.
@@ -353,6 +368,36 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/staff/account-requests/{id}/decline`.
     /// - Remark: Generated from `#/paths//v1/staff/account-requests/{id}/decline/post`.
     func postV1StaffAccountRequestsIdDecline(_ input: Operations.PostV1StaffAccountRequestsIdDecline.Input) async throws -> Operations.PostV1StaffAccountRequestsIdDecline.Output
+    /// Import a file from the payment provider (camt.054.001.04/.08, pacs.008.001.08, pain.002.001.10, detected by its namespace and validated against its XSD) in one transaction: all of it, or refused whole (422 with a clearing_* code, the element at fault in field and the line in message; 413 over 512 MiB). The same bytes again answer 200 with already_imported.
+    ///
+    /// - Remark: HTTP `POST /v1/staff/clearing/files`.
+    /// - Remark: Generated from `#/paths//v1/staff/clearing/files/post`.
+    func postV1StaffClearingFiles(_ input: Operations.PostV1StaffClearingFiles.Input) async throws -> Operations.PostV1StaffClearingFiles.Output
+    /// Credits held in suspense (or, with flagged, those whose reference failed its check digits), oldest first.
+    ///
+    /// - Remark: HTTP `GET /v1/staff/clearing/credits`.
+    /// - Remark: Generated from `#/paths//v1/staff/clearing/credits/get`.
+    func getV1StaffClearingCredits(_ input: Operations.GetV1StaffClearingCredits.Input) async throws -> Operations.GetV1StaffClearingCredits.Output
+    /// One credit from another bank, whatever became of it.
+    ///
+    /// - Remark: HTTP `GET /v1/staff/clearing/credits/{id}`.
+    /// - Remark: Generated from `#/paths//v1/staff/clearing/credits/{id}/get`.
+    func getV1StaffClearingCreditsId(_ input: Operations.GetV1StaffClearingCreditsId.Input) async throws -> Operations.GetV1StaffClearingCreditsId.Output
+    /// Book a credit held in suspense to a customer's account in its currency; the customer is told. Once (409 credit_not_in_suspense after).
+    ///
+    /// - Remark: HTTP `POST /v1/staff/clearing/credits/{id}/assign`.
+    /// - Remark: Generated from `#/paths//v1/staff/clearing/credits/{id}/assign/post`.
+    func postV1StaffClearingCreditsIdAssign(_ input: Operations.PostV1StaffClearingCreditsIdAssign.Input) async throws -> Operations.PostV1StaffClearingCreditsIdAssign.Output
+    /// Send a credit held in suspense back to its bank with an ISO return reason (AC01, AC04, AM03, …); booked out of suspense, with a pacs.004.001.09 kept for the provider. Once.
+    ///
+    /// - Remark: HTTP `POST /v1/staff/clearing/credits/{id}/return`.
+    /// - Remark: Generated from `#/paths//v1/staff/clearing/credits/{id}/return/post`.
+    func postV1StaffClearingCreditsIdReturn(_ input: Operations.PostV1StaffClearingCreditsIdReturn.Input) async throws -> Operations.PostV1StaffClearingCreditsIdReturn.Output
+    /// A document written for the provider (a pacs.004), by its message id, to send again.
+    ///
+    /// - Remark: HTTP `GET /v1/staff/clearing/documents/{id}`.
+    /// - Remark: Generated from `#/paths//v1/staff/clearing/documents/{id}/get`.
+    func getV1StaffClearingDocumentsId(_ input: Operations.GetV1StaffClearingDocumentsId.Input) async throws -> Operations.GetV1StaffClearingDocumentsId.Output
     /// A branch's open banknote orders.
     ///
     /// - Remark: HTTP `GET /v1/staff/cash-orders`.

@@ -59,7 +59,8 @@ struct ErrorMiddleware: RouterMiddleware {
             .orderNotOpen, .requestNotOpen:
             .conflict
         case .invalidSignature, .signatureInvalidated, .signingAttemptsExceeded, .signingUnavailable: .unprocessableContent
-        case .payloadTooLarge: .contentTooLarge
+        case .payloadTooLarge, .clearingFileTooLarge: .contentTooLarge
+        case .creditNotInSuspense: .conflict
         case .unsupportedContentEncoding: .unsupportedMediaType
         case .storageUnavailable: .serviceUnavailable
         case .insufficientFunds, .currencyMismatch, .sameAccount, .holdNotActive, .unbalancedTransaction, .cardBlocked, .slotUnavailable,
@@ -69,7 +70,8 @@ struct ErrorMiddleware: RouterMiddleware {
         case .invalidIBAN, .invalidBIC, .invalidQRReference, .invalidCreditorReference, .invalidCountry, .invalidPhoneNumber,
             .unknownOperator, .invalidDenomination, .savingsPayoutRestricted, .invalidPaymentType:
             .unprocessableContent
-        default: code.rawValue.hasPrefix("qrbill_") || code.rawValue.hasPrefix("slip_") ? .unprocessableContent : .badRequest
+        default:
+            ["qrbill_", "slip_", "clearing_"].contains { code.rawValue.hasPrefix($0) } ? .unprocessableContent : .badRequest
         }
     }
 

@@ -286,6 +286,7 @@ extension WebApp {
             "message": payment.instruction.message ?? "",
         ]
         if let reference = payment.instruction.reference { values["reference"] = reference.formatted }
+        if payment.status == .returned { values["return_reason"] = MessageText.returnReason(payment.reason ?? "", language: language.rawValue) }
         return values
     }
 

@@ -94,32 +94,45 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
         let language = page.language
-        guard let id = TransactionID(text: context.parameters.get("id") ?? ""), let posted = try await services.ledger.transaction(id) else {
-            return await notFound(request)
-        }
-        let accounts = try await services.accounts.accounts(of: principal)
-        let mine = Set(accounts.map(\.id))
-        // why: a transaction is shown only through a posting on one of the caller's accounts.
         // why the account of the list it was opened from first: an own-account transfer has a
         // posting on both of the customer's accounts, and from the savings account's list the
         // customer expects the credit to it, not the debit of the other.
         let asked = request.uri.queryParameters.get("account").flatMap { AccountID(text: $0) }
-        guard
-            let line = posted.postings.first(where: { $0.accountID == asked && mine.contains($0.accountID) })
-                ?? posted.postings.first(where: { mine.contains($0.accountID) })
+        guard let id = TransactionID(text: context.parameters.get("id") ?? ""),
+            let detail = try await services.accounts.transactionDetail(id, from: asked, of: principal)
         else { return await notFound(request) }
-        let account = accounts.first { $0.id == line.accountID }
+        let (posted, line) = (detail.transaction, detail.line)
         // why back to this account's list, not the default one: the customer came from it.
         page.values["back"] = TimelineFilter(account: line.accountID, direction: .all).href(cursor: nil)
         page.values["detail"] = [
-            "account": account?.name ?? "", "date": language.format(posted.bookingDate), "value_date": language.format(posted.valueDate),
+            "account": detail.account.name, "date": language.format(posted.bookingDate), "value_date": language.format(posted.valueDate),
             "amount": language.formatSigned(line.amount), "income": line.amount.minorUnits > 0,
             "counterparty": line.counterparty ?? "", "remittance": line.remittance ?? "", "balance": language.format(line.balanceAfter),
         ]
+        if let credit = detail.credit { page.values["credit"] = Self.creditValues(credit) }
         if let payment = try await services.payments.payment(forTransaction: id, of: principal.customerID) {
             page.values["repeat_id"] = String(payment.id.rawValue)
         }
         return render("transaction", page)
+    }
+
+    /// What the sender of a credit from another bank wrote, as the detail shows it.
+    static func creditValues(_ credit: ClearingCredit) -> [String: Any] {
+        var values: [String: Any] = ["name": credit.debtorName ?? "—", "address": credit.debtorAddress]
+        if let iban = credit.debtorIBAN { values["iban"] = (try? IBAN(iban))?.formatted ?? iban }
+        if let reference = credit.reference {
+            let formatted =
+                switch reference.kind {
+                case .qrr: PaymentReference.qrr(reference.value).formatted
+                case .scor: PaymentReference.scor(reference.value).formatted
+                case .other: reference.value
+                }
+            values["reference"] = formatted
+            values["unchecked"] = credit.referenceFlag != nil
+        }
+        if let message = credit.message { values["message"] = message }
+        if let id = credit.endToEndID, id.uppercased() != "NOTPROVIDED" { values["end_to_end"] = id }
+        return values
     }
 
     /// Opens the pay form of the payment's type filled with everything but the date.

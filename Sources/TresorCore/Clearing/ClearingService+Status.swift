@@ -1,0 +1,88 @@
+import Foundation
+import TresorDomain
+import TresorLedger
+
+extension ClearingService {
+    /// Applies a status report's items to the payments of the exports they name: a payment's
+    /// own status first, then its payment information block's, then the export's. Accepted
+    /// payments are marked settled; rejected ones are refunded to the payer's account and shown
+    /// returned, with the reason in the customer's language. Items naming an export or a payment
+    /// Tresor does not know are reported and book nothing.
+    func applyStatuses(
+        _ items: [PaymentStatusItem], today: LocalDate, now: Int64, into report: inout ImportReport, in session: any SQLSession
+    ) async throws {
+        for messageID in Set(items.map(\.originalMessageID)).sorted() {
+            let scoped = items.filter { $0.originalMessageID == messageID }
+            guard
+                let export = try await session.queryOne(SQL("SELECT id FROM pain001_exports WHERE message_id = ?", [.text(messageID)]))?.int(0)
+            else {
+                report.unknownStatuses.append("export \(messageID) (\(scoped.count) status(es)) is not one of ours")
+                continue
+            }
+            let rows = try await session.query(
+                SQL(
+                    """
+                    SELECT \(PaymentStore.columns.split(separator: ",").map { "p." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")), \
+                    a.iban, p.clearing_status FROM payments p JOIN accounts a ON a.id = p.debtor_account_id WHERE p.export_id = ? ORDER BY p.id
+                    """, [.int(export)]))
+            let payments = try rows.map { (payment: try PaymentStore.payment(from: $0), iban: $0.text(14), state: $0.optionalText(15)) }
+            // why the debtor IBANs sorted: `Pain001Document` numbers its payment information
+            // blocks so, one per debtor account (`<MsgId>-<n>`).
+            let blocks = Dictionary(uniqueKeysWithValues: Set(payments.map(\.iban)).sorted().enumerated().map { ($1, "\(messageID)-\($0 + 1)") })
+            let group = scoped.last { $0.scope == .group }
+            let byBlock = Dictionary(scoped.filter { $0.scope == .paymentInformation }.map { ($0.originalPaymentInformationID ?? "", $0) }) { $1 }
+            var byPayment: [String: PaymentStatusItem] = [:]
+            for item in scoped where item.scope == .transaction {
+                guard let id = item.originalEndToEndID ?? item.originalInstructionID else { continue }
+                byPayment[id] = item
+            }
+            let ours = Set(payments.map { "TRESOR-\($0.payment.id.rawValue)" })
+            for id in byPayment.keys.sorted() where !ours.contains(id) {
+                report.unknownStatuses.append("payment \(id) is not in export \(messageID)")
+            }
+            for block in byBlock.keys.sorted() where !blocks.values.contains(block) {
+                report.unknownStatuses.append("payment information \(block) is not in export \(messageID)")
+            }
+            for (payment, iban, state) in payments {
+                let decided = byPayment["TRESOR-\(payment.id.rawValue)"] ?? blocks[iban].flatMap { byBlock[$0] } ?? group
+                guard let decided, state != "returned", payment.status == .executed else { continue }
+                if decided.rejects {
+                    try await refund(payment, reason: decided.reasonCode ?? "NARR", today: today, now: now, in: session)
+                    report.returned.append(payment.id.rawValue)
+                } else if decided.accepts, state == nil {
+                    try await session.execute(SQL("UPDATE payments SET clearing_status = 'settled' WHERE id = ?", [.int(payment.id.rawValue)]))
+                    report.settled += 1
+                }
+            }
+        }
+    }
+
+    /// Books a rejected payment's amount back to the payer (out of the clearing account it left
+    /// through), shows the payment returned and tells the customer why.
+    func refund(_ payment: Payment, reason: String, today: LocalDate, now: Int64, in session: any SQLSession) async throws {
+        let amount = payment.instruction.amount
+        guard let clearing = try await Ledger.bankAccount(.clearing, currency: amount.currency, in: session) else {
+            preconditionFailure("an exported payment left through a clearing account")
+        }
+        let payee = payment.instruction.payeeDisplay
+        let remittance = payment.instruction.message ?? payment.instruction.reference?.value
+        let posted = try await Ledger.book(
+            TransactionDraft(
+                kind: "return", bookingDate: today, valueDate: today,
+                lines: [
+                    PostingLine(accountID: clearing.id, amount: amount.negated, counterparty: payee, remittance: remittance),
+                    PostingLine(accountID: payment.instruction.debtorAccount, amount: amount, counterparty: payee, remittance: remittance),
+                ]), now: now, in: session)
+        try await session.execute(
+            SQL(
+                """
+                UPDATE payments SET status = 'returned', reason = ?, clearing_status = 'returned', return_reason = ?, \
+                return_transaction_id = ?, updated_at_ms = ? WHERE id = ?
+                """, [.text(reason), .text(reason), .int(posted.id.rawValue), .int(now), .int(payment.id.rawValue)]))
+        try await MessageService.post(
+            to: payment.customerID, category: .payments,
+            MessageText(
+                .paymentReturned, ["payee": payee, "date": payment.executionDate.swissFormat], amounts: ["amount": amount],
+                terms: ["reason": MessageText.returnTerm(reason)]), amount: amount, now: now, in: session)
+    }
+}
