@@ -126,8 +126,10 @@ struct PostgresAnswerDeadlineTests {
         let services = Services(database: served, clock: fixture.clock, auth: LedgerFixture.fastAuth)
         // why a keep-alive of a second: a read the loaded machine did not answer in time is tried
         // again at the next one.
-        let (events, stop) = try await RequestArrival.$instant.withValue(.now) {
-            try await services.messages.live(for: fixture.principal.customerID, after: nil, keepAlive: .seconds(1))
+        let (events, stop) = try await retryingUnavailable {
+            try await RequestArrival.$instant.withValue(.now) {
+                try await services.messages.live(for: fixture.principal.customerID, after: nil, keepAlive: .seconds(1))
+            }
         }
         defer { stop() }
         // Past the deadline on purpose: what is tested is a read after it.
