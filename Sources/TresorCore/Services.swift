@@ -37,6 +37,7 @@ public struct Services: Sendable {
     public let certificates: CertificateService
     public let stations: StationService
     public let clearing: ClearingService
+    public let standingOrders: StandingOrderService
     public let clock: any Clock
     public let calendar: BankCalendar
 
@@ -62,7 +63,6 @@ public struct Services: Sendable {
         staff = StaffService(database: database, clock: clock, random: random, auth: auth)
         stations = StationService(database: database, clock: clock, random: random, auth: auth)
         payments = PaymentService(ledger: ledger, bank: bank, calendar: calendar, clock: clock, signing: signing)
-        scheduler = PaymentScheduler(payments: payments)
         templates = TemplateService(database: database, clock: clock)
         favorites = FavoriteService(database: database, clock: clock)
         messages = MessageService(database: database)
@@ -72,6 +72,8 @@ public struct Services: Sendable {
         resources = ResourceService(database: database, clock: clock)
         cards = CardService(database: database, ledger: ledger, clock: clock)
         settings = BankSettings(database: database)
+        standingOrders = StandingOrderService(payments: payments, settings: settings)
+        scheduler = PaymentScheduler(payments: payments, standingOrders: standingOrders)
         branches = BranchService(database: database, clock: clock)
         appointments = AppointmentService(database: database, branches: branches, clock: clock)
         fx = FXService(database: database, settings: settings, clock: clock)

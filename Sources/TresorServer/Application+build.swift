@@ -144,6 +144,13 @@ public func buildRouter(
         v1.get("/budgets", use: receipts.showBudget)
         v1.put("/budgets", use: receipts.setBudget)
     }
+    let standingOrders = StandingOrderRoutes(orders: services.standingOrders)
+    v1.get("/standing-orders", use: standingOrders.list)
+    v1.post("/standing-orders", use: standingOrders.create)
+    v1.post("/standing-orders/preview", use: standingOrders.preview)
+    v1.get("/standing-orders/{id}", use: standingOrders.show)
+    v1.patch("/standing-orders/{id}", use: standingOrders.update)
+    v1.delete("/standing-orders/{id}", use: standingOrders.delete)
     let templates = TemplateRoutes(templates: services.templates, payments: services.payments)
     v1.get("/template-folders", use: templates.folders)
     v1.post("/template-folders", use: templates.createFolder)

@@ -13,7 +13,7 @@ struct Tresor: AsyncParsableCommand {
             StaffCommand.self, DevicesCommand.self,
             ReceiptsCommand.self, BanksCommand.self, ResourcesCommand.self, BackupCommand.self, RestoreCommand.self, CardsCommand.self,
             BranchesCommand.self, AppointmentsCommand.self, FXCommand.self, CashOrdersCommand.self, StatementsCommand.self, CertificatesCommand.self,
-            StationsCommand.self, ClearingCommand.self, InvoicesCommand.self,
+            StationsCommand.self, ClearingCommand.self, InvoicesCommand.self, StandingOrdersCommand.self,
             Bench.self,
             ScanWorker.self,
         ])

@@ -71,9 +71,19 @@ struct DemoHabitsTests {
 
         // The transfer to savings waits for the next 25th (or the business day after it).
         let pending = try await services.payments.payments(of: customer, filter: .pending, limit: 10, before: nil)
-        #expect(pending.count == (want.saving == nil ? 0 : 1), "\(want.contract)")
+        // The rent's and the savings plan's next payments, made by their standing orders.
+        #expect(pending.count == (want.saving == nil ? 1 : 2), "\(want.contract)")
+        let orders = try await services.standingOrders.orders(of: customer)
+        #expect(orders.count == pending.count, "\(want.contract)")
+        let rentPayment = try #require(pending.first { $0.instruction.type == .iban }, "\(want.contract)")
+        #expect(rentPayment.instruction.amount == Money(minorUnits: rentMinor, currency: .chf))
+        #expect(rentPayment.status == .pending, "signed when the lease began: not asked again")
+        let date = rentPayment.executionDate
+        #expect(
+            date >= services.today && StandingOrderSchedule.lastBusinessDay(.monthly, first: date.startOfMonth).occurrence(0) == date,
+            "a last business day")
         if let saving = want.saving {
-            let transfer = try #require(pending.first)
+            let transfer = try #require(pending.first { $0.instruction.type == .internal })
             #expect(transfer.status == .pending && transfer.instruction.type == .internal)
             #expect(transfer.instruction.amount == Money(minorUnits: 50_000, currency: .chf))
             #expect(transfer.executionDate > services.today && transfer.executionDate.day >= 25)

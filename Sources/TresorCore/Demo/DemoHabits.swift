@@ -81,13 +81,19 @@ extension Services {
 
         let housing = try await templates.createFolder(named: words.housing, for: customerID)
         let insurance = try await templates.createFolder(named: words.insurance, for: customerID)
-        _ = try await templates.create(
-            named: words.rent, folder: housing.id,
-            request: PaymentRequest(
-                type: .iban, debtorAccount: current.id, amount: chf(customer.rentMinor),
-                creditor: DemoHabits.creditor(customer.landlord, iban: DemoHabits.landlordIBAN, at: words.landlordAddress),
-                message: words.rent),
-            for: customerID)
+        let rent = PaymentRequest(
+            type: .iban, debtorAccount: current.id, amount: chf(customer.rentMinor),
+            creditor: DemoHabits.creditor(customer.landlord, iban: DemoHabits.landlordIBAN, at: words.landlordAddress), message: words.rent)
+        _ = try await templates.create(named: words.rent, folder: housing.id, request: rent, for: customerID)
+        // The rent on each month's last business day: a standing order signed at the branch when
+        // the lease began; its next payment is pending, to change or skip.
+        var rentStart = StandingOrderSchedule.lastBusinessDay(.monthly, first: today.startOfMonth).occurrence(0)!
+        if rentStart < today {
+            rentStart = StandingOrderSchedule.lastBusinessDay(.monthly, first: today.startOfMonth.adding(months: 1)).occurrence(0)!
+        }
+        _ = try await standingOrders.create(
+            rent, schedule: .lastBusinessDay(.monthly, first: rentStart), by: principal, idempotencyKey: "demo-rent", requestHash: "demo-rent",
+            presignedMinor: customer.rentMinor)
         _ = try await templates.create(
             named: words.healthInsurance, folder: insurance.id,
             request: PaymentRequest(
@@ -99,12 +105,18 @@ extension Services {
                 type: .internal, debtorAccount: current.id, amount: chf(50_000), creditor: CreditorInput(account: savings.id),
                 message: words.saving)
             let savingTemplate = try await templates.create(named: words.saving, folder: nil, request: saving, for: customerID)
-            // The next 25th, pending until then: a payment the customer can still change or delete.
+            // Used once, as the savings plan was set up from it: a favourite.
+            let now = clock.unixMillis
+            try await database.transaction { session in
+                try await FavoriteService.recordUse(of: .internal, template: savingTemplate.id, by: customerID, now: now, in: session)
+            }
+            // A savings plan on the 25th: its next payment pending until then, to change or skip.
             let thisMonth = LocalDate(year: today.year, month: today.month, day: DemoHabits.savingDay)!
-            var scheduled = saving
-            scheduled.executionDate = thisMonth > today ? thisMonth : thisMonth.adding(months: 1)
-            _ = try await payments.create(
-                scheduled, by: principal, idempotencyKey: "demo-saving", requestHash: "demo-saving", templateID: savingTemplate.id)
+            _ = try await standingOrders.create(
+                saving,
+                schedule: StandingOrderSchedule(
+                    rhythm: .monthly, day: DemoHabits.savingDay, first: thisMonth > today ? thisMonth : thisMonth.adding(months: 1)),
+                by: principal, idempotencyKey: "demo-saving", requestHash: "demo-saving")
         }
 
         // The month's budget: overall, and for the two categories she spent most on last month.

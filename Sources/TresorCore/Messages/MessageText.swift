@@ -21,7 +21,7 @@ public struct MessageText: Sendable, Hashable {
     public enum Key: String, Sendable, CaseIterable {
         case paymentExecuted, moneyReceived, paymentRejected, paymentReturned, signatureNeeded, deviceActivated, accountOpened, accountDeclined
         case documentReady, budgetAlert, appointmentRequested, appointmentConfirmed, appointmentDeclined, cashReady
-        case cashOrdered, cashCollected, cashCancelled, cardBlocked, cardUnblocked
+        case cashOrdered, cashCollected, cashCancelled, cardBlocked, cardUnblocked, standingOrderSkipped
     }
 
     public static let languages = ["de", "fr", "it", "en", "ar"]
@@ -82,6 +82,16 @@ public struct MessageText: Sendable, Hashable {
                 "{amount} von {payer} ist auf Ihrem Konto {account} eingegangen.", "{amount} de {payer} est arrivé sur votre compte {account}.",
                 "{amount} da {payer} è arrivato sul vostro conto {account}.", "{amount} from {payer} reached your account {account}.",
                 "وصل {amount} من {payer} إلى حسابك {account}.",
+            ]
+        ),
+        .standingOrderSkipped: (
+            ["Dauerauftrag ausgelassen", "Ordre permanent omis", "Ordine permanente saltato", "Standing order skipped", "تم تخطي الأمر الدائم"],
+            [
+                "Ihr Dauerauftrag von {amount} an {payee} für den {date} wurde ausgelassen ({reason}). Die nächsten Zahlungen folgen wie geplant.",
+                "Votre ordre permanent de {amount} à {payee} pour le {date} a été omis ({reason}). Les prochains paiements suivront comme prévu.",
+                "Il vostro ordine permanente di {amount} a {payee} per il {date} è stato saltato ({reason}). I prossimi pagamenti seguiranno come previsto.",
+                "Your standing order of {amount} to {payee} for {date} was skipped ({reason}). The next payments follow as planned.",
+                "تم تخطي أمرك الدائم بمبلغ {amount} إلى {payee} بتاريخ {date} ({reason}). ستتبع الدفعات التالية كما هو مخطط.",
             ]
         ),
         .paymentRejected: (

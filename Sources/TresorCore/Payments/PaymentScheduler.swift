@@ -1,7 +1,7 @@
 import TresorDomain
 import TresorLedger
 
-/// Executes pending payments whose date has come. Safe with many instances on one PostgreSQL:
+/// Makes standing orders' occurrences into payments, then executes pending payments whose date has come. Safe with many instances on one PostgreSQL:
 /// each payment is claimed with `FOR UPDATE SKIP LOCKED` and changed only while still
 /// `pending`, inside the transaction that books it, so it executes exactly once.
 public struct PaymentScheduler: Sendable {
@@ -9,8 +9,10 @@ public struct PaymentScheduler: Sendable {
     let planner: PaymentPlanner
     let calendar: BankCalendar
     let clock: any Clock
+    let standingOrders: StandingOrderService
 
-    init(payments: PaymentService) {
+    init(payments: PaymentService, standingOrders: StandingOrderService) {
+        self.standingOrders = standingOrders
         ledger = payments.ledger
         planner = payments.planner
         calendar = payments.calendar
@@ -20,11 +22,14 @@ public struct PaymentScheduler: Sendable {
     public struct Run: Sendable, Hashable {
         public var executed = 0
         public var rejected = 0
+        /// Standing orders' occurrences made into payments first (`StandingOrderService.makeDue`).
+        public var made = 0
     }
 
     /// Runs until no due payment is left or `limit` were handled.
     public func runDue(limit: Int = 1_000) async throws -> Run {
         var run = Run()
+        run.made = try await standingOrders.makeDue(limit: limit)
         while run.executed + run.rejected < limit {
             guard let outcome = try await executeNext() else { break }
             if outcome == .executed { run.executed += 1 } else { run.rejected += 1 }

@@ -63,6 +63,7 @@ extension PaymentService {
                         payment.status = .pending
                     }
                     try await PaymentStore.update(payment, in: session)
+                    try await StandingOrderStore.signed(payment, in: session)
                     if trustPayee, let iban = payment.instruction.creditorIBAN {
                         _ = try await BeneficiaryService.add(
                             name: payment.instruction.creditor?.name ?? iban.formatted, iban: iban, owner: principal.customerID.rawValue, now: now,

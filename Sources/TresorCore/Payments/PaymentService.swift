@@ -61,16 +61,19 @@ public struct PaymentService: Sendable {
     /// `readAhead`: the rows of `Intake.readAhead` (`PaymentReadAhead`) joined to the
     /// session lookup, answering what they hold without a query (none: every read is a query).
     /// `validated`: `request.validated()` when the caller has it already (`Intake`).
+    /// `scope`: whose idempotency keys (the caller's by default; a standing order's occurrences
+    /// have their own, so no key a client sends can meet theirs).
     public func prepare(
         _ request: PaymentRequest, validated: Result<PaymentInstruction, any Error>? = nil, by principal: Principal, idempotencyKey: String,
-        requestHash: String, readAhead: [SQLRow] = [], in session: any SQLSession
+        requestHash: String, readAhead: [SQLRow] = [], scope: String? = nil, in session: any SQLSession
     ) async throws -> Prepared {
         // why kept as a result: an invalid request is refused after the replay check, as before.
         let instruction = validated ?? Result { try request.validated() }
         let ahead = readAhead.isEmpty ? nil : (try? instruction.get()).flatMap { PaymentReadAhead(rows: readAhead, for: $0) }
         // why a query when the key is taken: the first payment is read (and its request compared) only then.
         if ahead?.keyTaken ?? true,
-            let existing = try await Self.replay(scope: principal.idempotencyScope, key: idempotencyKey, requestHash: requestHash, in: session)
+            let existing = try await Self.replay(
+                scope: scope ?? principal.idempotencyScope, key: idempotencyKey, requestHash: requestHash, in: session)
         {
             return Prepared(state: .replay(existing), request: request)
         }
@@ -87,7 +90,8 @@ public struct PaymentService: Sendable {
 
     /// Writes the payment `prepare` read for: executes it now, or schedules it with a hold.
     public func create(
-        _ prepared: Prepared, by principal: Principal, idempotencyKey: String, requestHash: String, templateID: TemplateID? = nil
+        _ prepared: Prepared, by principal: Principal, idempotencyKey: String, requestHash: String, templateID: TemplateID? = nil,
+        scope: String? = nil
     ) async throws -> Created {
         let request = prepared.request
         let plan: PaymentPlan
@@ -107,7 +111,7 @@ public struct PaymentService: Sendable {
             // server keeps serving the rest; the client may retry.
             throw DomainError(.accountNotFound, field: "topup.operator", "The operator's account is not available; try again.")
         }
-        let scope = principal.idempotencyScope
+        let scope = scope ?? principal.idempotencyScope
         let today = calendar.date(of: clock.now())
         let (requested, execution) = try Self.executionDate(request.executionDate, today: today)
         let now = clock.unixMillis

@@ -842,6 +842,8 @@ extension Components.Schemas {
         public struct SigningPayload: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Payment/signing/required`.
             public var required: Swift.Bool
+            /// standing_order_signed: a standing order's occurrence within the amount the customer signed for it.
+            ///
             /// - Remark: Generated from `#/components/schemas/Payment/signing/reason`.
             public enum ReasonPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
                 case ownAccount
@@ -849,6 +851,7 @@ extension Components.Schemas {
                 case payeeNotWhitelisted
                 case amountAboveLimit
                 case newDevice
+                case standingOrderSigned
                 /// A value this version of the client does not know (a newer server's), as it came.
                 case unknown(Swift.String)
                 public init(rawValue: Swift.String) {
@@ -858,6 +861,7 @@ extension Components.Schemas {
                     case "payee_not_whitelisted": self = .payeeNotWhitelisted
                     case "amount_above_limit": self = .amountAboveLimit
                     case "new_device": self = .newDevice
+                    case "standing_order_signed": self = .standingOrderSigned
                     default: self = .unknown(rawValue)
                     }
                 }
@@ -868,19 +872,22 @@ extension Components.Schemas {
                     case .payeeNotWhitelisted: return "payee_not_whitelisted"
                     case .amountAboveLimit: return "amount_above_limit"
                     case .newDevice: return "new_device"
+                    case .standingOrderSigned: return "standing_order_signed"
                     case .unknown(let value): return value
                     }
                 }
                 /// The values the document names.
-                public static var allCases: [Self] { [.ownAccount, .whitelistedUnderLimit, .payeeNotWhitelisted, .amountAboveLimit, .newDevice] }
+                public static var allCases: [Self] { [.ownAccount, .whitelistedUnderLimit, .payeeNotWhitelisted, .amountAboveLimit, .newDevice, .standingOrderSigned] }
             }
+            /// standing_order_signed: a standing order's occurrence within the amount the customer signed for it.
+            ///
             /// - Remark: Generated from `#/components/schemas/Payment/signing/reason`.
             public var reason: Components.Schemas.Payment.SigningPayload.ReasonPayload
             /// Creates a new `SigningPayload`.
             ///
             /// - Parameters:
             ///   - required:
-            ///   - reason:
+            ///   - reason: standing_order_signed: a standing order's occurrence within the amount the customer signed for it.
             public init(
                 required: Swift.Bool,
                 reason: Components.Schemas.Payment.SigningPayload.ReasonPayload

@@ -481,6 +481,36 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/templates/{id}/payments`.
     /// - Remark: Generated from `#/paths//v1/templates/{id}/payments/post`.
     func postV1TemplatesIdPayments(_ input: Operations.PostV1TemplatesIdPayments.Input) async throws -> Operations.PostV1TemplatesIdPayments.Output
+    /// The caller's standing orders (Daueraufträge), with the next date and amount.
+    ///
+    /// - Remark: HTTP `GET /v1/standing-orders`.
+    /// - Remark: Generated from `#/paths//v1/standing-orders/get`.
+    func getV1StandingOrders(_ input: Operations.GetV1StandingOrders.Input) async throws -> Operations.GetV1StandingOrders.Output
+    /// Save a standing order: an internal, IBAN, QR-bill (no QR reference) or top-up payment without execution_date, and a schedule. Its first payment is made now, through the signing policy: a payee that needs a signature is signed once, here; later payments are not asked again unless the amount grows. Each payment is made 5 days before its date; funds short are tried again on the next business days, then skipped with a message.
+    ///
+    /// - Remark: HTTP `POST /v1/standing-orders`.
+    /// - Remark: Generated from `#/paths//v1/standing-orders/post`.
+    func postV1StandingOrders(_ input: Operations.PostV1StandingOrders.Input) async throws -> Operations.PostV1StandingOrders.Output
+    /// The next five dates of a schedule, shown before saving.
+    ///
+    /// - Remark: HTTP `POST /v1/standing-orders/preview`.
+    /// - Remark: Generated from `#/paths//v1/standing-orders/preview/post`.
+    func postV1StandingOrdersPreview(_ input: Operations.PostV1StandingOrdersPreview.Input) async throws -> Operations.PostV1StandingOrdersPreview.Output
+    /// One standing order and the payments it made, newest first.
+    ///
+    /// - Remark: HTTP `GET /v1/standing-orders/{id}`.
+    /// - Remark: Generated from `#/paths//v1/standing-orders/{id}/get`.
+    func getV1StandingOrdersId(_ input: Operations.GetV1StandingOrdersId.Input) async throws -> Operations.GetV1StandingOrdersId.Output
+    /// Change the amount, reference, message or schedule from the next payment not made yet on (one already in the payment list is changed there), or pause until a date (paused_until null ends a pause; pending payments before it are cancelled).
+    ///
+    /// - Remark: HTTP `PATCH /v1/standing-orders/{id}`.
+    /// - Remark: Generated from `#/paths//v1/standing-orders/{id}/patch`.
+    func patchV1StandingOrdersId(_ input: Operations.PatchV1StandingOrdersId.Input) async throws -> Operations.PatchV1StandingOrdersId.Output
+    /// Delete a standing order; its pending payments are cancelled.
+    ///
+    /// - Remark: HTTP `DELETE /v1/standing-orders/{id}`.
+    /// - Remark: Generated from `#/paths//v1/standing-orders/{id}/delete`.
+    func deleteV1StandingOrdersId(_ input: Operations.DeleteV1StandingOrdersId.Input) async throws -> Operations.DeleteV1StandingOrdersId.Output
     /// The six most used templates and payment types, pinned first, recent use weighing more.
     ///
     /// - Remark: HTTP `GET /v1/favorites`.

@@ -1,0 +1,38 @@
+import ArgumentParser
+import TresorCore
+import TresorDomain
+
+/// `tresor standing-orders list --contract C`: a customer's standing orders, as branch staff
+/// look them up when the customer calls.
+struct StandingOrdersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "standing-orders", abstract: "A customer's standing orders (Daueraufträge).", subcommands: [List.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Id, status, amount, payee, rhythm, next date and the dates after it, one order per line (tab-separated).")
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The customer's contract number.") var contract: String
+
+        func run() async throws {
+            let (orders, today) = try await database.withServices { services -> ([StandingOrder], LocalDate) in
+                guard let customer = try await services.auth.customer(ofContract: contract) else {
+                    throw ValidationError("No contract \(contract).")
+                }
+                return (try await services.standingOrders.orders(of: customer), services.today)
+            }
+            for order in orders {
+                let dates = order.upcoming(5, from: today)
+                let payee = (try? order.request.validated().payeeDisplay) ?? ""
+                let rhythm = order.schedule.rhythm == .weekly ? "every \(order.schedule.interval) weeks" : order.schedule.rhythm.rawValue
+                let day = order.schedule.rhythm == .weekly ? "" : order.schedule.day.map { " on day \($0)" } ?? " on the last business day"
+                print(
+                    [
+                        "\(order.id)", order.status.rawValue, order.amount.description, payee, rhythm + day,
+                        dates.first.map { "next \($0)" } ?? "no next date",
+                        order.pausedUntil.map { "paused until \($0)" } ?? dates.dropFirst().map(\.description).joined(separator: " "),
+                    ].joined(separator: "\t"))
+            }
+        }
+    }
+}
