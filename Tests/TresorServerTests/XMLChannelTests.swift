@@ -144,8 +144,16 @@ struct XMLChannelTests {
                 ], schemas: schemas)
             #expect(["1", "3"].contains(Self.value("State", in: qr.text)) && Self.value("Amount", in: qr.text) == "49.75", "\(qr.text)")
 
+            // A standing order (saved through the JSON API) is listed with its next date.
+            let monthly = #"{"rhythm": "monthly", "day": 5, "first_date": "2026-12-05"}"#
+            let saved = try await client.call(
+                .post, "/v1/standing-orders", token: anna.token, json: StandingOrderAPITests.order(anna, amount: "45.00", schedule: monthly),
+                headers: ["Idempotency-Key": UUID().uuidString])
+            #expect(saved.status == .created, "\(saved.text)")
             let payments = try await Self.call(client, "PaymentList", [("SessionToken", token)], schemas: schemas)
             #expect(payments.text.contains("<PaymentId>\(paymentID)</PaymentId>"))
+            #expect(Self.value("Rhythm", in: payments.text) == "monthly" && Self.value("Day", in: payments.text) == "5")
+            #expect(Self.value("NextDate", in: payments.text) == "2026-12-07", "5 December 2026 is a Saturday: \(payments.text)")
             _ = try await Self.call(client, "TemplateList", [("SessionToken", token)], schemas: schemas)
             let noSession = try await Self.call(client, "PaymentList", [("SessionToken", "nonsense")], schemas: schemas)
             #expect(noSession.status == .unauthorized && Self.value("Code", in: noSession.text) == "unauthorized")

@@ -24,7 +24,7 @@ from webbase import BASE, BrowserTest
 
 SCREENS = ["/home", "/home?period=week", "/accounts", "/transactions", "/pay", "/pay/iban", "/pay/qrbill", "/payments", "/templates", "/receipts",
            "/budget", "/budget?edit=1", "/more", "/inbox", "/settings", "/branches", "/branches/1", "/appointments", "/appointments/new?branch=1",
-           "/cash", "/loan", "/statements", "/documents"]
+           "/cash", "/loan", "/statements", "/documents", "/standing-orders", "/standing-orders/new/iban", "/standing-orders/1"]
 
 
 class DesignTest(BrowserTest):

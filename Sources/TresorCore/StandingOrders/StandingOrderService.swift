@@ -73,13 +73,7 @@ public struct StandingOrderService: Sendable {
         guard request.executionDate == nil else {
             throw DomainError(.invalidParameter, field: "payment.execution_date", "A standing order's dates come from its schedule.")
         }
-        try schedule.validate()
-        let today = today
-        guard schedule.first >= today else { throw DomainError(.invalidDate, field: "schedule.first_date", "The first date has passed.") }
-        guard let first = schedule.occurrence(0), first <= today.adding(days: PaymentService.scheduleDaysMax) else {
-            throw DomainError(
-                .invalidDate, field: "schedule.first_date", "The first payment is at most \(PaymentService.scheduleDaysMax) days ahead.")
-        }
+        try checkStart(schedule)
         let instruction = try request.validated()
         if case .qrr = instruction.reference {
             throw DomainError(
@@ -88,9 +82,21 @@ public struct StandingOrderService: Sendable {
         return instruction
     }
 
+    /// Refuses a schedule without a next date, or whose first payment is not from today to
+    /// `PaymentService.scheduleDaysMax` days ahead (as a dated payment's).
+    func checkStart(_ schedule: StandingOrderSchedule) throws {
+        try schedule.validate()
+        let today = today
+        guard schedule.first >= today else { throw DomainError(.invalidDate, field: "schedule.first_date", "The first date has passed.") }
+        guard let first = schedule.occurrence(0), first <= today.adding(days: PaymentService.scheduleDaysMax) else {
+            throw DomainError(
+                .invalidDate, field: "schedule.first_date", "The first payment is at most \(PaymentService.scheduleDaysMax) days ahead.")
+        }
+    }
+
     /// The next `count` dates of `schedule` from today on, as the order would pay them.
     public func preview(_ schedule: StandingOrderSchedule, count: Int = 5) throws -> [LocalDate] {
-        try schedule.validate()
+        try checkStart(schedule)
         return schedule.dates(count: count)
     }
 

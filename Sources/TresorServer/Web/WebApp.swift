@@ -70,7 +70,7 @@ struct WebApp: Sendable {
         if path == "/home" { return "home" }
         // why transactions under Accounts: a customer opens them by tapping an account.
         if path.hasPrefix("/accounts") || path.hasPrefix("/transactions") { return "accounts" }
-        if path == "/pay" || path.hasPrefix("/pay/") { return "pay" }
+        if path == "/pay" || path.hasPrefix("/pay/") || path.hasPrefix("/standing-orders") { return "pay" }
         if path.hasPrefix("/inbox") { return "inbox" }
         return "more"
     }
@@ -82,6 +82,7 @@ struct WebApp: Sendable {
             "/payments": "nav_payments", "/templates": "nav_templates", "/receipts": "nav_receipts", "/budget": "nav_budget",
             "/settings": "nav_settings", "/branches": "finder_title", "/appointments": "appt_title", "/cash": "cash_title",
             "/loan": "loan_title_plain", "/statements": "statements_title", "/documents": "documents_title",
+            "/standing-orders": "so_title",
         ]
         let first = "/" + (path.split(separator: "/").first.map(String.init) ?? "")
         return titles[first]
@@ -92,9 +93,11 @@ struct WebApp: Sendable {
         let parents = [
             "/pay/": "/pay", "/payments/": "/payments", "/transactions/": "/transactions", "/receipts/": "/receipts", "/branches/": "/branches",
             "/appointments/": "/appointments", "/templates/": "/templates", "/statements/": "/statements",
+            "/standing-orders/": "/standing-orders",
         ]
         for (prefix, parent) in parents where path.hasPrefix(prefix) { return parent }
         if path == "/transactions" { return "/accounts" }
+        if path == "/standing-orders" { return "/pay" }
         let underMore = [
             "/payments", "/templates", "/receipts", "/budget", "/branches", "/appointments", "/cash", "/loan", "/settings",
             "/statements", "/documents",

@@ -20,6 +20,7 @@ extension WebApp {
         router.get("/accounts", use: accounts)
         router.post("/cards/{id}/block", use: blockCard)
         registerPay(on: router)
+        registerStandingOrders(on: router)
         registerTimeline(on: router)
         registerStatements(on: router)
         registerDocuments(on: router)

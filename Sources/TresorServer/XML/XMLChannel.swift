@@ -172,6 +172,22 @@ struct XMLChannel: Sendable {
         for payment in try await services.payments.payments(of: principal.customerID, filter: .all, limit: PaymentService.pageSizeMax, before: nil) {
             answer.group("Payment") { Self.write(payment, challenge: nil, into: &$0) }
         }
+        let today = services.today
+        for order in try await services.standingOrders.orders(of: principal.customerID) where order.status == .active {
+            answer.group("StandingOrder") {
+                $0.element("StandingOrderId", String(order.id))
+                $0.element("Type", order.request.type.rawValue)
+                $0.element("Amount", order.amount.decimalString)
+                $0.element("Currency", order.amount.currency.code)
+                $0.element("Payee", (try? order.request.validated().payeeDisplay) ?? "")
+                $0.element("Rhythm", order.schedule.rhythm.rawValue)
+                $0.element("Interval", String(order.schedule.interval))
+                $0.element("Day", order.schedule.day.map(String.init))
+                $0.element("FirstDate", order.schedule.first.description)
+                $0.element("NextDate", order.upcoming(1, from: today).first?.description)
+                $0.element("PausedUntil", order.pausedUntil?.description)
+            }
+        }
         return answer
     }
 

@@ -95,6 +95,18 @@ function applyConditions() {
 document.addEventListener("input", applyConditions);
 document.addEventListener("DOMContentLoaded", applyConditions);
 
+// A standing order's form: only the fields of the chosen rhythm and end (`data-shown-for`
+// "select:value,value"). Without this file all show; the server reads only the chosen ones.
+function applyChoices() {
+  for (const wrapper of document.querySelectorAll("[data-shown-for]")) {
+    const [id, values] = wrapper.dataset.shownFor.split(":");
+    const source = document.getElementById(id);
+    if (source) wrapper.hidden = !values.split(",").includes(source.value);
+  }
+}
+document.addEventListener("change", applyChoices);
+document.addEventListener("DOMContentLoaded", applyChoices);
+
 // Amounts to tap under a field (a top-up's vouchers): those the chosen operator sells. Without
 // this file the chips stay hidden and the hint lists the amounts; the server checks either way.
 document.addEventListener("DOMContentLoaded", () => {
