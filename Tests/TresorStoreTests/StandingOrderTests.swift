@@ -73,6 +73,34 @@ struct StandingOrderTests {
         try await second.database.close()
     }
 
+    @Test(
+        "40 orders due the same day, the scheduler on two instances at once: each occurrence made once, executed once", arguments: StoreKind.available
+    )
+    func manyOrdersTwoInstances(kind: StoreKind) async throws {
+        let fixture = try await PaymentFixture.make(kind)
+        let first = LocalDate(year: 2026, month: 11, day: 25)!
+        var orders: [StandingOrder] = []
+        for index in 0..<40 {
+            let schedule = StandingOrderSchedule(rhythm: .weekly, first: first)
+            orders.append(try await order(fixture, schedule, minor: Int64(1_000 + index)).created.order)
+        }
+        let second = Services(database: try kind.openAgain(fixture.services.database), clock: fixture.clock)
+        var made = 0
+        // To 5 December: the second occurrence (2 December) made on 27 November, the third (9 December) on the 4th.
+        for _ in 0..<12 {
+            fixture.clock.advance(seconds: 86_400)
+            made += try await Self.runAll([fixture.services, second]).made
+        }
+        #expect(made == 40 * 2, "each order's second and third occurrences, made by one instance or the other")
+        for order in orders {
+            let payments = try await fixture.services.standingOrders.payments(of: order)
+            #expect(payments.count == 3, "order \(order.id)")
+            #expect(Set(payments.map(\.executionDate)).count == 3, "order \(order.id): one payment a date")
+        }
+        #expect(try await fixture.services.ledger.invariantViolations().isEmpty)
+        try await second.database.close()
+    }
+
     @Test("a new payee is signed once, at creation; later occurrences are not asked again unless the amount grows", arguments: StoreKind.available)
     func signedOnce(kind: StoreKind) async throws {
         let fixture = try await PaymentFixture.make(kind)
@@ -240,5 +268,8 @@ struct StandingOrderTests {
         #expect(await field(fine) == nil)
         #expect(fine.dates(count: 3).map(\.description) == ["2026-12-31", "2027-02-01", "2027-03-01"])
         #expect(try await fixture.services.standingOrders.orders(of: fixture.principal.customerID).count == 1)
+        // The order whose first payment was refused (funds) is gone, and the audit log says why.
+        let trail = try await fixture.services.audit.trail(contract: fixture.principal.contract, fromMillis: 0, toMillis: .max)
+        #expect(trail.contains { $0.action == "standing_order.delete" && $0.result == "insufficient_funds" })
     }
 }

@@ -154,8 +154,12 @@ public struct StandingOrderService: Sendable {
         } catch {
             // why removed: the first payment is refused (funds, limits) as a payment would be;
             // the customer fixes it and saves again, with no order left half made.
+            let refusal = AuditEntry.customer(
+                principal, at: clock.unixMillis, action: "standing_order.delete", subject: "standing_order:\(id)",
+                result: (error as? DomainError)?.code.rawValue ?? "error", details: "first payment refused")
             try await database.transaction { session in
                 try await session.execute(SQL("DELETE FROM standing_orders WHERE id = ? AND next_index = 0", [.int(id)]))
+                try await AuditLog.append(refusal, dialect: dialect, in: session)
             }
             throw error
         }
