@@ -6,7 +6,19 @@ import TresorDomain
 /// look them up when the customer calls.
 struct StandingOrdersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "standing-orders", abstract: "A customer's standing orders (Daueraufträge).", subcommands: [List.self])
+        commandName: "standing-orders", abstract: "A customer's standing orders (Daueraufträge).", subcommands: [List.self, RetryDays.self])
+
+    struct RetryDays: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "retry-days", abstract: "Business days after its date a payment short of funds is tried again (0-10; default 3).")
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "Days, 0 to 10.") var days: Int
+
+        func run() async throws {
+            try await database.withServices { try await $0.settings.setStandingOrderRetryDays(days) }
+            print("Standing orders short of funds are tried again for \(days) business days after their date.")
+        }
+    }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

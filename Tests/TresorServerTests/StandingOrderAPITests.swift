@@ -121,6 +121,9 @@ struct StandingOrderAPITests {
         #expect(rent[2] == "CHF 2180.00" && rent[4] == "monthly on the last business day" && rent[5].hasPrefix("next 20"))
         #expect(rent[6].split(separator: " ").count == 4, "the four dates after the next")
         #expect(lines.contains { $0[2] == "CHF 500.00" && $0[4] == "monthly on day 25" })
+        #expect(try ToolRun.tresor(["standing-orders", "retry-days", "--db", db, "2"]).status == 0)
+        let tooMany = try ToolRun.tresor(["standing-orders", "retry-days", "--db", db, "30"])
+        #expect(tooMany.status != 0 && tooMany.output.contains("0 to 10"), "\(tooMany.output)")
         let unknown = try ToolRun.tresor(["standing-orders", "list", "--db", db, "--contract", "99999999"])
         #expect(unknown.status != 0 && unknown.output.contains("No contract 99999999"))
     }

@@ -193,6 +193,23 @@ struct StandingOrderTests {
         #expect(actions.contains("standing_order.create") && actions.contains("standing_order.delete"))
     }
 
+    @Test("the bank's retry days: with none, funds short on the date itself skip the payment that day", arguments: StoreKind.available)
+    func noRetry(kind: StoreKind) async throws {
+        let fixture = try await PaymentFixture.make(kind, fundedMinor: 120_000)
+        try await fixture.services.settings.setStandingOrderRetryDays(0)
+        await #expect(throws: DomainError.self) { try await fixture.services.settings.setStandingOrderRetryDays(11) }
+        let schedule = StandingOrderSchedule(rhythm: .monthly, day: 4, first: LocalDate(year: 2026, month: 12, day: 4)!)
+        let (created, _) = try await order(fixture, schedule, minor: 90_000)
+        var skippedOn: LocalDate?
+        for _ in 0..<50 where skippedOn == nil {
+            fixture.clock.advance(seconds: 86_400)
+            _ = try await fixture.services.scheduler.runDue()
+            let order = try await fixture.services.standingOrders.order(created.order.id, of: fixture.principal.customerID)
+            if order.nextIndex == 2 { skippedOn = fixture.services.today }
+        }
+        #expect(skippedOn == LocalDate(year: 2027, month: 1, day: 4), "tried from 30 December, skipped on its date")
+    }
+
     @Test("funds short: tried again on the next business days, then skipped with a message; the order carries on", arguments: StoreKind.available)
     func insufficientFunds(kind: StoreKind) async throws {
         let fixture = try await PaymentFixture.make(kind, fundedMinor: 120_000)

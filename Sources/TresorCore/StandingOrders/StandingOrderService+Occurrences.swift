@@ -167,6 +167,6 @@ extension StandingOrderService {
 extension BankSettings {
     /// Business days after its date a standing order short of funds is tried again.
     public func standingOrderRetryDays() async throws -> Int {
-        min(max(try await integer("standing_orders.retry_days") ?? StandingOrderService.defaultRetryDays, 0), 10)
+        min(max(try await integer(Self.retryDaysName) ?? StandingOrderService.defaultRetryDays, 0), 10)
     }
 }

@@ -45,6 +45,21 @@ public struct BankSettings: Sendable {
         }
     }
 
+    /// How many business days after its date a standing order short of funds is tried again
+    /// (0 to 10; `StandingOrderService.defaultRetryDays` until set).
+    public func setStandingOrderRetryDays(_ days: Int) async throws {
+        guard (0...10).contains(days) else {
+            throw DomainError(.invalidParameter, field: "days", "A standing order is tried again for 0 to 10 business days.")
+        }
+        try await database.transaction { session in
+            try await session.execute(SQL("DELETE FROM bank_settings WHERE name = ?", [.text(Self.retryDaysName)]))
+            try await session.execute(
+                SQL("INSERT INTO bank_settings (name, value) VALUES (?, ?)", [.text(Self.retryDaysName), .text(String(days))]))
+        }
+    }
+
+    static let retryDaysName = "standing_orders.retry_days"
+
     func integer(_ name: String) async throws -> Int? {
         try await database.read { session in
             try await session.queryOne(SQL("SELECT value FROM bank_settings WHERE name = ?", [.text(name)])).flatMap { Int($0.text(0)) }
