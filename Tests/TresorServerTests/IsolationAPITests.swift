@@ -55,11 +55,17 @@ struct IsolationAPITests {
             let invoice = try await client.call(
                 .post, "/v1/invoices", token: lucaToken, json: #"{"account": "\#(lucaAccountID)", "description": "LUCA-INVOICE"}"#)
             #expect(invoice.status == .created, "\(invoice.text)")
+            let standing = try await client.call(
+                .post, "/v1/standing-orders", token: lucaToken,
+                json: StandingOrderAPITests.order(luca, amount: "8.00", schedule: #"{"rhythm": "monthly", "day": 5, "first_date": "2026-12-05"}"#)
+                    .replacing("Rechnung 4711", with: "LUCA-STANDING"), headers: ["Idempotency-Key": UUID().uuidString])
+            let standingID = try #require((standing.json["standing_order"] as? [String: Any])?["id"] as? String, "\(standing.text)")
             let lucaMessages = try await client.call(.get, "/v1/messages", token: lucaToken).json["messages"] as? [[String: Any]]
             let messageID = try #require(lucaMessages?.first?["id"] as? String)
             let secrets = [
                 "LUCA-NOTE",
-                "LUCA-SECRET-MEMO", "LUCA-FOLDER", "LUCA-TEMPLATE", "LUCA-PHONE", "LUCA-SHOP", "LUCA-INVOICE", lucaAccount["iban"] as! String,
+                "LUCA-SECRET-MEMO", "LUCA-FOLDER", "LUCA-TEMPLATE", "LUCA-PHONE", "LUCA-SHOP", "LUCA-INVOICE", "LUCA-STANDING",
+                lucaAccount["iban"] as! String,
                 "Bernasconi",
             ]
 
@@ -68,7 +74,7 @@ struct IsolationAPITests {
             let ids = [
                 "accounts": lucaAccountID, "payments": paymentID, "templates": templateID, "template-folders": folderID, "devices": String(device.id),
                 "receipts": receiptID, "appointments": appointmentID, "cash-orders": cashOrderID, "certificates": certificateID,
-                "messages": messageID, "transactions": transactionID,
+                "messages": messageID, "transactions": transactionID, "standing-orders": standingID,
                 "cards": try #require(lucaAccounts.first { $0["kind"] as? String == "card" }?["id"] as? String),
             ]
             let body = #"""
