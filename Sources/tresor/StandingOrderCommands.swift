@@ -35,12 +35,11 @@ struct StandingOrdersCommand: AsyncParsableCommand {
             }
             for order in orders {
                 let dates = order.upcoming(5, from: today)
-                let payee = (try? order.request.validated().payeeDisplay) ?? ""
                 let rhythm = order.schedule.rhythm == .weekly ? "every \(order.schedule.interval) weeks" : order.schedule.rhythm.rawValue
                 let day = order.schedule.rhythm == .weekly ? "" : order.schedule.day.map { " on day \($0)" } ?? " on the last business day"
                 print(
                     [
-                        "\(order.id)", order.status.rawValue, order.amount.description, payee, rhythm + day,
+                        "\(order.id)", order.status.rawValue, order.amount.description, order.payeeDisplay, rhythm + day,
                         dates.first.map { "next \($0)" } ?? "no next date",
                         order.pausedUntil.map { "paused until \($0)" } ?? dates.dropFirst().map(\.description).joined(separator: " "),
                     ].joined(separator: "\t"))

@@ -37,6 +37,9 @@ public struct StandingOrder: Sendable, Hashable {
 
     public var amount: Money { request.amount! }
 
+    /// The payee as a payment of the order shows it (the stored request was validated when saved).
+    public var payeeDisplay: String { (try? request.validated().payeeDisplay) ?? "" }
+
     /// The dates of the next `count` occurrences not made yet, pauses left out; from `today`
     /// on, also the one made already when its date has not passed (the customer's "next date").
     public func upcoming(_ count: Int = 5, from today: LocalDate? = nil) -> [LocalDate] {

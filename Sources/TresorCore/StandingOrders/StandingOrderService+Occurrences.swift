@@ -139,9 +139,8 @@ extension StandingOrderService {
             }
             return
         }
-        let instruction = try? order.request.validated()
         let text = MessageText(
-            .standingOrderSkipped, ["payee": instruction?.payeeDisplay ?? "", "date": date.swissFormat], amounts: ["amount": order.amount],
+            .standingOrderSkipped, ["payee": order.payeeDisplay, "date": date.swissFormat], amounts: ["amount": order.amount],
             terms: ["reason": MessageText.rejectionTerm(error.code.rawValue)])
         let audit = AuditEntry(
             atMillis: clock.unixMillis, actor: "system", action: "standing_order.skip", subject: "standing_order:\(order.id)",

@@ -86,7 +86,7 @@ struct StandingOrderDTO: Encodable {
         id = String(order.id)
         status = order.status.rawValue
         payment = order.request
-        payee = (try? order.request.validated().payeeDisplay) ?? ""
+        payee = order.payeeDisplay
         schedule = order.schedule
         nextDates = order.upcoming(5, from: today)
         nextDate = nextDates.first

@@ -170,6 +170,14 @@ extension WebApp {
     func review(_ request: Request, principal: Principal, token: String, type: PaymentType, form: [String: String], paymentRequest: PaymentRequest)
         async throws -> Response
     {
+        render("review", try await reviewPage(request, principal: principal, token: token, type: type, form: form, paymentRequest: paymentRequest))
+    }
+
+    /// The review's values: the payment as the bank checked it (`review`), the form's fields to
+    /// send again (`hidden`). Also the standing order's review, which adds its dates.
+    func reviewPage(
+        _ request: Request, principal: Principal, token: String, type: PaymentType, form: [String: String], paymentRequest: PaymentRequest
+    ) async throws -> Page {
         let checked = try await services.payments.check(paymentRequest, by: principal)
         var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
         let language = page.language
@@ -189,7 +197,7 @@ extension WebApp {
         page.values["hidden"] = form.filter { $0.key != "csrf" && $0.key != "confirm" }.sorted { $0.key < $1.key }.map {
             ["name": $0.key, "value": $0.value]
         }
-        return render("review", page)
+        return page
     }
 
     /// The error in the page's language: its own string, else the family's (`qrbill_…`, `slip_…`),

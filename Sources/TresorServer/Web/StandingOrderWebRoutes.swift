@@ -133,24 +133,11 @@ extension WebApp {
         _ request: Request, principal: Principal, token: String, type: PaymentType, form: [String: String], paymentRequest: PaymentRequest,
         schedule: StandingOrderSchedule
     ) async throws -> Response {
-        let checked = try await services.payments.check(paymentRequest, by: principal)
-        var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
-        let language = page.language
-        let names = try await accountNames(of: principal)
-        var payee = checked.instruction.payeeDisplay
-        if let target = checked.instruction.creditorAccount, let name = names[target] { payee = name }
-        var summary: [String: Any] = [
-            "payee": payee, "amount": language.format(checked.instruction.amount), "from": names[checked.instruction.debtorAccount] ?? "",
-            "rhythm": Self.rhythmText(schedule, strings: page.strings, language: language), "signature": checked.signing.required,
-            "dates": try services.standingOrders.preview(schedule).map { language.format($0) },
-        ]
-        if let iban = checked.instruction.creditorIBAN { summary["iban"] = iban.formatted }
-        if let message = checked.instruction.message { summary["message"] = message }
+        var page = try await reviewPage(request, principal: principal, token: token, type: type, form: form, paymentRequest: paymentRequest)
+        var summary = page.values["review"] as? [String: Any] ?? [:]
+        summary["rhythm"] = Self.rhythmText(schedule, strings: page.strings, language: page.language)
+        summary["dates"] = try services.standingOrders.preview(schedule).map { page.language.format($0) }
         page.values["review"] = summary
-        page.values["type"] = type.rawValue
-        page.values["hidden"] = form.filter { $0.key != "csrf" && $0.key != "confirm" }.sorted { $0.key < $1.key }.map {
-            ["name": $0.key, "value": $0.value]
-        }
         return render("standing_order_review", page)
     }
 
@@ -207,9 +194,8 @@ extension WebApp {
 
     func standingOrderValues(_ order: StandingOrder, page: Page, accountNames: [AccountID: String], today: LocalDate) -> [String: Any] {
         let language = page.language
-        let instruction = try? order.request.validated()
-        var payee = instruction?.payeeDisplay ?? ""
-        if let target = instruction?.creditorAccount, let name = accountNames[target] { payee = name }
+        var payee = order.payeeDisplay
+        if let target = order.request.creditor?.account, let name = accountNames[target] { payee = name }
         let dates = order.upcoming(5, from: today)
         var values: [String: Any] = [
             "id": String(order.id), "payee": payee, "amount": language.format(order.amount), "amount_plain": order.amount.decimalString,

@@ -179,7 +179,7 @@ struct XMLChannel: Sendable {
                 $0.element("Type", order.request.type.rawValue)
                 $0.element("Amount", order.amount.decimalString)
                 $0.element("Currency", order.amount.currency.code)
-                $0.element("Payee", (try? order.request.validated().payeeDisplay) ?? "")
+                $0.element("Payee", order.payeeDisplay)
                 $0.element("Rhythm", order.schedule.rhythm.rawValue)
                 $0.element("Interval", String(order.schedule.interval))
                 $0.element("Day", order.schedule.day.map(String.init))
