@@ -59,7 +59,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ],
-            resources: [.copy("Clearing/Schemas")]
+            resources: [.copy("Clearing/Schemas"), .copy("Customers/CommonPasswords")]
         ),
         /// SQLite settings made when the process loads (memory statistics off), in C: sqlite3_config is variadic.
         .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),

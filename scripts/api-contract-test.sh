@@ -19,7 +19,7 @@ fi
 base="http://127.0.0.1:$port"
 .build/debug/tresor staff add --banks "$work/banks" --bank tresor --name contract-test --password contract-test-password >/dev/null
 token() { python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])'; }
-customer=$(curl -sf -X POST "$base/v1/sessions" -d '{"contract":"10000001","password":"tresor-demo"}' | token)
+customer=$(curl -sf -X POST "$base/v1/sessions" -d '{"contract":"10000012","password":"tresor-demo"}' | token)
 staff=$(curl -sf -X POST "$base/v1/staff/sessions" -d '{"name":"contract-test","password":"contract-test-password"}' | token)
 checks=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,ignored_auth,unsupported_method,allow_header_conformance
 common=(--url "$base" --checks "$checks" --seed 20261123 --phases examples,coverage,fuzzing,stateful --workers 1 --no-color

@@ -27,7 +27,7 @@ browser = None
 try:
     browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     browser.get(base + "/login")
-    browser.find_element(By.ID, "contract").send_keys("10000001")
+    browser.find_element(By.ID, "contract").send_keys("10000012")
     browser.find_element(By.ID, "password").send_keys("tresor-demo")
     browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
     time.sleep(1)

@@ -57,7 +57,7 @@ def serve(folder, port, tls):
             break
         except Exception:
             time.sleep(0.1)
-    token = call("/v1/sessions", json.dumps({"contract": "10000001", "password": "tresor-demo"}).encode())["token"]
+    token = call("/v1/sessions", json.dumps({"contract": "10000012", "password": "tresor-demo"}).encode())["token"]
     # why these two: a card account or one in euros among them would refuse the transfer.
     ids = sorted(int(account["id"]) for account in call("/v1/accounts", token=token)["accounts"]
                  if account["currency"] == "CHF" and account["kind"] in ("current", "savings"))

@@ -16,7 +16,7 @@ COUNT = int(os.environ.get("BENCH_WEB_REQUESTS", "300"))
 server, base = bench_server.start(TRESOR, 41100, ["--db", "{work}/web.sqlite"])
 try:
     login = urllib.request.Request(base + "/v1/sessions", method="POST", headers={"Content-Type": "application/json"},
-                                   data=json.dumps({"contract": "10000001", "password": "tresor-demo"}).encode())
+                                   data=json.dumps({"contract": "10000012", "password": "tresor-demo"}).encode())
     token = json.load(urllib.request.urlopen(login))["token"]
     results = {}
     for name, path in [("home", "/home"), ("pay", "/pay/iban"), ("transactions", "/transactions"), ("budget", "/budget")]:

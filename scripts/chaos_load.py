@@ -70,7 +70,7 @@ def until_answered(method, path, body=None, headers=None, limit=60.0):
     return None
 
 
-def login(contract="10000001"):
+def login(contract="10000012"):
     answer = until_answered("POST", "/v1/sessions", json.dumps({"contract": contract, "password": "tresor-demo"}),
                             {"Content-Type": "application/json"})
     assert answer and answer[0].status == 201, answer
@@ -113,7 +113,7 @@ def receipts():
     """Receipt photos as a phone sends them, one after another, each made unique by trailing bytes
     (after the JPEG's end marker, which decoders ignore); a 429 is waited out as told."""
     photo = open(os.path.join(os.path.dirname(__file__), "..", "Tests", "corpus", "receipts", "receipt-00-de-clean.jpg"), "rb").read()
-    auth = {"Authorization": f"Bearer {login('10000002')}", "Content-Type": "image/jpeg"}
+    auth = {"Authorization": f"Bearer {login('10000028')}", "Content-Type": "image/jpeg"}
 
     def refusal_awaited():
         """why: with the fault, uploads go on past the deadline (for at most a minute) until one met

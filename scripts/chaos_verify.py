@@ -20,12 +20,12 @@ def login(contract):
     return json.loads(conn.getresponse().read())["token"]
 
 
-token = login("10000001")
+token = login("10000012")
 wrong = 0
 counts = {"transfer": 0, "payment": 0, "receipt": 0}
 receipts = [ack for ack in acks if ack[0] == "receipt"]
 if receipts:
-    auth = {"Authorization": f"Bearer {login('10000002')}"}
+    auth = {"Authorization": f"Bearer {login('10000028')}"}
     conn.request("GET", "/v1/receipts", headers=auth)
     listed = [r["id"] for r in json.loads(conn.getresponse().read())["receipts"]]
     for _, digest, _, ident in receipts:

@@ -66,7 +66,7 @@ def serialize(document):
 
 
 def main():
-    _, session = call("POST", "/v1/sessions", {"contract": "10000001", "password": "tresor-demo"})
+    _, session = call("POST", "/v1/sessions", {"contract": "10000012", "password": "tresor-demo"})
     anna = session["token"]
     _, accounts = call("GET", "/v1/accounts", token=anna)
     current = next(a for a in accounts["accounts"] if a["kind"] == "current" and a["currency"] == "CHF")
@@ -83,7 +83,7 @@ def main():
         payment = answer["payment"]
         if payment["status"] == "needs_signature":
             status, answer = call("POST", f"/v1/payments/{payment['id']}/signature",
-                                  {"code": tan("10000001", payment["signature"]["position"])}, token=anna)
+                                  {"code": tan("10000012", payment["signature"]["position"])}, token=anna)
             payment = answer["payment"]
         check(payment["status"] == "executed", f"payment executed: {payment}")
         paid.append(payment)

@@ -23,7 +23,7 @@ def call(conn, method, path, body=None, headers=None):
 
 
 conn = http.client.HTTPConnection("127.0.0.1", base_port, timeout=10)
-status, data = call(conn, "POST", "/v1/sessions", json.dumps({"contract": "10000001", "password": "tresor-demo"}),
+status, data = call(conn, "POST", "/v1/sessions", json.dumps({"contract": "10000012", "password": "tresor-demo"}),
                     {"Content-Type": "application/json"})
 assert status == 201, (status, data)
 token = json.loads(data)["token"]

@@ -11,7 +11,7 @@ port = int(sys.argv[1])
 ack_path = sys.argv[2]
 acks = [line.rstrip("\n").split("\t") for line in open(ack_path) if line.strip()]
 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-conn.request("POST", "/v1/sessions", json.dumps({"contract": "10000001", "password": "tresor-demo"}),
+conn.request("POST", "/v1/sessions", json.dumps({"contract": "10000012", "password": "tresor-demo"}),
              {"Content-Type": "application/json"})
 response = conn.getresponse()
 token = json.loads(response.read())["token"]

@@ -77,7 +77,7 @@ def check(description, status, text):
 
 
 def login():
-    status, text = call("POST", "/v1/sessions", body={"contract": "10000001", "password": "tresor-demo"})
+    status, text = call("POST", "/v1/sessions", body={"contract": "10000012", "password": "tresor-demo"})
     return json.loads(text)["token"]
 
 
@@ -141,7 +141,7 @@ def json_bodies():
         return node
 
     plausible = {"amount": {"amount": "1.00", "currency": "CHF"}, "from_account": account, "to_account": accounts[1]["id"],
-                 "debtor_account": account, "debit_account": account, "contract": "10000002", "type": "internal",
+                 "debtor_account": account, "debit_account": account, "contract": "10000028", "type": "internal",
                  "creditor": {"account": accounts[1]["id"]}, "branch": str(branch), "currency": "EUR", "date": "2026-12-24",
                  "start": "2026-12-01T10:00:00+01:00", "topic": "other", "code": "PROBE-1", "kind": "branch", "lat": "47.3", "lon": "8.5",
                  "hours": "Mo-Fr 08:00-12:00", "months": 24, "purpose": "car", "from": "CHF", "to": "EUR", "pickup_date": "2026-12-10", "total": {"amount": "1.00", "currency": "CHF"},
@@ -185,7 +185,7 @@ def xml_services():
         return call("POST", f"/xml/v1/{service}", body=body.encode(), content_type="application/xml")
 
     def session():
-        text = post("Login", "<LoginRequest><Contract>10000001</Contract><Password>tresor-demo</Password></LoginRequest>")[1]
+        text = post("Login", "<LoginRequest><Contract>10000012</Contract><Password>tresor-demo</Password></LoginRequest>")[1]
         return re.search(r"<SessionToken>([^<]*)", text).group(1)
 
     plausible = {"SessionToken": session(), "DebitAccount": account, "Amount": "12.50", "Currency": "CHF", "BeneficiaryAccount": "01-162-8",
@@ -246,7 +246,7 @@ def web_forms():
         return call("POST", path, body=urllib.parse.urlencode(fields).encode(), content_type="application/x-www-form-urlencoded", opener=opener)
 
     fields = next(f for f in forms("/login") if f["action"] in ("/login", None))["fields"]
-    fields.update({"contract": "10000001", "password": "tresor-demo"})
+    fields.update({"contract": "10000012", "password": "tresor-demo"})
     post("/login", fields)
     seen = set()
     for page in ["/pay/internal", "/pay/iban", "/pay/qrbill", "/pay/esr", "/pay/topup", "/cash", "/settings", "/templates", "/documents", "/receipts"]:
@@ -269,7 +269,7 @@ def web_pages():
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar)).open
     page = call("GET", "/login", opener=opener)[1]
     csrf = re.search(r'name="csrf" value="([^"]*)"', page).group(1)
-    fields = {"csrf": csrf, "contract": "10000001", "password": "tresor-demo"}
+    fields = {"csrf": csrf, "contract": "10000012", "password": "tresor-demo"}
     call("POST", "/login", body=urllib.parse.urlencode(fields).encode(), content_type="application/x-www-form-urlencoded", opener=opener)
     if 'name="password"' in call("GET", "/home", opener=opener)[1]:
         sys.exit("FAIL the web login did not hold: the pages would only show the login form")
@@ -359,7 +359,7 @@ def files():
         print(f"FAIL the PDF statement of account {account} does not read back: {read.stderr[-300:]!r}")
         sys.exit(1)
     # The XML channel's lists hold what the probes above named and wrote.
-    status, text = call("POST", "/xml/v1/Login", body=b"<LoginRequest><Contract>10000001</Contract><Password>tresor-demo</Password></LoginRequest>",
+    status, text = call("POST", "/xml/v1/Login", body=b"<LoginRequest><Contract>10000012</Contract><Password>tresor-demo</Password></LoginRequest>",
                         content_type="application/xml")
     session = re.search(r"<SessionToken>([^<]*)", text).group(1)
     for service in ["AccountList", "PaymentList", "TemplateList"]:

@@ -110,7 +110,7 @@ class Shots(BrowserTest):
         second = os.environ.get("TRESOR_WEB_SECOND_BANK_URL")
         if second:
             self.browser.get(second + "/login")
-            self.browser.find_element(By.ID, "contract").send_keys("20000001")
+            self.browser.find_element(By.ID, "contract").send_keys("20000016")
             self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
             self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
             self.wait_until(lambda b: b.current_url.endswith("/home"))

@@ -5,7 +5,7 @@ import TresorKit
 /// A command-line banking client built only on TresorKit: what an app does, in a terminal.
 /// The session and the encrypted cache live in `--home` (0600 files), so commands chain:
 ///
-///     tresor-shell login --bank http://127.0.0.1:8080 --contract 10000001
+///     tresor-shell login --bank http://127.0.0.1:8080 --contract 10000012
 ///     tresor-shell accounts
 ///     tresor-shell pay-bill --image bill.jpg --from 1
 ///     tresor-shell sign 7 --tan 123456

@@ -38,6 +38,7 @@ public struct Services: Sendable {
     public let stations: StationService
     public let clearing: ClearingService
     public let standingOrders: StandingOrderService
+    public let customers: CustomerService
     public let clock: any Clock
     public let calendar: BankCalendar
 
@@ -83,6 +84,7 @@ public struct Services: Sendable {
             database: database, ledger: ledger, bank: bank, calendar: calendar, clock: clock, random: random)
         statements = StatementService(ledger: ledger, accounts: accounts, bank: bank, calendar: calendar, clock: clock)
         loans = LoanService(database: database, settings: settings, calendar: calendar, clock: clock)
+        customers = CustomerService(database: database, bank: bank, auth: auth, clock: clock, random: random)
         rememberedBrowsers = RememberedBrowsers(database: database, clock: clock, random: random)
         // why: a store in a private temporary directory with a fresh key when none is given
         // (tests, tools); `tresor serve` passes the configured one.

@@ -99,6 +99,8 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case stepUpRequired = "step_up_required"
         case forbidden = "forbidden"
         case invalidActivationCode = "invalid_activation_code"
+        /// A password the policy refuses (too short, too common, holding the contract number or name).
+        case weakPassword = "weak_password"
         case invalidDeviceSignature = "invalid_device_signature"
         case deviceLocked = "device_locked"
         case invalidPIN = "invalid_pin"

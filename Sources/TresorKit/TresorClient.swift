@@ -77,6 +77,19 @@ public actor TresorClient {
         return Session(level: granted.level.rawValue, expiresAt: granted.expiresAt)
     }
 
+    /// The first login of a new customer, or after a reset letter: the contract number and
+    /// one-time code from the bank's letter (any case, dashes or not) and the password the
+    /// customer chooses. A password the bank's policy refuses throws `weak_password`
+    /// (``TresorError/field`` `password`) and leaves the code usable; a wrong, used or expired
+    /// code throws `invalid_activation_code`.
+    public func activate(contract: String, code: String, password: String) async throws -> Session {
+        let granted = try await call {
+            try await $0.postV1SessionsActivation(body: .json(.init(contract: contract, activationCode: code, password: password))).created.body.json
+        }
+        try adopt(token: granted.token, contract: contract)
+        return Session(level: granted.level.rawValue, expiresAt: granted.expiresAt)
+    }
+
     /// Ends the session on the server and forgets it and the cache here.
     public func logout() async throws {
         if session.token != nil { _ = try? await call { try await $0.deleteV1SessionsCurrent().noContent } }

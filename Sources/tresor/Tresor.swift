@@ -10,7 +10,7 @@ struct Tresor: AsyncParsableCommand {
         subcommands: [
             Serve.self, Migrate.self, Demo.self, LedgerCommand.self, PaymentsCommand.self, ExportCommand.self, WhitelistCommand.self,
             AuditCommand.self, SigningCommand.self, SecretsCommand.self,
-            StaffCommand.self, DevicesCommand.self,
+            StaffCommand.self, CustomersCommand.self, DevicesCommand.self,
             ReceiptsCommand.self, BanksCommand.self, ResourcesCommand.self, BackupCommand.self, RestoreCommand.self, CardsCommand.self,
             BranchesCommand.self, AppointmentsCommand.self, FXCommand.self, CashOrdersCommand.self, StatementsCommand.self, CertificatesCommand.self,
             StationsCommand.self, ClearingCommand.self, InvoicesCommand.self, StandingOrdersCommand.self,

@@ -72,13 +72,13 @@ struct OpenEnumTests {
         #expect(String(decoding: try JSONEncoder().encode(held.status), as: UTF8.self) == #""on_hold""#, "sent back as it came")
 
         // An authentication level the app does not know: its login still reads.
-        let login = #"{"contract": "10000001", "password": "tresor-demo"}"#
+        let login = #"{"contract": "10000012", "password": "tresor-demo"}"#
         let sessionBody = try await Self.answer(server, "v1/sessions", posting: login) { json in
             #expect(json["level"] as? Int == 2)
             json["level"] = 3
         }
         let granted = try await Client(serverURL: server.url, transport: NewerServer(body: sessionBody, status: .created))
-            .postV1Sessions(body: .json(.init(contract: "10000001", password: "tresor-demo"))).created.body.json
+            .postV1Sessions(body: .json(.init(contract: "10000012", password: "tresor-demo"))).created.body.json
         #expect(granted.level == .unknown(3) && granted.level.rawValue == 3 && !granted.token.isEmpty)
     }
 

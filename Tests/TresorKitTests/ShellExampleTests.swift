@@ -36,9 +36,9 @@ struct ShellExampleTests {
         defer { server.stop() }
         let home = server.directory.appendingPathComponent("shell-home")
 
-        let refused = try Self.shell(["login", "--bank", server.url.absoluteString, "--contract", "10000001"], home: home, input: "wrong")
+        let refused = try Self.shell(["login", "--bank", server.url.absoluteString, "--contract", "10000012"], home: home, input: "wrong")
         #expect(refused.status == 1 && refused.error.contains("invalid_credentials"), "\(refused)")
-        let login = try Self.shell(["login", "--bank", server.url.absoluteString, "--contract", "10000001"], home: home, input: "tresor-demo")
+        let login = try Self.shell(["login", "--bank", server.url.absoluteString, "--contract", "10000012"], home: home, input: "tresor-demo")
         #expect(login.status == 0 && login.output.contains("level 2"), "\(login)")
         for file in try FileManager.default.contentsOfDirectory(atPath: home.path) {
             let mode = try FileManager.default.attributesOfItem(atPath: home.appendingPathComponent(file).path)[.posixPermissions] as? Int
@@ -60,7 +60,7 @@ struct ShellExampleTests {
         let wrong = try Self.shell(["sign", String(paymentID), "--tan", "000000"], home: home)
         #expect(wrong.status == 1 && wrong.error.hasPrefix("error: ") && wrong.output.isEmpty, "a wrong TAN is refused: \(wrong)")
         let signed = try Self.shell(
-            ["sign", String(paymentID), "--tan", try server.tan(contract: "10000001", position: Int(position)!)], home: home)
+            ["sign", String(paymentID), "--tan", try server.tan(contract: "10000012", position: Int(position)!)], home: home)
         #expect(signed.status == 0 && signed.output.contains("executed"), "\(signed)")
 
         #expect(try Self.shell(["logout"], home: home).status == 0)

@@ -10,7 +10,7 @@ struct StandingOrderClientTests {
         let server = try await LiveServer.start()
         defer { server.stop() }
         let client = TresorClient(baseURL: server.url)
-        try await client.login(contract: "10000001", password: "tresor-demo")
+        try await client.login(contract: "10000012", password: "tresor-demo")
         let account = try await TresorClientTests.currentAccount(client)
         let debtor = try #require(AccountID(text: account.id))
         let before = try await client.standingOrders().count

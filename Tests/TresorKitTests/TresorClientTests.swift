@@ -38,7 +38,7 @@ struct TresorClientTests {
         let server = try await LiveServer.start()
         defer { server.stop() }
         let client = TresorClient(baseURL: server.url)
-        try await client.login(contract: "10000001", password: "tresor-demo")
+        try await client.login(contract: "10000012", password: "tresor-demo")
         let scanned = try await client.scanSlip(image: heic)
         #expect(scanned.source == "qrbill")
         #expect(scanned.draft.creditor?.name == "Stadtwerke Zürich" && scanned.draft.creditor?.iban == "CH4230006000930270631", "\(scanned.draft)")
@@ -50,13 +50,13 @@ struct TresorClientTests {
         defer { server.stop() }
         let client = try TresorClient.persistent(
             baseURL: server.url, store: MemoryCredentialStore(), directory: server.directory.appendingPathComponent("app"))
-        await #expect(throws: TresorError.self) { try await client.login(contract: "10000001", password: "wrong") }
+        await #expect(throws: TresorError.self) { try await client.login(contract: "10000012", password: "wrong") }
         do {
-            try await client.login(contract: "10000001", password: "wrong")
+            try await client.login(contract: "10000012", password: "wrong")
         } catch let error as TresorError {
             #expect(error.status == 401 && error.code == "invalid_credentials", "\(error)")
         }
-        let session = try await client.login(contract: "10000001", password: "tresor-demo")
+        let session = try await client.login(contract: "10000012", password: "tresor-demo")
         #expect(session.level == 2)
         let first = try await client.accounts()
         #expect(first.freshness == .fresh && !first.value.isEmpty)
@@ -71,7 +71,7 @@ struct TresorClientTests {
         let server = try await LiveServer.start()
         defer { server.stop() }
         let client = TresorClient(baseURL: server.url)
-        try await client.login(contract: "10000001", password: "tresor-demo")
+        try await client.login(contract: "10000012", password: "tresor-demo")
         let account = try await Self.currentAccount(client)
         var pages: [[Entry]] = []
         var cursor: String?
@@ -99,7 +99,7 @@ struct TresorClientTests {
         let server = try await LiveServer.start()
         defer { server.stop() }
         let client = TresorClient(baseURL: server.url)
-        try await client.login(contract: "10000001", password: "tresor-demo")
+        try await client.login(contract: "10000012", password: "tresor-demo")
         let (account, request) = try await Self.qrBillPayment(client)
         let debtor = try #require(AccountID(text: account.id))
 
@@ -122,7 +122,7 @@ struct TresorClientTests {
         let again = try await client.pay(request, idempotencyKey: key)
         #expect(again.id == payment.id, "the same key is the same payment")
         let position = try #require(payment.signature?.position)
-        let signed = try await client.sign(payment.id, code: try server.tan(contract: "10000001", position: position))
+        let signed = try await client.sign(payment.id, code: try server.tan(contract: "10000012", position: position))
         #expect(signed.status == .executed)
         #expect(try await client.payments().value.count == before + 1)
         let after = try await Self.currentAccount(client)
@@ -137,7 +137,7 @@ struct TresorClientTests {
         defer { server.stop() }
         let key = try server.demoDevice().key
         let client = TresorClient(baseURL: server.url)
-        try await client.login(contract: "10000001", password: "tresor-demo")
+        try await client.login(contract: "10000012", password: "tresor-demo")
         let request = try await Self.qrBillPayment(client).request
 
         let byTAN = try await client.pay(request)
@@ -190,7 +190,7 @@ struct TresorClientTests {
         issued.executableURL = try LiveServer.executable()
         issued.arguments = [
             "devices", "activation-code", "--banks", server.directory.appendingPathComponent("banks").path, "--bank", "tresor", "--contract",
-            "10000001",
+            "10000012",
         ]
         let output = Pipe()
         issued.standardOutput = output
@@ -203,11 +203,11 @@ struct TresorClientTests {
         let key = try SoftwareDeviceKey.stored(in: store)
         #expect(try SoftwareDeviceKey.stored(in: store).publicKeyX963 == key.publicKeyX963, "the key is kept, not made anew")
         let client = TresorClient(baseURL: server.url, store: store)
-        let device = try await client.enrolDevice(contract: "10000001", activationCode: String(code), name: "Test iPhone", key: key)
+        let device = try await client.enrolDevice(contract: "10000012", activationCode: String(code), name: "Test iPhone", key: key)
         await #expect(throws: TresorError.self, "an activation code works once") {
-            try await client.enrolDevice(contract: "10000001", activationCode: String(code), name: "Second", key: SoftwareDeviceKey())
+            try await client.enrolDevice(contract: "10000012", activationCode: String(code), name: "Second", key: SoftwareDeviceKey())
         }
-        try await client.login(contract: "10000001", password: "tresor-demo")
+        try await client.login(contract: "10000012", password: "tresor-demo")
         try await client.setPIN("135790", device: device.id)
         let session = try await client.login(device: device.id, key: key, pin: "135790")
         let stored = try store.read("session-token")
@@ -231,7 +231,7 @@ struct TresorClientTests {
         let store = MemoryCredentialStore()
         let appDirectory = server.directory.appendingPathComponent("app")
         let client = try TresorClient.persistent(baseURL: server.url, store: store, directory: appDirectory)
-        try await client.login(contract: "10000001", password: "tresor-demo")
+        try await client.login(contract: "10000012", password: "tresor-demo")
         let before = Date()
         let accounts = try await client.accounts()
         let account = try await Self.currentAccount(client)
@@ -275,7 +275,7 @@ struct TresorClientTests {
         let server = try await LiveServer.start()
         defer { server.stop() }
         let client = TresorClient(baseURL: server.url)
-        try await client.login(contract: "10000001", password: "tresor-demo")
+        try await client.login(contract: "10000012", password: "tresor-demo")
         // why resume from the newest message seen: the stream then replays whatever came after
         // it, so the test does not depend on when the connection is up.
         let newest = try await client.messages().value.first?.id

@@ -34,7 +34,7 @@ struct ValidationVectorTests {
         let server = try await LiveServer.start()
         defer { server.stop() }
         let client = TresorClient(baseURL: server.url)
-        try await client.login(contract: "10000001", password: "tresor-demo")
+        try await client.login(contract: "10000012", password: "tresor-demo")
         let account = try #require(try await client.accounts().value.first { $0.kind == .current }?.id)
         let token = try await Self.token(server)
         let vectors = try Self.vectors()
@@ -73,7 +73,7 @@ struct ValidationVectorTests {
     static func token(_ server: LiveServer) async throws -> String {
         var login = URLRequest(url: server.url.appendingPathComponent("v1/sessions"))
         login.httpMethod = "POST"
-        login.httpBody = Data(#"{"contract": "10000001", "password": "tresor-demo"}"#.utf8)
+        login.httpBody = Data(#"{"contract": "10000012", "password": "tresor-demo"}"#.utf8)
         login.setValue("application/json", forHTTPHeaderField: "Content-Type")
         let (data, _) = try await URLSession.shared.data(for: login)
         return try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["token"] as? String)

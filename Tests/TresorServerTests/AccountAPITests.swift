@@ -9,8 +9,8 @@ struct AccountAPITests {
     func ownAccountsOnly() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { client in
-            let anna = try await client.accounts(try await client.login("10000001"))
-            let luca = try await client.accounts(try await client.login("10000002"))
+            let anna = try await client.accounts(try await client.login("10000012"))
+            let luca = try await client.accounts(try await client.login("10000028"))
             #expect(anna.count == 5)
             #expect(luca.count == 3)
             #expect(Set(anna.compactMap { $0["id"] as? String }).isDisjoint(with: luca.compactMap { $0["id"] as? String }))
@@ -28,8 +28,8 @@ struct AccountAPITests {
     func otherCustomersAccount() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { client in
-            let lucaToken = try await client.login("10000002")
-            let annaToken = try await client.login("10000001")
+            let lucaToken = try await client.login("10000028")
+            let annaToken = try await client.login("10000012")
             let annaAccount = try #require(try await client.accounts(annaToken).first?["id"] as? String)
             let lucaAccount = try #require(try await client.accounts(lucaToken).first?["id"] as? String)
             for path in ["", "/transactions", "/balance-history"] {
@@ -53,7 +53,7 @@ struct AccountAPITests {
     func transactionPaging() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { client in
-            let token = try await client.login("10000001")
+            let token = try await client.login("10000012")
             let account = try #require(try await client.accounts(token).first { $0["kind"] as? String == "current" }?["id"] as? String)
             var ids: [String] = []
             var dates: [String] = []
@@ -101,7 +101,7 @@ struct AccountAPITests {
     func balanceHistory() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { client in
-            let token = try await client.login("10000003")
+            let token = try await client.login("10000033")
             let account = try #require(try await client.accounts(token).first { $0["kind"] as? String == "current" })
             let id = try #require(account["id"] as? String)
             let monthly = try await client.call(.get, "/v1/accounts/\(id)/balance-history", token: token)
@@ -136,7 +136,7 @@ struct AccountAPITests {
         let harness = try await APIHarness.make(wrap: { base in counting.wrap(base) })
         let database = try #require(counting.database)
         try await harness.run { client in
-            let token = try await client.login("10000001")
+            let token = try await client.login("10000012")
             let account = try #require(try await client.accounts(token).first { $0["kind"] as? String == "current" }?["id"] as? String)
             for path in ["/v1/accounts", "/v1/accounts/\(account)", "/v1/accounts/\(account)/transactions?limit=5"] {
                 database.reset()

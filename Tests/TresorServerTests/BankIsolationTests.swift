@@ -21,7 +21,7 @@ struct BankIsolationTests {
 
     static func seedSecrets(_ pair: BankPair, _ client: BankPair.Client) async throws -> Secrets {
         let host = tresorHost
-        let token = try await client.login("10000002", host: host)
+        let token = try await client.login("10000028", host: host)
         let accounts = try await client.call(.get, "/v1/accounts", host: host, token: token).json["accounts"] as? [[String: Any]] ?? []
         let account = try #require(accounts.first { $0["kind"] as? String == "current" && $0["currency"] as? String == "CHF" })
         let accountID = try #require(account["id"] as? String)
@@ -41,8 +41,8 @@ struct BankIsolationTests {
             .post, "/v1/templates", host: host, token: token, json: #"{"name": "LUCA-TEMPLATE", "from_payment": "\#(paymentID)"}"#)
         let templateID = try #require((template.json["template"] as? [String: Any])?["id"] as? String)
         try await pair.tresor.services.staff.add(name: "tresor.staff", password: "tresor-staff-password")
-        let code = try await pair.tresor.services.devices.issueActivationCode(contract: "10000002", staff: "tresor.staff")
-        let device = try await pair.tresor.services.devices.enrol(contract: "10000002", code: code, name: "LUCA-PHONE", publicKey: Phone().publicKey)
+        let code = try await pair.tresor.services.devices.issueActivationCode(contract: "10000028", staff: "tresor.staff")
+        let device = try await pair.tresor.services.devices.enrol(contract: "10000028", code: code, name: "LUCA-PHONE", publicKey: Phone().publicKey)
         let receipt = try await client.client.upload(
             "/v1/receipts", token: token, bytes: try Corpus.bytes("receipts", "receipt-00-de-clean.jpg"), contentType: "image/jpeg")
         let receiptID = try #require((receipt.json["receipt"] as? [String: Any])?["id"] as? String)
@@ -72,7 +72,7 @@ struct BankIsolationTests {
 
     static let body = #"""
         {"amount": {"amount": "1.00", "currency": "CHF"}, "name": "x", "pin": "1234", "code": "123456", "message": "x",
-         "contract": "10000002", "password": "tresor-demo", "execution_date": "2026-12-02"}
+         "contract": "10000028", "password": "tresor-demo", "execution_date": "2026-12-02"}
         """#
 
     @Test("Tresor's sessions are worthless at Léman, and no route of Léman answers with Tresor's data", arguments: BankStore.available)
@@ -86,7 +86,7 @@ struct BankIsolationTests {
             }
         try await pair.run { client in
             let luca = try await Self.seedSecrets(pair, client)
-            let sophie = try await client.login("20000001", host: Self.lemanHost)
+            let sophie = try await client.login("20000016", host: Self.lemanHost)
             let staffLogin = try await client.call(
                 .post, "/v1/staff/sessions", host: Self.lemanHost, json: #"{"name": "tresor.staff", "password": "tresor-staff-password"}"#)
             #expect(staffLogin.status == .unauthorized, "Tresor's advisor logged in at Léman")
@@ -139,13 +139,13 @@ struct BankIsolationTests {
             // The books, the audit trail and the images stay apart.
             // Léman's trail holds only the walk's refused logins with Tresor's contract number,
             // Tresor's holds Luca's payment and login.
-            let lemanTrail = try await pair.leman.services.audit.trail(contract: "10000002", fromMillis: 0, toMillis: .max)
+            let lemanTrail = try await pair.leman.services.audit.trail(contract: "10000028", fromMillis: 0, toMillis: .max)
             #expect(lemanTrail.allSatisfy { $0.action == "login" && $0.result != "ok" }, "\(lemanTrail.map { "\($0.action) \($0.result)" })")
-            let tresorTrail = try await pair.tresor.services.audit.trail(contract: "10000002", fromMillis: 0, toMillis: .max)
+            let tresorTrail = try await pair.tresor.services.audit.trail(contract: "10000028", fromMillis: 0, toMillis: .max)
             #expect(tresorTrail.contains { $0.action.hasPrefix("payment") && $0.result == "ok" })
             #expect(try await pair.leman.services.audit.verify() == nil)
             #expect(try await pair.tresor.services.audit.verify() == nil)
-            #expect(try await pair.leman.services.auth.customer(ofContract: "10000002") == nil)
+            #expect(try await pair.leman.services.auth.customer(ofContract: "10000028") == nil)
             #expect(try await pair.leman.services.ledger.invariantViolations().isEmpty)
             #expect(try await pair.tresor.services.ledger.invariantViolations().isEmpty)
         }
@@ -155,10 +155,10 @@ struct BankIsolationTests {
     func hostRouting() async throws {
         let pair = try await BankPair.make(.sqlite)
         try await pair.run { client in
-            let sophie = try await client.login("20000001", host: "LEMAN.localhost:8080")
+            let sophie = try await client.login("20000016", host: "LEMAN.localhost:8080")
             #expect(try await client.call(.get, "/v1/accounts", host: "leman.localhost", token: sophie).status == .ok)
             #expect(try await client.call(.get, "/v1/accounts", host: "elsewhere.example", token: sophie).status == .unauthorized)
-            let anna = try await client.login("10000001", host: "elsewhere.example")
+            let anna = try await client.login("10000012", host: "elsewhere.example")
             #expect(try await client.call(.get, "/v1/accounts", host: "127.0.0.1:9", token: anna).status == .ok)
             let login = try await client.call(.get, "/login", host: "leman.localhost", headers: ["Accept-Language": "de-CH"])
             #expect(login.text.contains("lang=\"fr\"") && login.text.contains("Banque du Léman"), "Léman speaks French, not German")
@@ -175,7 +175,7 @@ struct BankIsolationTests {
         let pair = try await BankPair.make(.sqlite)
         try await pair.run { client in
             for (site, host, contract, needsSignature) in [
-                (pair.tresor, Self.tresorHost, "10000001", false), (pair.leman, Self.lemanHost, "20000001", true),
+                (pair.tresor, Self.tresorHost, "10000012", false), (pair.leman, Self.lemanHost, "20000016", true),
             ] {
                 let customer = try #require(try await site.services.auth.customer(ofContract: contract))
                 _ = try await site.services.signing.issueTANList(for: customer, actor: "staff:test")

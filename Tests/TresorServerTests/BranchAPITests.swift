@@ -60,7 +60,7 @@ struct BranchAPITests {
             #expect(last.status == .ok, "\(last.text)")
             let days = Set((last.json["slots"] as? [[String: Any]] ?? []).compactMap { ($0["start"] as? String)?.split(separator: "T").first })
             #expect(days.contains("9999-12-31") && days.contains("10000-01-03") && !days.contains("10000-01-01") && !days.contains("10000-01-02"))
-            let anna = try await client.login("10000001")
+            let anna = try await client.login("10000012")
             let book = #"{"branch": "\#(id)", "start": "2026-11-24T10:00:00+01:00", "topic": "financing", "note": "Car loan, CHF 20'000"}"#
             let booked = try await client.call(.post, "/v1/appointments", token: anna, json: book)
             #expect(booked.status == .created, "\(booked.text)")
@@ -69,7 +69,7 @@ struct BranchAPITests {
             let inbox = try await client.call(.get, "/v1/messages", token: anna)
             #expect(inbox.text.contains("Appointment requested: 24.11.2026 10:00, Uster"))
             // Uster has one advisor: Luca loses the race for the same slot.
-            let luca = try await client.login("10000002")
+            let luca = try await client.login("10000028")
             let taken = try await client.call(.post, "/v1/appointments", token: luca, json: book)
             #expect(taken.status == .conflict && taken.errorCode == "slot_taken")
             #expect((taken.error["suggested"] as? String)?.hasPrefix("2026-11-24T10:30:00+01:00,2026-11-24T11:00:00+01:00") == true)
@@ -122,7 +122,7 @@ struct BranchAPITests {
             let decimals = try await client.call(
                 .post, "/v1/fx/quote", json: #"{"from": "CHF", "to": "EUR", "amount": {"amount": "0.99999999999999999999", "currency": "CHF"}}"#)
             #expect(decimals.status == .badRequest && decimals.errorCode == "too_many_decimals", "\(decimals.text)")
-            let anna = try await client.login("10000001")
+            let anna = try await client.login("10000012")
             let accounts = try await client.accounts(anna)
             let current = try #require(accounts.first { $0["kind"] as? String == "current" && $0["currency"] as? String == "CHF" })
             let all = branches(try await client.call(.get, "/v1/branches?kind=branch&service=foreign_cash&lat=47.3698&lon=8.5391"))
@@ -161,7 +161,7 @@ struct BranchAPITests {
     func loans() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { client in
-            let anna = try await client.login("10000001")
+            let anna = try await client.login("10000012")
             let reply = try await client.call(
                 .post, "/v1/loans/quote", token: anna, json: #"{"amount": {"amount": "20000.00", "currency": "CHF"}, "months": 48, "purpose": "car"}"#
             )

@@ -15,7 +15,7 @@ struct CalendarEdgeTests {
     func edgesAnswer() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { client in
-            let token = try await client.login("10000001")
+            let token = try await client.login("10000012")
             let account = try #require(try await client.accounts(token).first?["id"] as? String)
             let branch = try #require(
                 ((try await client.call(.get, "/v1/branches?kind=branch&limit=1")).json["branches"] as? [[String: Any]])?.first?["id"] as? String)

@@ -12,7 +12,7 @@ struct CardAPITests {
         let harness = try await APIHarness.make()
         let ledger = harness.services.ledger
         try await harness.run { client in
-            let token = try await client.login("10000001")
+            let token = try await client.login("10000012")
             let card = try #require(try await client.accounts(token).first { $0["kind"] as? String == "card" })
             let cardID = try #require(card["id"] as? String)
             #expect(card["blocked"] as? Bool == false)
@@ -33,11 +33,11 @@ struct CardAPITests {
 
             let messages = try await client.call(.get, "/v1/messages", token: token).text
             #expect(messages.contains("Card blocked"))
-            let trail = try await harness.services.audit.trail(contract: "10000001", fromMillis: 0, toMillis: .max)
+            let trail = try await harness.services.audit.trail(contract: "10000012", fromMillis: 0, toMillis: .max)
             #expect(trail.contains { $0.action == "card.block" && $0.details == "stolen" && $0.subject == "account:\(cardID)" })
 
             // Another customer's card, or a current account, is no card of the caller's.
-            let luca = try await client.login("10000002")
+            let luca = try await client.login("10000028")
             #expect(try await client.call(.post, "/v1/cards/\(cardID)/block", token: luca, json: #"{"reason": "lost"}"#).status == .notFound)
             let current = try #require(try await client.accounts(token).first { $0["kind"] as? String == "current" }?["id"] as? String)
             #expect(try await client.call(.post, "/v1/cards/\(current)/block", token: token, json: #"{"reason": "lost"}"#).status == .notFound)

@@ -55,7 +55,7 @@ struct CertificateAPITests {
             #expect(try await client.call(.get, "/v1/certificates/verify/ZZZZ-ZZZZ-ZZZZ").status == .notFound)
             #expect(try await client.call(.get, "/v1/certificates/verify/not-a-code").errorCode == "not_found")
 
-            let luca = try await client.login("10000002")
+            let luca = try await client.login("10000028")
             let stolen = try await client.download(try #require(certificate["pdf"] as? String), token: luca)
             #expect(stolen.status == .notFound, "another customer's certificate does not exist for Luca")
             let list = try await client.call(.get, "/v1/certificates", token: anna.token)
@@ -153,7 +153,7 @@ struct CertificateAPITests {
                 #expect(reply.status == .badRequest, "\(json)")
                 #expect(reply.errorCode == code && reply.errorField == field, "\(json): \(reply.text)")
             }
-            #expect(try await harness.services.certificates.list(of: Principal(customerID: CustomerID(1), contract: "10000001", level: 2)).isEmpty)
+            #expect(try await harness.services.certificates.list(of: Principal(customerID: CustomerID(1), contract: "10000012", level: 2)).isEmpty)
         }
     }
 

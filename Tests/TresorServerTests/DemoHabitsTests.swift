@@ -25,22 +25,22 @@ struct DemoHabitsTests {
                 pair.tresor, .tresor,
                 [
                     Expected(
-                        contract: "10000001", folders: ["Versicherungen", "Wohnen"], saving: "Sparen", landlord: "Immobilien Zürich AG",
+                        contract: "10000012", folders: ["Versicherungen", "Wohnen"], saving: "Sparen", landlord: "Immobilien Zürich AG",
                         salary: "Lohn"),
                     Expected(
-                        contract: "10000002", folders: ["Abitazione", "Assicurazioni"], saving: "Risparmio", landlord: "Residenza Lago SA",
+                        contract: "10000028", folders: ["Abitazione", "Assicurazioni"], saving: "Risparmio", landlord: "Residenza Lago SA",
                         salary: "Stipendio"),
-                    Expected(contract: "10000003", folders: ["Assurances", "Logement"], saving: nil, landlord: "Régie du Rhône", salary: "Salaire"),
+                    Expected(contract: "10000033", folders: ["Assurances", "Logement"], saving: nil, landlord: "Régie du Rhône", salary: "Salaire"),
                 ]
             ),
             (
                 pair.leman, .leman,
                 [
                     Expected(
-                        contract: "20000001", folders: ["Assurances", "Logement"], saving: "Épargne", landlord: "Régie Vaudoise SA", salary: "Salaire"
+                        contract: "20000016", folders: ["Assurances", "Logement"], saving: "Épargne", landlord: "Régie Vaudoise SA", salary: "Salaire"
                     ),
                     Expected(
-                        contract: "20000002", folders: ["Assurances", "Logement"], saving: nil, landlord: "Gérance du Château", salary: "Salaire"),
+                        contract: "20000024", folders: ["Assurances", "Logement"], saving: nil, landlord: "Gérance du Château", salary: "Salaire"),
                 ]
             ),
         ]

@@ -20,7 +20,7 @@ struct DeviceAPITests {
         return try #require(reply.json["token"] as? String)
     }
 
-    func activationCode(_ client: APIHarness.Client, staff: String, contract: String = "10000001") async throws -> String {
+    func activationCode(_ client: APIHarness.Client, staff: String, contract: String = "10000012") async throws -> String {
         let reply = try await client.call(.post, "/v1/staff/activation-codes", token: staff, json: #"{"contract": "\#(contract)"}"#)
         #expect(reply.status == .created)
         return try #require(reply.json["code"] as? String)
@@ -29,10 +29,10 @@ struct DeviceAPITests {
     func enrol(_ client: APIHarness.Client, _ phone: Phone, code: String) async throws -> APIHarness.Reply {
         try await client.call(
             .post, "/v1/devices",
-            json: #"{"contract": "10000001", "activation_code": "\#(code)", "name": "Annas iPhone", "public_key": "\#(phone.publicKey)"}"#)
+            json: #"{"contract": "10000012", "activation_code": "\#(code)", "name": "Annas iPhone", "public_key": "\#(phone.publicKey)"}"#)
     }
 
-    /// A phone enrolled for contract 10000001 through the staff API: its device id, and the
+    /// A phone enrolled for contract 10000012 through the staff API: its device id, and the
     /// staff member's token that enrolled it.
     func enrolledDevice(_ harness: APIHarness, _ client: APIHarness.Client, _ phone: Phone) async throws -> (device: String, staff: String) {
         let staff = try await staffToken(harness, client)
@@ -70,7 +70,7 @@ struct DeviceAPITests {
             harness.clock.advance(seconds: 24 * 3600 + 1)
             #expect(try await enrol(client, Phone(), code: late).errorCode == "invalid_activation_code", "expired")
             let customerCall = try await client.call(
-                .post, "/v1/staff/activation-codes", token: try await client.login("10000001"), json: #"{"contract": "10000001"}"#)
+                .post, "/v1/staff/activation-codes", token: try await client.login("10000012"), json: #"{"contract": "10000012"}"#)
             #expect(customerCall.status == .unauthorized, "a customer token is no staff token")
         }
     }
@@ -97,14 +97,14 @@ struct DeviceAPITests {
                 #expect(reply.status == .forbidden && reply.errorCode == "step_up_required", "\(method) \(path)")
             }
             // A transfer between accounts named before reads only the session: still level 2 only.
-            let all = try await client.accounts(try await client.login("10000001"))
+            let all = try await client.accounts(try await client.login("10000012"))
             func chf(_ kind: String) throws -> String {
                 try #require(all.first { $0["kind"] as? String == kind && $0["currency"] as? String == "CHF" }?["id"] as? String)
             }
             let transfer =
                 #"{"from_account": "\#(try chf("current"))", "to_account": "\#(try chf("savings"))", "amount": {"amount": "1.00", "currency": "CHF"}}"#
             let known = try await client.call(
-                .post, "/v1/transfers", token: try await client.login("10000001"), json: transfer, headers: ["Idempotency-Key": "levels-1"])
+                .post, "/v1/transfers", token: try await client.login("10000012"), json: transfer, headers: ["Idempotency-Key": "levels-1"])
             #expect(known.status == .created)
             let atLevel1 = try await client.call(.post, "/v1/transfers", token: token, json: transfer, headers: ["Idempotency-Key": "levels-2"])
             #expect(atLevel1.status == .forbidden && atLevel1.errorCode == "step_up_required")
@@ -157,20 +157,20 @@ struct DeviceAPITests {
             let phoneToken = try #require(try await deviceLogin(client, phone, device: device).json["token"] as? String)
             #expect(try await client.call(.get, "/v1/accounts", token: phoneToken).status == .ok)
 
-            let password = try await client.login("10000001")
+            let password = try await client.login("10000012")
             let locked = try await client.call(.post, "/v1/devices/\(device)/lock", token: password)
             #expect((locked.json["device"] as? [String: Any])?["status"] as? String == "locked")
             #expect(try await client.call(.get, "/v1/accounts", token: phoneToken).status == .unauthorized)
             #expect(try await client.call(.post, "/v1/devices/\(device)/challenge").status == .forbidden)
 
-            let unlocked = try await client.call(.post, "/v1/staff/devices/\(device)/unlock", token: staff, json: #"{"contract": "10000001"}"#)
+            let unlocked = try await client.call(.post, "/v1/staff/devices/\(device)/unlock", token: staff, json: #"{"contract": "10000012"}"#)
             #expect((unlocked.json["device"] as? [String: Any])?["status"] as? String == "active")
-            let listed = try await client.call(.get, "/v1/staff/devices?contract=10000001", token: staff).json["devices"] as? [[String: Any]]
+            let listed = try await client.call(.get, "/v1/staff/devices?contract=10000012", token: staff).json["devices"] as? [[String: Any]]
             #expect(listed?.count == 1)
             #expect(try await deviceLogin(client, phone, device: device).status == .created)
-            let luca = try await client.login("10000002")
+            let luca = try await client.login("10000028")
             #expect(try await client.call(.post, "/v1/devices/\(device)/lock", token: luca).status == .notFound)
-            let trail = try await harness.services.audit.trail(contract: "10000001", fromMillis: 0, toMillis: Int64.max).map(\.action)
+            let trail = try await harness.services.audit.trail(contract: "10000012", fromMillis: 0, toMillis: Int64.max).map(\.action)
             #expect(trail.contains("device.lock") && trail.contains("device.unlock") && trail.contains("device.enrol"))
         }
     }
@@ -182,14 +182,14 @@ struct DeviceAPITests {
             func login(_ contract: String, _ password: String) async throws -> APIHarness.Reply {
                 try await client.call(.post, "/v1/sessions", json: #"{"contract": "\#(contract)", "password": "\#(password)"}"#)
             }
-            for contract in ["10000001", "99999999"] {
+            for contract in ["10000012", "99999999"] {
                 for _ in 0..<5 { #expect(try await login(contract, "guess").errorCode == "invalid_credentials") }
                 let locked = try await login(contract, "tresor-demo")
                 #expect(locked.status == .tooManyRequests && locked.errorCode == "login_locked")
                 #expect(locked.error["suggested"] as? String == "60")
             }
             harness.clock.advance(seconds: 61)
-            #expect(try await login("10000001", "tresor-demo").status == .created)
+            #expect(try await login("10000012", "tresor-demo").status == .created)
             // The count restarts after a success; a sixth failure in a row locks longer.
             for _ in 0..<6 { _ = try await login("99999999", "guess") }
             harness.clock.advance(seconds: 61)
@@ -203,7 +203,7 @@ struct DeviceAPITests {
         try await harness.run { client in
             let phone = Phone()
             let device = try await enrolledDevice(harness, client, phone).device
-            let password = try await client.login("10000001")
+            let password = try await client.login("10000012")
             _ = try await client.call(.put, "/v1/devices/\(device)/pin", token: password, json: #"{"pin": "4711"}"#)
             _ = try await harness.services.signing.issueTANList(for: CustomerID(1), actor: "staff:test")
             let token = try #require(try await deviceLogin(client, phone, device: device, pin: "4711").json["token"] as? String)
@@ -258,7 +258,7 @@ struct DeviceKeySigningTests {
                 .post, "/v1/payments/\(id)/signature", token: anna.token, json: #"{"code": "\#(try sign(phone.key, newMessage))"}"#)
             #expect(resigned.paymentStatus == "pending" && resigned.payment.money("amount") == "65.00")
 
-            let staffList = try await client.call(.post, "/v1/staff/tan-lists", token: staff, json: #"{"contract": "10000001"}"#)
+            let staffList = try await client.call(.post, "/v1/staff/tan-lists", token: staff, json: #"{"contract": "10000012"}"#)
             #expect(staffList.status == .created && staffList.text.contains("50: "))
             #expect(try await client.call(.get, "/v1/signing", token: anna.token).json["provider"] as? String == "tan_list")
         }

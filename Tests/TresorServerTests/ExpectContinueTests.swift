@@ -9,7 +9,7 @@ import TresorTestSupport
 @Suite("Expect: 100-continue is answered, as curl and .NET Framework clients wait for it")
 struct ExpectContinueTests {
     /// A login body padded past 1 KiB with JSON whitespace: the size from which curl asks.
-    static let login = #"{"contract": "10000001","# + String(repeating: " ", count: 2_000) + #""password": "tresor-demo"}"#
+    static let login = #"{"contract": "10000012","# + String(repeating: " ", count: 2_000) + #""password": "tresor-demo"}"#
 
     static func serve(_ test: @escaping @Sendable (Int) async throws -> Void) async throws {
         let harness = try await APIHarness.make()

@@ -31,7 +31,7 @@ struct HeadRequestTests {
         let harness = try await APIHarness.make()
         try await Application(responder: BankDispatcher.harness([harness.router]), server: .tresor).test(.live) { client in
             let port = try #require(client.port)
-            let token = try await APIHarness.Client(client: client).login("10000001")
+            let token = try await APIHarness.Client(client: client).login("10000012")
             let bearer = "Authorization: Bearer \(token)"
             for (path, extra) in [
                 ("/healthz", []), ("/login", []), ("/static/app.js", []), ("/openapi.yaml", []), ("/v1/accounts", [bearer]),
@@ -57,7 +57,7 @@ struct HeadRequestTests {
         let database = try #require(counting.database)
         try await Application(responder: BankDispatcher.harness([harness.router]), server: .tresor).test(.live) { client in
             let port = try #require(client.port)
-            let token = try await APIHarness.Client(client: client).login("10000001")
+            let token = try await APIHarness.Client(client: client).login("10000012")
             database.reset()
             let head = try await Self.head(port, "/v1/events", head: true, ["Authorization: Bearer \(token)"])
             #expect(head.lines.first == "HTTP/1.1 200 OK")

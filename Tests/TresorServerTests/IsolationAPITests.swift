@@ -12,7 +12,7 @@ struct IsolationAPITests {
         let routes = harness.router.routes.map { (method: $0.method, path: "\($0.path)") }.filter { $0.path.hasPrefix("/v1/") }
         try await harness.run { client in
             // B: Luca, with a payment, a folder, a template and a device, each with a name to look for.
-            let lucaToken = try await client.login("10000002")
+            let lucaToken = try await client.login("10000028")
             let lucaAccounts = try await client.accounts(lucaToken)
             let lucaAccount = try #require(lucaAccounts.first { $0["kind"] as? String == "current" && $0["currency"] as? String == "CHF" })
             let lucaAccountID = try #require(lucaAccount["id"] as? String)
@@ -28,9 +28,9 @@ struct IsolationAPITests {
                 .post, "/v1/templates", token: lucaToken, json: #"{"name": "LUCA-TEMPLATE", "from_payment": "\#(paymentID)"}"#)
             let templateID = try #require((template.json["template"] as? [String: Any])?["id"] as? String)
             try await harness.services.staff.add(name: "iso.staff", password: "iso-staff-password")
-            let code = try await harness.services.devices.issueActivationCode(contract: "10000002", staff: "iso.staff")
+            let code = try await harness.services.devices.issueActivationCode(contract: "10000028", staff: "iso.staff")
             let device = try await harness.services.devices.enrol(
-                contract: "10000002", code: code, name: "LUCA-PHONE", publicKey: Phone().publicKey)
+                contract: "10000028", code: code, name: "LUCA-PHONE", publicKey: Phone().publicKey)
             let receipt = try await client.upload(
                 "/v1/receipts", token: lucaToken, bytes: try Corpus.bytes("receipts", "receipt-00-de-clean.jpg"), contentType: "image/jpeg")
             let receiptID = try #require((receipt.json["receipt"] as? [String: Any])?["id"] as? String)
@@ -79,7 +79,7 @@ struct IsolationAPITests {
             ]
             let body = #"""
                 {"amount": {"amount": "1.00", "currency": "CHF"}, "name": "x", "pin": "1234", "code": "123456", "message": "x",
-                 "contract": "10000002", "execution_date": "2026-12-02"}
+                 "contract": "10000028", "execution_date": "2026-12-02"}
                 """#
             var checked = 0
             // why not /v1/ui and /v1/branches: screens and branches are the bank's, public and the same for every customer.

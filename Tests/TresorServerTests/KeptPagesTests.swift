@@ -115,7 +115,7 @@ struct KeptPagesTests {
         #expect(try await read(["If-None-Match": tag]).status == .notModified, "a kept overview revalidates like a fresh one")
         #expect(first.overviewCounts == (hits: counts.hits + 3, misses: counts.misses))
         // Another customer's overview is their own, though Anna's is kept.
-        let luca = try await first.run { client in try await client.login("10000002") }
+        let luca = try await first.run { client in try await client.login("10000028") }
         let lucas = try await first.run { client in try await client.call(.get, "/v1/accounts", token: luca) }
         #expect(lucas.status == .ok && lucas.text != fresh.text && account(lucas, anna.current).isEmpty)
 
@@ -188,7 +188,7 @@ struct KeptPagesTests {
         try await harness.run { client in
             let anna = try await PayingCustomer.annaMeier(client)
             #expect(try await client.call(.get, "/v1/accounts/\(anna.current)/transactions", token: anna.token).status == .ok)
-            let other = try await client.login("10000002")
+            let other = try await client.login("10000028")
             let reply = try await client.call(.get, "/v1/accounts/\(anna.current)/transactions", token: other)
             #expect(reply.status == .notFound && reply.errorCode == "account_not_found")
         }

@@ -10,7 +10,7 @@ struct MessageAPITests {
         let harness = try await APIHarness.make()
         try await harness.run { client in
             let anna = try await PayingCustomer.annaMeier(client, harness: harness)
-            let lucaToken = try await client.login("10000002")
+            let lucaToken = try await client.login("10000028")
             let lucaIBAN = try #require(try await client.accounts(lucaToken).first { $0["kind"] as? String == "current" }?["iban"] as? String)
             // Anna pays Luca at this bank (a new payee: she signs; booked at once, the money stays
             // in the bank) and schedules a payment to a whitelisted payee for Tuesday.
@@ -22,16 +22,16 @@ struct MessageAPITests {
 
             harness.clock.advance(seconds: 2 * 86_400)
             _ = try await harness.services.scheduler.runDue()
-            let lucaAgain = try await client.login("10000002")
+            let lucaAgain = try await client.login("10000028")
             let luca = try await client.call(.get, "/v1/messages?category=payments", token: lucaAgain)
             let received = try #require((luca.json["messages"] as? [[String: Any]])?.first)
             #expect(received["subject"] as? String == "Money received")
             #expect((received["body"] as? String)?.contains("CHF\u{00A0}42.00 from Anna Meier") == true, "the payer's name, not her account's")
             #expect(received["read"] as? Bool == false)
             _ = try await harness.services.devices.enrol(
-                contract: "10000001", code: try await harness.services.devices.issueActivationCode(contract: "10000001", staff: "test"),
+                contract: "10000012", code: try await harness.services.devices.issueActivationCode(contract: "10000012", staff: "test"),
                 name: "Annas iPhone", publicKey: Phone().publicKey)
-            let token = try await client.login("10000001")
+            let token = try await client.login("10000012")
             let payments = try await client.call(.get, "/v1/messages?category=payments", token: token).json["messages"] as? [[String: Any]] ?? []
             #expect(payments.filter { $0["subject"] as? String == "Payment executed" }.count == 1)
             let security = try await client.call(.get, "/v1/messages?category=security", token: token).json["messages"] as? [[String: Any]] ?? []
@@ -44,7 +44,7 @@ struct MessageAPITests {
     func settings() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { client in
-            let token = try await client.login("10000002")
+            let token = try await client.login("10000028")
             let initial = try await client.call(.get, "/v1/settings", token: token)
             #expect(initial.status == .ok && initial.json["notify_threshold"] as? String == "0.00")
             #expect((initial.json["notify_categories"] as? [String])?.count == MessageCategory.allCases.count, "everything notifies at first")
@@ -61,7 +61,7 @@ struct MessageAPITests {
             #expect(saved.status == .ok && saved.json["language"] as? String == "it" && saved.json["notify_threshold"] as? String == "100.00")
             #expect(saved.json["notify_categories"] as? [String] == ["payments"])
             _ = try await harness.services.devices.enrol(
-                contract: "10000002", code: try await harness.services.devices.issueActivationCode(contract: "10000002", staff: "test"),
+                contract: "10000028", code: try await harness.services.devices.issueActivationCode(contract: "10000028", staff: "test"),
                 name: "iPhone di Luca", publicKey: Phone().publicKey)
             let security = try await client.call(.get, "/v1/messages?category=security", token: token).json["messages"] as? [[String: Any]] ?? []
             #expect(security.first?["subject"] as? String == "Nuovo apparecchio attivato")
@@ -79,7 +79,7 @@ struct MessageAPITests {
             }
             harness.clock.advance(seconds: 2 * 86_400)
             _ = try await harness.services.scheduler.runDue()
-            let token = try await client.login("10000001")
+            let token = try await client.login("10000012")
             let all = try await client.call(.get, "/v1/messages?limit=100", token: token)
             let ids = (all.json["messages"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
             #expect(ids.count >= 5)
@@ -102,7 +102,7 @@ struct MessageAPITests {
             #expect(!((after.json["messages"] as? [[String: Any]] ?? []).contains { $0["id"] as? String == ids[1] }))
             #expect(try await client.call(.delete, "/v1/messages/\(ids[1])", token: token).status == .notFound)
 
-            let luca = try await client.login("10000002")
+            let luca = try await client.login("10000028")
             #expect(try await client.call(.delete, "/v1/messages/\(ids[0])", token: luca).status == .notFound)
             #expect(try await client.call(.patch, "/v1/messages/\(ids[0])", token: luca, json: #"{"read": true}"#).status == .notFound)
             let bad = try await client.call(.get, "/v1/messages?category=spam", token: token)

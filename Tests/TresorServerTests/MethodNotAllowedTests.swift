@@ -14,7 +14,7 @@ struct MethodNotAllowedTests {
     func answers() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { client in
-            let token = try await client.login("10000001")
+            let token = try await client.login("10000012")
             for (method, path, allow) in [
                 (HTTPRequest.Method.put, "/v1/accounts", "GET, HEAD, OPTIONS"), (.delete, "/v1/transfers", "POST, OPTIONS"),
                 (.post, "/v1/payments/42", "GET, HEAD, PATCH, DELETE, OPTIONS"), (.get, "/v1/favorites/pins", "PUT, OPTIONS"),

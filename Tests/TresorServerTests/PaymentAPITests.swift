@@ -33,7 +33,7 @@ struct PaymentAPITests {
             #expect(external.payment["outgoing"] as? Bool == true)
             #expect(try await anna.balances(anna.current).booked == before.booked - 8_010)
 
-            let luca = try await client.login("10000002")
+            let luca = try await client.login("10000028")
             let lucaAccounts = try await client.accounts(luca)
             let lucaCurrent = try #require(lucaAccounts.first { $0["kind"] as? String == "current" && $0["currency"] as? String == "CHF" })
             let lucaBefore = try #require(lucaCurrent.money("booked"))
@@ -128,7 +128,7 @@ struct PaymentAPITests {
             let anna = try await PayingCustomer.annaMeier(client)
             let fromSavings = try await anna.pay(anna.ibanPayment(iban: ForeignIBANs.german, amount: "10.00", from: anna.savings))
             #expect(fromSavings.status == .unprocessableContent && fromSavings.errorCode == "savings_payout_restricted")
-            let lucaToken = try await client.login("10000002")
+            let lucaToken = try await client.login("10000028")
             let lucaAccount = try #require(try await client.accounts(lucaToken).first?["id"] as? String)
             let notMine = try await anna.pay(anna.ibanPayment(iban: ForeignIBANs.german, amount: "10.00", from: lucaAccount))
             #expect(notMine.status == .notFound && notMine.errorField == "debtor_account")

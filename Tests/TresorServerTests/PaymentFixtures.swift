@@ -31,7 +31,7 @@ struct PayingCustomer {
     }
 
     static func annaMeier(_ client: APIHarness.Client) async throws -> PayingCustomer {
-        let token = try await client.login("10000001")
+        let token = try await client.login("10000012")
         let accounts = try await client.accounts(token)
         func account(_ kind: String, _ currency: String) throws -> [String: Any] {
             try #require(accounts.first { $0["kind"] as? String == kind && $0["currency"] as? String == currency })

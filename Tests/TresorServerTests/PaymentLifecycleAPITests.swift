@@ -86,7 +86,7 @@ struct PaymentLifecycleAPITests {
             let anna = try await PayingCustomer.annaMeier(client)
             let created = try await anna.pay(anna.ibanPayment(iban: ForeignIBANs.swiss, amount: "5.00", date: "2026-12-01"))
             let id = try #require(created.paymentID)
-            let luca = try await client.login("10000002")
+            let luca = try await client.login("10000028")
             #expect(try await client.call(.get, "/v1/payments/\(id)", token: luca).status == .notFound)
             #expect(try await client.call(.patch, "/v1/payments/\(id)", token: luca, json: #"{"message": "x"}"#).status == .notFound)
             #expect(try await client.call(.delete, "/v1/payments/\(id)", token: luca).status == .notFound)

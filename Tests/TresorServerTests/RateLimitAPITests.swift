@@ -9,14 +9,14 @@ struct RateLimitAPITests {
     func login() async throws {
         let harness = try await APIHarness.make { $0.rateLimits.loginPerContract.hitsMax = 3 }
         try await harness.run { client in
-            for _ in 0..<3 { _ = try await client.login("10000001") }
-            let refused = try await client.call(.post, "/v1/sessions", json: #"{"contract": "10000001", "password": "tresor-demo"}"#)
+            for _ in 0..<3 { _ = try await client.login("10000012") }
+            let refused = try await client.call(.post, "/v1/sessions", json: #"{"contract": "10000012", "password": "tresor-demo"}"#)
             #expect(refused.status == .tooManyRequests && refused.errorCode == "rate_limited")
             let seconds = try #require(refused.headers[.retryAfter].flatMap { Int($0) })
             #expect((1...60).contains(seconds))
-            #expect(try await client.call(.post, "/v1/sessions", json: #"{"contract": "10000002", "password": "tresor-demo"}"#).status == .created)
+            #expect(try await client.call(.post, "/v1/sessions", json: #"{"contract": "10000028", "password": "tresor-demo"}"#).status == .created)
             harness.clock.advance(seconds: 60)
-            _ = try await client.login("10000001")
+            _ = try await client.login("10000012")
         }
     }
 

@@ -12,7 +12,7 @@ struct ReceiptAPITests {
     func receiptLifecycle() async throws {
         let image = try Corpus.bytes("receipts", Self.migros)
         try await APIHarness.make().run { client in
-            let token = try await client.login("10000001")
+            let token = try await client.login("10000012")
             let created = try await client.upload("/v1/receipts", token: token, bytes: image, contentType: "image/jpeg")
             #expect(created.status == .created, "\(created.text)")
             let receipt = try #require(created.json["receipt"] as? [String: Any])
@@ -43,7 +43,7 @@ struct ReceiptAPITests {
             #expect((listed.json["receipts"] as? [[String: Any]])?.count == 2)
             #expect(try await client.call(.delete, "/v1/receipts/\(id)", token: token).status == .noContent)
             #expect(try await client.call(.get, "/v1/receipts/\(id)", token: token).status == .notFound)
-            let other = try await client.login("10000002")
+            let other = try await client.login("10000028")
             let foreign = (again.json["receipt"] as? [String: Any])?["id"] as? String ?? ""
             #expect(try await client.call(.get, "/v1/receipts/\(foreign)", token: other).status == .notFound, "receipts are private")
         }
@@ -93,7 +93,7 @@ struct ReceiptAPITests {
             #expect(treats["percent"] as? Int == 96)
             #expect((report.json["budget"] as? [String: Any])?["not_counted"] as? [Any] != nil, "receipts in other currencies: none, as []")
             let customer = try #require(
-                try await harness.services.database.read { try await $0.queryOne("SELECT customer_id FROM contracts WHERE number = '10000001'") })
+                try await harness.services.database.read { try await $0.queryOne("SELECT customer_id FROM contracts WHERE number = '10000012'") })
             let messages = try await harness.services.messages.messages(of: CustomerID(customer.int(0)))
             #expect(messages.filter { $0.subject.contains("treats at 80%") }.count == 1)
             #expect(messages.filter { $0.subject.contains("treats at 100%") }.isEmpty)

@@ -9,14 +9,14 @@ struct RememberedBrowserTests {
     func lifecycle() async throws {
         let harness = try await APIHarness.make()
         let remembered = harness.services.rememberedBrowsers
-        let grant = try await harness.services.auth.login(contract: "10000001", password: "tresor-demo")
+        let grant = try await harness.services.auth.login(contract: "10000012", password: "tresor-demo")
         let full = try await harness.services.auth.authenticate(token: grant.token)
         let viewOnly = Principal(customerID: full.customerID, contract: full.contract, level: 1)
         await #expect(throws: DomainError.self) { try await remembered.remember(viewOnly) }
 
         let token = try await remembered.remember(full)
         let quick = try #require(try await remembered.principal(token: token))
-        #expect(quick.level == 1 && quick.customerID == full.customerID && quick.contract == "10000001")
+        #expect(quick.level == 1 && quick.customerID == full.customerID && quick.contract == "10000012")
         #expect(try await remembered.principal(token: token + "x") == nil)
 
         harness.clock.advance(seconds: TimeInterval(RememberedBrowsers.lifetimeSeconds + 60))

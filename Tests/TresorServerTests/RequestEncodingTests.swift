@@ -9,7 +9,7 @@ import TresorTestSupport
 
 @Suite("Bodies sent compressed (Content-Encoding gzip or deflate), as Alamofire and OkHttp can")
 struct RequestEncodingTests {
-    static let login = #"{"contract": "10000001", "password": "tresor-demo"}"#
+    static let login = #"{"contract": "10000012", "password": "tresor-demo"}"#
 
     /// `bytes` through a compressor written elsewhere: gzip(1), or Python's zlib for HTTP's
     /// "deflate" (a zlib stream).

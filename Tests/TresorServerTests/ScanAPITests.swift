@@ -46,7 +46,7 @@ struct ScanAPITests {
     @Test("a QR-bill's PDF, sent as it came by e-mail (application/pdf), becomes the draft of its payment part")
     func qrBillPDF() async throws {
         try await APIHarness.make().run { client in
-            let token = try await client.login("10000001")
+            let token = try await client.login("10000012")
             let reply = try await client.upload(
                 "/v1/scan/slip", token: token, bytes: try Corpus.bytes("slips-pdf", "qrbill-invoice-a4.pdf"), contentType: "application/pdf")
             #expect(reply.status == .ok, "\(reply.text)")
@@ -69,7 +69,7 @@ struct ScanAPITests {
         let upload = body
         let (participant, reference) = (truth["participant"] as! String, truth["reference"] as! String)
         try await APIHarness.make().run { client in
-            let token = try await client.login("10000001")
+            let token = try await client.login("10000012")
             let reply = try await client.upload(
                 "/v1/scan/slip", token: token, bytes: upload, contentType: "multipart/form-data; boundary=\(boundary)")
             #expect(reply.status == .ok, "\(reply.text)")
@@ -99,7 +99,7 @@ struct ScanAPITests {
             ("11 MB", [0xFF, 0xD8, 0xFF] + [UInt8](repeating: 7, count: 11 * 1_048_576), "image/jpeg", ["image_too_large"]),
         ]
         try await APIHarness.make().run { client in
-            let token = try await client.login("10000001")
+            let token = try await client.login("10000012")
             for (name, bytes, type, codes) in cases {
                 let reply = try await client.upload("/v1/scan/slip", token: token, bytes: bytes, contentType: type)
                 #expect((400..<500).contains(reply.status.code), "\(name): \(reply.status)")

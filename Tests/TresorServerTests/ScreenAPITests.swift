@@ -10,7 +10,7 @@ struct ScreenAPITests {
     func bankChangesAScreen() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { client in
-            let token = try await client.login("10000001")
+            let token = try await client.login("10000012")
             let cookie = ["Cookie": "tresor_session=\(token)", "Accept-Language": "de-CH"]
             let before = try await client.call(.get, "/pay/iban", headers: cookie).text
             #expect(before.contains(#"id="reference""#))
@@ -95,7 +95,7 @@ struct ReadOnlyFieldTests {
                 [ResourceFile(path: "screens/pay-iban.json", bytes: try JSONEncoder().encode(screen))], baseLanguage: "de", actor: "test")
             harness.clock.advance(seconds: 2)
 
-            let token = try await client.login("10000001")
+            let token = try await client.login("10000012")
             let headers = ["Cookie": "tresor_session=\(token)", "Content-Type": "application/x-www-form-urlencoded"]
             let page = try await client.call(.get, "/pay/iban", headers: headers).text
             #expect(page.contains(#"value="Spende Winterhilfe""#) && page.contains("readonly"))

@@ -7,7 +7,7 @@ struct SessionAPITests {
     func login() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { client in
-            let ok = try await client.call(.post, "/v1/sessions", json: #"{"contract": "10000001", "password": "tresor-demo"}"#)
+            let ok = try await client.call(.post, "/v1/sessions", json: #"{"contract": "10000012", "password": "tresor-demo"}"#)
             #expect(ok.status == .created)
             #expect(ok.json["level"] as? Int == 2)
             #expect((ok.json["token"] as? String)?.count ?? 0 >= 40)
@@ -18,7 +18,7 @@ struct SessionAPITests {
                 #expect(typed.status == .created, "\(contract): \(typed.text)")
             }
 
-            let wrong = try await client.call(.post, "/v1/sessions", json: #"{"contract": "10000001", "password": "nope"}"#)
+            let wrong = try await client.call(.post, "/v1/sessions", json: #"{"contract": "10000012", "password": "nope"}"#)
             let unknown = try await client.call(.post, "/v1/sessions", json: #"{"contract": "99999999", "password": "nope"}"#)
             #expect(wrong.status == .unauthorized)
             #expect(wrong.errorCode == "invalid_credentials")
@@ -31,14 +31,14 @@ struct SessionAPITests {
     func malformed() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { client in
-            let missing = try await client.call(.post, "/v1/sessions", json: #"{"contract": "10000001"}"#)
+            let missing = try await client.call(.post, "/v1/sessions", json: #"{"contract": "10000012"}"#)
             #expect(missing.status == .badRequest)
             #expect(missing.errorCode == "missing_field")
             #expect(missing.errorField == "password")
             let broken = try await client.call(.post, "/v1/sessions", json: #"{"contract": "#)
             #expect(broken.status == .badRequest)
             #expect(broken.errorCode == "invalid_json")
-            let wrongType = try await client.call(.post, "/v1/sessions", json: #"{"contract": 10000001, "password": "x"}"#)
+            let wrongType = try await client.call(.post, "/v1/sessions", json: #"{"contract": 10000012, "password": "x"}"#)
             #expect(wrongType.errorCode == "invalid_parameter")
             #expect(wrongType.errorField == "contract")
             let huge = try await client.call(.post, "/v1/sessions", json: String(repeating: " ", count: 70_000) + "{}")
@@ -52,7 +52,7 @@ struct SessionAPITests {
         try await harness.run { client in
             #expect(try await client.call(.get, "/v1/accounts").status == .unauthorized)
             #expect(try await client.call(.get, "/v1/accounts", token: "forged").errorCode == "unauthorized")
-            let token = try await client.login("10000002")
+            let token = try await client.login("10000028")
             #expect(try await client.call(.get, "/v1/accounts", token: token).status == .ok)
             #expect(try await client.call(.delete, "/v1/sessions/current", token: token).status == .noContent)
             #expect(try await client.call(.get, "/v1/accounts", token: token).status == .unauthorized)

@@ -7,11 +7,11 @@ struct SessionExpiryAPITests {
     func expiry() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { client in
-            let idle = try await client.login("10000001")
+            let idle = try await client.login("10000012")
             harness.clock.advance(seconds: 601)
             #expect(try await client.call(.get, "/v1/accounts", token: idle).status == .unauthorized)
 
-            let busy = try await client.login("10000001")
+            let busy = try await client.login("10000012")
             var elapsed = 0
             while elapsed + 500 < 12 * 3600 {
                 harness.clock.advance(seconds: 500)
@@ -29,7 +29,7 @@ struct SessionExpiryAPITests {
     func expiryOfTransfers() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { client in
-            let busy = try await client.login("10000001")
+            let busy = try await client.login("10000012")
             let accounts = try await client.accounts(busy)
             func chf(_ kind: String) throws -> String {
                 try #require(accounts.first { $0["kind"] as? String == kind && $0["currency"] as? String == "CHF" }?["id"] as? String)
@@ -40,7 +40,7 @@ struct SessionExpiryAPITests {
                 try await client.call(.post, "/v1/transfers", token: token, json: body, headers: ["Idempotency-Key": "expiry-\(number)"])
             }
             #expect(try await transfer(busy, 0).status == .created)
-            let idle = try await client.login("10000001")
+            let idle = try await client.login("10000012")
             for number in 1...6 {
                 harness.clock.advance(seconds: 500)
                 #expect(try await transfer(busy, number).status == .created, "still alive after \(number * 500) s of transfers")

@@ -77,8 +77,8 @@ struct SigningAPITests {
     @Test("authenticator: the code answers only the question derived from this amount and payee")
     func authenticator() async throws {
         let harness = try await APIHarness.make()
-        let uri = try await harness.services.signing.enrolAuthenticator(for: CustomerID(1), label: "10000001", actor: "staff:test")
-        #expect(uri.hasPrefix("otpauth://ocra/Tresor:10000001?secret=") && uri.contains("ocrasuite=OCRA-1:HOTP-SHA256-8:QN08"))
+        let uri = try await harness.services.signing.enrolAuthenticator(for: CustomerID(1), label: "10000012", actor: "staff:test")
+        #expect(uri.hasPrefix("otpauth://ocra/Tresor:10000012?secret=") && uri.contains("ocrasuite=OCRA-1:HOTP-SHA256-8:QN08"))
         // The key as the authenticator app reads it from the QR code of the URI.
         let key = try #require(Base32.secret(ofURI: uri))
         let ocra = OCRA(suite: "OCRA-1:HOTP-SHA256-8:QN08")!
@@ -152,7 +152,7 @@ struct SigningAPITests {
             _ = try await anna.payAndSign(germanPayment(anna, "12.00"))
             _ = try await anna.pay(anna.ibanPayment(iban: ForeignIBANs.swiss, amount: "3.00", date: "2026-12-01"))
         }
-        let trail = try await harness.services.audit.trail(contract: "10000001", fromMillis: 0, toMillis: Int64.max)
+        let trail = try await harness.services.audit.trail(contract: "10000012", fromMillis: 0, toMillis: Int64.max)
         #expect(trail.map(\.action) == ["login", "payment.create", "payment.sign", "payment.create"])
         #expect(trail.allSatisfy { $0.actor == "customer:1" })
         #expect(try await harness.services.audit.verify() == nil)

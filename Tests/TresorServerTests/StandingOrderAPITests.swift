@@ -113,7 +113,7 @@ struct StandingOrderAPITests {
         let scratch = try ScratchFolder("standing-orders")
         let db = scratch.path("demo.sqlite")
         #expect(try ToolRun.tresor(["demo", "--db", db]).status == 0)
-        let listed = try ToolRun.tresor(["standing-orders", "list", "--db", db, "--contract", "10000001"])
+        let listed = try ToolRun.tresor(["standing-orders", "list", "--db", db, "--contract", "10000012"])
         #expect(listed.status == 0, "\(listed.output)")
         let lines = listed.output.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
         #expect(lines.count == 2, "\(listed.output)")

@@ -221,7 +221,7 @@ struct StatementAPITests {
         let harness = try await APIHarness.make()
         try await harness.run { client in
             let anna = try await PayingCustomer.annaMeier(client)
-            let luca = try await client.login("10000002")
+            let luca = try await client.login("10000028")
             let base = "/v1/accounts/\(anna.current)/statements"
             let cases: [(String, String, String, String)] = [
                 ("?from=2026-10-01&to=2026-10-31&format=pdf", luca, "account_not_found", "id"),

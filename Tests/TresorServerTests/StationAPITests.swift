@@ -12,7 +12,7 @@ struct StationAPITests {
     /// Anna's phone enrolled through the staff API, with a PIN; returns its id.
     func enrolledPhone(_ harness: APIHarness, _ client: APIHarness.Client, _ phone: Phone) async throws -> String {
         let device = try await devices.enrolledDevice(harness, client, phone).device
-        let password = try await client.login("10000001")
+        let password = try await client.login("10000012")
         #expect(try await client.call(.put, "/v1/devices/\(device)/pin", token: password, json: #"{"pin": "4711"}"#).status == .noContent)
         return device
     }
@@ -36,7 +36,7 @@ struct StationAPITests {
 
             let young = try await pair(client, token: fresh, code: try await stations.code(for: lobby, showing: nil).code)
             #expect(young.status == .forbidden && young.errorCode == "device_too_new")
-            let password = try await client.login("10000001")
+            let password = try await client.login("10000012")
             let noDevice = try await pair(client, token: password, code: try await stations.code(for: lobby, showing: nil).code)
             #expect(noDevice.status == .forbidden && noDevice.errorCode == "device_required")
 
@@ -79,13 +79,13 @@ struct StationAPITests {
             // A phone locked (lost) ends its visit at once, and a locked device cannot pair.
             _ = try await pair(client, token: token, code: try await stations.code(for: lobby, showing: nil).code)
             #expect(try await stations.visit(at: lobby) != nil)
-            _ = try await harness.services.devices.setLocked(true, device: Int64(device)!, of: CustomerID(1), actor: "test", contract: "10000001")
+            _ = try await harness.services.devices.setLocked(true, device: Int64(device)!, of: CustomerID(1), actor: "test", contract: "10000012")
             #expect(try await stations.visit(at: lobby) == nil)
             await #expect(throws: DomainError.self) {
                 _ = try await stations.pair(code: try await stations.code(for: lobby, showing: nil).code, by: principal)
             }
 
-            let trail = try await harness.services.audit.trail(contract: "10000001", fromMillis: 0, toMillis: .max).filter {
+            let trail = try await harness.services.audit.trail(contract: "10000012", fromMillis: 0, toMillis: .max).filter {
                 $0.action == "station.pair"
             }
             #expect(
@@ -129,7 +129,7 @@ struct StationAPITests {
                 headers: ["Idempotency-Key": UUID().uuidString])
             #expect(into.status == .created, "money goes into a savings book from anywhere")
 
-            var atStation = Principal(customerID: CustomerID(1), contract: "10000001", level: 2, deviceID: nil)
+            var atStation = Principal(customerID: CustomerID(1), contract: "10000012", level: 2, deviceID: nil)
             atStation.stationID = 7
             let request = TransferRequest(
                 fromAccount: AccountID(text: book)!, toAccount: AccountID(text: anna.current)!, amount: try Money(parsing: "100.00", currency: .chf),
@@ -138,7 +138,7 @@ struct StationAPITests {
                 _ = try await harness.services.transfers.transfer(request, by: atStation, idempotencyKey: "station-1", requestHash: "h")
             }
             #expect(try await anna.balances(book).booked == before.booked + 1_000 - 10_000, "paid out once, at the station")
-            let entry = try await harness.services.audit.trail(contract: "10000001", fromMillis: 0, toMillis: .max).last {
+            let entry = try await harness.services.audit.trail(contract: "10000012", fromMillis: 0, toMillis: .max).last {
                 $0.action == "transfer.create"
             }
             #expect(entry?.device == "station:7")

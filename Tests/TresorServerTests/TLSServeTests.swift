@@ -110,7 +110,7 @@ struct TLSServeTests {
                 var login = HTTPClientRequest(url: "https://localhost:\(port)/v1/sessions")
                 login.method = .POST
                 login.headers.add(name: "Content-Type", value: "application/json")
-                login.body = .bytes(ByteBuffer(string: #"{"contract":"10000001","password":"tresor-demo"}"#))
+                login.body = .bytes(ByteBuffer(string: #"{"contract":"10000012","password":"tresor-demo"}"#))
                 let granted = try await client.execute(login, timeout: .seconds(60))
                 #expect(granted.status == .created && granted.version == .http2)
                 let session = try JSONSerialization.jsonObject(with: Data(buffer: try await granted.body.collect(upTo: 1 << 16))) as? [String: Any]

@@ -38,7 +38,7 @@ struct TemplateAPITests {
             #expect(try await call(.delete, "/v1/template-folders/\(folderID)").status == .noContent)
             #expect((try await call(.get, "/v1/templates/\(templateID)").json["template"] as? [String: Any])?["folder_id"] is NSNull)
 
-            let luca = try await client.login("10000002")
+            let luca = try await client.login("10000028")
             #expect(try await client.call(.get, "/v1/templates/\(templateID)", token: luca).status == .notFound)
             #expect(try await call(.delete, "/v1/templates/\(templateID)").status == .noContent)
             #expect(try await call(.get, "/v1/templates/\(templateID)").status == .notFound)
@@ -114,7 +114,7 @@ struct TemplateAPITests {
             let list = try await client.call(.get, "/v1/beneficiaries", token: anna.token).json["beneficiaries"] as? [[String: Any]]
             #expect(list?.filter { $0["scope"] as? String == "customer" }.compactMap { $0["name"] as? String } == ["Vermieter"])
             #expect(list?.contains { $0["name"] as? String == "Stadtwerke" && $0["scope"] as? String == "bank" } == true)
-            let luca = try await client.login("10000002")
+            let luca = try await client.login("10000028")
             let lucaList = try await client.call(.get, "/v1/beneficiaries", token: luca).json["beneficiaries"] as? [[String: Any]]
             #expect(lucaList?.contains { $0["scope"] as? String == "customer" } == false)
         }

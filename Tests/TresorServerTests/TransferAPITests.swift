@@ -12,7 +12,7 @@ struct TransferAPITests {
     }
 
     func setUp(_ client: APIHarness.Client) async throws -> Setup {
-        let token = try await client.login("10000001")
+        let token = try await client.login("10000012")
         let accounts = try await client.accounts(token)
         func id(_ kind: String, _ currency: String) throws -> String {
             try #require(accounts.first { $0["kind"] as? String == kind && $0["currency"] as? String == currency }?["id"] as? String)
@@ -134,13 +134,13 @@ struct TransferAPITests {
             #expect(try await transfer(setup.token, key: "known-2").status == .created)
             #expect(database.reads == 1 && database.transactions == 1, "\(database.reads) reads, \(database.transactions) transactions")
 
-            let other = try await transfer(try await client.login("10000002"), key: "known-3")
+            let other = try await transfer(try await client.login("10000028"), key: "known-3")
             #expect(other.status == .notFound && other.errorCode == "account_not_found" && other.errorField == "from_account")
             #expect(try await client.call(.delete, "/v1/sessions/current", token: setup.token).status == .noContent)
             let loggedOut = try await transfer(setup.token, key: "known-4")
             #expect(loggedOut.status == .unauthorized && loggedOut.errorCode == "unauthorized")
 
-            let after = try await client.accounts(try await client.login("10000001"))
+            let after = try await client.accounts(try await client.login("10000012"))
             func booked(_ accounts: [[String: Any]], _ id: String) -> Decimal {
                 Decimal(string: accounts.first { $0["id"] as? String == id }?.money("booked") ?? "") ?? -1
             }

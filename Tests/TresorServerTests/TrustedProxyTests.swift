@@ -36,12 +36,12 @@ struct TrustedProxyTests {
             let reply = try await client.execute(
                 uri: "/v1/sessions", method: .post,
                 headers: [.contentType: "application/json", HTTPField.Name("X-Forwarded-For")!: "198.51.100.23"],
-                body: ByteBuffer(string: #"{"contract": "10000001", "password": "tresor-demo"}"#)
+                body: ByteBuffer(string: #"{"contract": "10000012", "password": "tresor-demo"}"#)
             ) { $0.status }
             #expect(reply == .created)
         }
         let login = try #require(
-            try await harness.services.audit.trail(contract: "10000001", fromMillis: 0, toMillis: .max).last { $0.action == "login" })
+            try await harness.services.audit.trail(contract: "10000012", fromMillis: 0, toMillis: .max).last { $0.action == "login" })
         #expect(login.address == (trusted ? "198.51.100.23" : "127.0.0.1"))
     }
 }

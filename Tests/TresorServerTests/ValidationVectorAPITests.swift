@@ -25,7 +25,7 @@ struct ValidationVectorAPITests {
     func vectors() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { client in
-            let token = try await client.login("10000001")
+            let token = try await client.login("10000012")
             let account = try #require(try await client.accounts(token).first { $0["kind"] as? String == "current" }?["id"] as? String)
             let vectors = try Self.vectors(account: account)
             #expect(vectors.count >= 15)

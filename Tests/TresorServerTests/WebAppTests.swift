@@ -24,11 +24,11 @@ struct WebAppTests {
                 if let cookie { headers["Cookie"] = cookie }
                 return try await client.call(.post, "/login", json: body, headers: headers)
             }
-            let forged = try await post("contract=10000001&password=tresor-demo&csrf=\(csrf)", cookie: nil)
+            let forged = try await post("contract=10000012&password=tresor-demo&csrf=\(csrf)", cookie: nil)
             #expect(forged.status == .forbidden, "no CSRF cookie, no login")
-            let wrong = try await post("contract=10000001&password=nope&csrf=\(csrf)", cookie: "tresor_csrf=\(csrf)")
+            let wrong = try await post("contract=10000012&password=nope&csrf=\(csrf)", cookie: "tresor_csrf=\(csrf)")
             #expect(wrong.status == .unauthorized && wrong.text.contains("falsch"))
-            let ok = try await post("contract=10000001&password=tresor-demo&csrf=\(csrf)", cookie: "tresor_csrf=\(csrf)")
+            let ok = try await post("contract=10000012&password=tresor-demo&csrf=\(csrf)", cookie: "tresor_csrf=\(csrf)")
             #expect(ok.status == .seeOther && ok.headers[.location] == "/home")
             let session = try #require(ok.headers[values: .setCookie].first { $0.hasPrefix("tresor_session=") })
             #expect(session.contains("HttpOnly") && session.contains("SameSite=Strict") && !session.contains("Secure"))
@@ -127,27 +127,27 @@ struct WebThemeTests {
                 return try JSONDecoder().decode(Settings.self, from: Data(reply.text.utf8)).language
             }
             // A first login records the browser's language; nothing is set beside it.
-            let first = try await login("10000001", cookies: "", acceptLanguage: "fr-CH")
+            let first = try await login("10000012", cookies: "", acceptLanguage: "fr-CH")
             #expect(first == "lang=- lang_login=-")
-            let recorded = try await banksIn("10000001")
+            let recorded = try await banksIn("10000012")
             #expect(recorded == "fr")
             // Next time, from a browser asking for German: French, marked as the login's.
-            let next = try await login("10000001", cookies: "")
+            let next = try await login("10000012", cookies: "")
             #expect(next == "lang=fr lang_login=1")
             // A language picked on this browser wins and is recorded.
-            let picked = try await login("10000001", cookies: "lang=it")
+            let picked = try await login("10000012", cookies: "lang=it")
             #expect(picked == "lang=- lang_login=-")
-            let pickedRecorded = try await banksIn("10000001")
+            let pickedRecorded = try await banksIn("10000012")
             #expect(pickedRecorded == "it")
             // One the last login left does not: Anna's own again, and nothing recorded.
-            let shared = try await login("10000001", cookies: "lang=en; lang_login=1")
+            let shared = try await login("10000012", cookies: "lang=en; lang_login=1")
             #expect(shared == "lang=it lang_login=1")
-            let kept = try await banksIn("10000001")
+            let kept = try await banksIn("10000012")
             #expect(kept == "it")
             // Luca has no language yet: after Anna's login on this browser, his browser's, not hers.
-            let luca = try await login("10000002", cookies: "lang=it; lang_login=1", acceptLanguage: "fr-CH,fr;q=0.9")
+            let luca = try await login("10000028", cookies: "lang=it; lang_login=1", acceptLanguage: "fr-CH,fr;q=0.9")
             #expect(luca == "lang=fr lang_login=-")
-            let lucas = try await banksIn("10000002")
+            let lucas = try await banksIn("10000028")
             #expect(lucas == "fr")
         }
     }

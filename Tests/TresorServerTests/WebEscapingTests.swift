@@ -65,7 +65,7 @@ struct WebEscapingTests {
         try await APIHarness.make().run { client in
             let csrf = "c" + UUID().uuidString
             let login = try await client.call(
-                .post, "/login", json: "contract=10000001&password=tresor-demo&csrf=\(csrf)",
+                .post, "/login", json: "contract=10000012&password=tresor-demo&csrf=\(csrf)",
                 headers: ["Content-Type": "application/x-www-form-urlencoded", "Cookie": "tresor_csrf=\(csrf)"])
             let session = try #require(login.headers[values: .setCookie].first { $0.hasPrefix("tresor_session=") }?.split(separator: ";").first)
             let form = try await client.call(.get, "/pay/iban", headers: ["Cookie": String(session)])

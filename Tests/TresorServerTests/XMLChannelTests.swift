@@ -62,10 +62,10 @@ struct XMLChannelTests {
             defer { try? FileManager.default.removeItem(at: schemas) }
             let anna = try await PayingCustomer.annaMeier(client, harness: harness)
             let login = try await Self.call(
-                client, "Login", [("Contract", "10000001"), ("Password", "tresor-demo"), ("Language", "de")], schemas: schemas)
+                client, "Login", [("Contract", "10000012"), ("Password", "tresor-demo"), ("Language", "de")], schemas: schemas)
             #expect(Self.value("State", in: login.text) == "1" && Self.value("Level", in: login.text) == "2")
             let token = try #require(Self.value("SessionToken", in: login.text))
-            let wrong = try await Self.call(client, "Login", [("Contract", "10000001"), ("Password", "nope")], schemas: schemas)
+            let wrong = try await Self.call(client, "Login", [("Contract", "10000012"), ("Password", "nope")], schemas: schemas)
             #expect(wrong.status == .unauthorized && Self.value("State", in: wrong.text) == "2")
             #expect(Self.value("Code", in: wrong.text) == "invalid_credentials")
 
@@ -186,7 +186,7 @@ struct XMLChannelTests {
                 #expect(!reply.text.contains("root:") && !reply.text.contains("lollol"), "nothing read, nothing expanded")
             }
             let after = try await client.call(
-                .post, "/xml/v1/Login", json: "<LoginRequest><Contract>10000001</Contract><Password>tresor-demo</Password></LoginRequest>")
+                .post, "/xml/v1/Login", json: "<LoginRequest><Contract>10000012</Contract><Password>tresor-demo</Password></LoginRequest>")
             #expect(after.status == .ok && Self.value("State", in: after.text) == "1", "the server keeps serving")
             #expect(try await client.call(.post, "/xml/v1/Nothing", json: "<NothingRequest/>").status == .notFound)
             #expect(try await client.call(.get, "/xml/v1/schemas/../../openapi.yaml").status == .notFound)
@@ -251,18 +251,18 @@ extension XMLChannelTests {
             // The same byte in a body that declares ISO-8859-1 is a letter (Æ), and read.
             let latin =
                 Array(
-                    "<?xml version='1.0' encoding='ISO-8859-1'?><LoginRequest><Contract>10000001</Contract><Password>tresor-demo</Password><!-- ".utf8
+                    "<?xml version='1.0' encoding='ISO-8859-1'?><LoginRequest><Contract>10000012</Contract><Password>tresor-demo</Password><!-- ".utf8
                 ) + [0xC6] + Array(" --></LoginRequest>".utf8)
             let reply = try await client.upload("/xml/v1/Login", token: nil, bytes: latin, contentType: "application/xml")
             #expect(reply.status == .ok && Self.value("State", in: reply.text) == "1", "\(reply.text)")
             // An instruction without data is refused wherever it stands: after an XML declaration
             // libxml2 recovered from (found by ParserFuzzTests), in a comment, in a CDATA section.
             for inside in ["<!-- <?p?> -->", "<Note><![CDATA[<?p?>]]></Note>", "<?a <!-- ?><?p?> -->"] {
-                let body = "<LoginRequest><Contract>10000001</Contract>\(inside)<Password>tresor-demo</Password></LoginRequest>"
+                let body = "<LoginRequest><Contract>10000012</Contract>\(inside)<Password>tresor-demo</Password></LoginRequest>"
                 let reply = try await client.upload("/xml/v1/Login", token: nil, bytes: Array(body.utf8), contentType: "application/xml")
                 #expect(reply.status == .badRequest && Self.value("Code", in: reply.text) == "xml_malformed", "\(inside): \(reply.text)")
             }
-            let recovered = "<?xml version=\"1.0\" encoding=\"UTF-LoginRequest>\n<Contract>10000001<?p?></Contract></LoginRequest>"
+            let recovered = "<?xml version=\"1.0\" encoding=\"UTF-LoginRequest>\n<Contract>10000012<?p?></Contract></LoginRequest>"
             let refused = try await client.upload("/xml/v1/Login", token: nil, bytes: Array(recovered.utf8), contentType: "application/xml")
             #expect(refused.status == .badRequest && Self.value("Code", in: refused.text) == "xml_malformed", "\(refused.text)")
         }

@@ -14,21 +14,21 @@ struct CallerReadTests {
         let auth = fixture.services.auth
         let savings = try await fixture.open(.savings, fundedMinor: 5_000)
         let current = try await fixture.open(.current, currency: .eur, fundedMinor: 700)
-        try await auth.createContract("10000001", for: fixture.customer, password: "caller-password")
-        let token = try await auth.login(contract: "10000001", password: "caller-password").token
+        try await auth.createContract("10000012", for: fixture.customer, password: "caller-password")
+        let token = try await auth.login(contract: "10000012", password: "caller-password").token
 
         let other = try await fixture.services.bank.createCustomer(name: "Other Customer")
         let theirs = try await fixture.services.bank.openAccount(
             NewAccount(customerID: other, name: "theirs", kind: .current, currency: .chf, overdraftLimitMinor: 0), profile: fixture.profile)
-        try await auth.createContract("10000002", for: other, password: "other-password")
+        try await auth.createContract("10000028", for: other, password: "other-password")
         let nobody = try await fixture.services.bank.createCustomer(name: "No Accounts")
-        try await auth.createContract("10000003", for: nobody, password: "nobody-password")
-        let nobodyToken = try await auth.login(contract: "10000003", password: "nobody-password").token
+        try await auth.createContract("10000033", for: nobody, password: "nobody-password")
+        let nobodyToken = try await auth.login(contract: "10000033", password: "nobody-password").token
 
         let (principal, accounts) = try await auth.read(token: token, minimumLevel: 2, joining: Ledger.callerAccounts) { _, rows, _ in
             Ledger.accounts(from: rows)
         }
-        #expect(principal.customerID == fixture.customer && principal.contract == "10000001" && principal.level == 2)
+        #expect(principal.customerID == fixture.customer && principal.contract == "10000012" && principal.level == 2)
         let separate = try await fixture.ledger.accounts(of: fixture.customer)
         #expect(accounts.map(\.id) == separate.map(\.id) && accounts.map(\.id) == [savings.id, current.id].sorted { $0.rawValue < $1.rawValue })
         #expect(accounts.map(\.bookedMinor) == [5_000, 700] && accounts.map(\.currency) == [.chf, .eur])
@@ -63,9 +63,9 @@ struct CallerReadTests {
         let fixture = try await LedgerFixture.make(kind)
         let auth = fixture.services.auth
         _ = try await fixture.open(.current, fundedMinor: 100)
-        try await auth.createContract("10000001", for: fixture.customer, password: "caller-password")
-        let token = try await auth.login(contract: "10000001", password: "caller-password").token
-        let remembered = try await auth.login(contract: "10000001", password: "caller-password").token
+        try await auth.createContract("10000012", for: fixture.customer, password: "caller-password")
+        let token = try await auth.login(contract: "10000012", password: "caller-password").token
+        let remembered = try await auth.login(contract: "10000012", password: "caller-password").token
         try await fixture.services.database.transaction { session in
             try await session.execute(
                 SQL("UPDATE sessions SET level = 1 WHERE token_hash = ?", [.text(Hashing.sha256Hex(Array(remembered.utf8)))]))

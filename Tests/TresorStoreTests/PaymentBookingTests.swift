@@ -23,7 +23,7 @@ struct PaymentBookingTests {
         let again = try await services.payments.create(fixture.ibanRequest(1_250), by: fixture.principal, idempotencyKey: key, requestHash: key)
         #expect(again.replayed && again.payment.id == paid.id, "a retry answers the first payment")
 
-        let trail = try await services.audit.trail(contract: "20000001", fromMillis: 0, toMillis: .max)
+        let trail = try await services.audit.trail(contract: "20000016", fromMillis: 0, toMillis: .max)
         let written = try #require(trail.last { $0.action == "payment.create" })
         #expect(written.subject == "payment:\(paid.id)" && written.details?.hasPrefix("executed ") == true)
         let entries = trail.count
@@ -33,7 +33,7 @@ struct PaymentBookingTests {
         #expect(try await services.ledger.account(fixture.current.id)?.bookedMinor == 3_750)
         #expect(try await services.ledger.account(clearing.id)?.bookedMinor == clearing.bookedMinor + 1_250)
         #expect(try await services.payments.payments(of: fixture.principal.customerID, filter: .all, limit: 50, before: nil).count == payments)
-        #expect(try await services.audit.trail(contract: "20000001", fromMillis: 0, toMillis: .max).count == entries)
+        #expect(try await services.audit.trail(contract: "20000016", fromMillis: 0, toMillis: .max).count == entries)
         #expect(try await services.ledger.invariantViolations().isEmpty)
         #expect(try await services.audit.verify() == nil, "the audit chain is whole")
     }
@@ -59,7 +59,7 @@ struct PaymentBookingTests {
         #expect(second.replayed && second.payment.id == first.payment.id && second.payment.transactionID == first.payment.transactionID)
         #expect(try await services.ledger.account(fixture.current.id)?.bookedMinor == 3_750, "booked once")
         #expect(try await services.payments.payments(of: principal.customerID, filter: .all, limit: 50, before: nil).count == 1)
-        let created = try await services.audit.trail(contract: "20000001", fromMillis: 0, toMillis: .max).filter { $0.action == "payment.create" }
+        let created = try await services.audit.trail(contract: "20000016", fromMillis: 0, toMillis: .max).filter { $0.action == "payment.create" }
         #expect(created.count == 1)
         #expect(try await services.ledger.invariantViolations().isEmpty)
         #expect(try await services.audit.verify() == nil, "the audit chain is whole")
@@ -126,7 +126,7 @@ struct PaymentBookingTests {
         let stored = try await services.payments.payments(of: principal.customerID, filter: .all, limit: 50, before: nil)
         #expect(Set(stored.map(\.id)) == Set(created.map(\.payment.id)))
         #expect(stored.allSatisfy { stored in created.contains { $0.payment.id == stored.id && $0.payment.transactionID == stored.transactionID } })
-        let trail = try await services.audit.trail(contract: "20000001", fromMillis: 0, toMillis: .max).filter { $0.action == "payment.create" }
+        let trail = try await services.audit.trail(contract: "20000016", fromMillis: 0, toMillis: .max).filter { $0.action == "payment.create" }
         #expect(Set(trail.compactMap(\.subject)) == Set(created.map { "payment:\($0.payment.id)" }), "one entry per payment, naming it")
         #expect(trail.count == 9)
         let favourites = try await services.favorites.favorites(of: principal.customerID)

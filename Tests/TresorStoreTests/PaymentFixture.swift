@@ -38,9 +38,9 @@ struct PaymentFixture {
         for iban in ["CH5604835012345678009", "DE89370400440532013000", "CH4431999123000889012"] {
             _ = try await services.beneficiaries.add(name: "Test payee", iban: try IBAN(iban), customer: nil)
         }
-        let uri = try await services.signing.enrolAuthenticator(for: customer, label: "20000001", actor: "staff:test")
+        let uri = try await services.signing.enrolAuthenticator(for: customer, label: "20000016", actor: "staff:test")
         return PaymentFixture(
-            services: services, clock: clock, principal: Principal(customerID: customer, contract: "20000001", level: 2),
+            services: services, clock: clock, principal: Principal(customerID: customer, contract: "20000016", level: 2),
             current: try await services.ledger.account(account.id)!, kind: kind, authenticatorSeed: try #require(Base32.secret(ofURI: uri)))
     }
 

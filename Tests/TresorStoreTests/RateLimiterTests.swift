@@ -15,13 +15,13 @@ struct RateLimiterTests {
         let rule = RateRule(name: "test", hitsMax: 3, windowSeconds: 60)
         let one = RateLimiter(database: database, clock: clock)
         let other = RateLimiter(database: try kind.openAgain(database), clock: clock)
-        try await one.hit(rule, key: "10000001")
-        try await other.hit(rule, key: "10000001")
-        try await one.hit(rule, key: "10000001")
-        let refused = await #expect(throws: DomainError.self) { try await other.hit(rule, key: "10000001") }
+        try await one.hit(rule, key: "10000012")
+        try await other.hit(rule, key: "10000012")
+        try await one.hit(rule, key: "10000012")
+        let refused = await #expect(throws: DomainError.self) { try await other.hit(rule, key: "10000012") }
         #expect(refused?.code == .rateLimited && refused?.suggested == "30")
-        try await one.hit(rule, key: "10000002")  // another key has its own count
+        try await one.hit(rule, key: "10000028")  // another key has its own count
         clock.advance(seconds: 30)
-        try await other.hit(rule, key: "10000001")
+        try await other.hit(rule, key: "10000012")
     }
 }

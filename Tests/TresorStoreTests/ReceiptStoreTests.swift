@@ -81,7 +81,7 @@ struct ReceiptStoreTests {
     func rememberedBrowser(kind: StoreKind) async throws {
         let fixture = try await PaymentFixture.make(kind)
         let remembered = fixture.services.rememberedBrowsers
-        try await fixture.services.auth.createContract("20000001", for: fixture.principal.customerID, password: "a-long-password")
+        try await fixture.services.auth.createContract("20000016", for: fixture.principal.customerID, password: "a-long-password")
         let token = try await remembered.remember(fixture.principal)
         #expect(try await remembered.principal(token: token)?.level == 1)
         try await remembered.forget(token: token)

@@ -26,13 +26,13 @@ class BanksTest(BrowserTest):
         self.assert_fits_and_accessible()
 
         # Tresor's customer does not exist here.
-        self.browser.find_element(By.ID, "contract").send_keys("10000001")
+        self.browser.find_element(By.ID, "contract").send_keys("10000012")
         self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
         self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
         self.wait_until(lambda b: b.find_elements(By.ID, "login-error"))
 
         self.browser.get(SECOND + "/login")
-        self.browser.find_element(By.ID, "contract").send_keys("20000001")
+        self.browser.find_element(By.ID, "contract").send_keys("20000016")
         self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
         self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
         self.wait_until(lambda b: b.current_url.endswith("/home"))
@@ -51,7 +51,7 @@ class BanksTest(BrowserTest):
         """Léman in Arabic: the page mirrors (dir=rtl, the bank's name on the right), amounts and
         IBANs stay left to right inside, nothing overflows at 375 px."""
         # Chosen on the login page, Arabic becomes the language Sophie banks in: French again after.
-        self.addCleanup(bank_in, "20000001", "fr", SECOND)
+        self.addCleanup(bank_in, "20000016", "fr", SECOND)
         self.browser.get(SECOND + "/language/ar?back=/login")
         self.wait_until(lambda b: b.find_element(By.TAG_NAME, "html").get_attribute("dir") == "rtl")
         self.assertEqual(self.browser.find_element(By.TAG_NAME, "html").get_attribute("lang"), "ar")

@@ -21,7 +21,7 @@ TRESOR = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".b
 class ClearingTest(BrowserTest):
     def test_a_salary_from_another_bank_shows_its_sender_light_and_dark(self):
         self.login()
-        status, grant = api("POST", "/v1/sessions", {"contract": "10000001", "password": "tresor-demo"})
+        status, grant = api("POST", "/v1/sessions", {"contract": "10000012", "password": "tresor-demo"})
         accounts = api("GET", "/v1/accounts", token=grant["token"])[1]["accounts"]
         current = next(a for a in accounts if a["kind"] == "current" and a["currency"] == "CHF")
         page = api("GET", f"/v1/accounts/{current['id']}/transactions?limit=200", token=grant["token"])[1]
@@ -42,7 +42,7 @@ class ClearingTest(BrowserTest):
         self.browser.get(BASE + "/appearance/auto?back=/home")
 
     def test_a_payment_sent_back_shows_returned_with_why_and_the_money_is_back(self):
-        status, grant = api("POST", "/v1/sessions", {"contract": "10000002", "password": "tresor-demo"})
+        status, grant = api("POST", "/v1/sessions", {"contract": "10000028", "password": "tresor-demo"})
         token = grant["token"]
         accounts = api("GET", "/v1/accounts", token=token)[1]["accounts"]
         current = next(a for a in accounts if a["kind"] == "current" and a["currency"] == "CHF")
@@ -54,7 +54,7 @@ class ClearingTest(BrowserTest):
                                       headers={"Content-Type": "application/json", "Authorization": "Bearer " + token, **request_key})
         payment = json.loads(urllib.request.urlopen(call).read())["payment"]
         if payment["status"] == "needs_signature":
-            payment = api("POST", f"/v1/payments/{payment['id']}/signature", {"code": tan("10000002", payment["signature"]["position"])},
+            payment = api("POST", f"/v1/payments/{payment['id']}/signature", {"code": tan("10000028", payment["signature"]["position"])},
                           token=token)[1]["payment"]
         self.assertEqual(payment["status"], "executed")
         before = next(a for a in api("GET", "/v1/accounts", token=token)[1]["accounts"] if a["id"] == current["id"])["booked"]["amount"]
@@ -75,7 +75,7 @@ class ClearingTest(BrowserTest):
         after = next(a for a in api("GET", "/v1/accounts", token=token)[1]["accounts"] if a["id"] == current["id"])["booked"]["amount"]
         self.assertEqual(Decimal(after), Decimal(before) + Decimal("21.40"), "refunded")
 
-        self.login("10000002")
+        self.login("10000028")
         for mode in ["light", "dark"]:
             self.browser.get(BASE + f"/appearance/{mode}?back=/home")
             self.browser.get(BASE + f"/payments/{payment['id']}")

@@ -24,7 +24,7 @@ from webbase import BASE, BrowserTest
 
 SCREENS = ["/home", "/home?period=week", "/accounts", "/transactions", "/pay", "/pay/iban", "/pay/qrbill", "/payments", "/templates", "/receipts",
            "/budget", "/budget?edit=1", "/more", "/inbox", "/settings", "/branches", "/branches/1", "/appointments", "/appointments/new?branch=1",
-           "/cash", "/loan", "/statements", "/documents", "/standing-orders", "/standing-orders/new/iban", "/standing-orders/1"]
+           "/cash", "/loan", "/statements", "/documents", "/standing-orders", "/standing-orders/new/iban", "/standing-orders/1", "/activate"]
 
 
 class DesignTest(BrowserTest):
@@ -41,7 +41,7 @@ class DesignTest(BrowserTest):
         return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
 
     def test_tab_bar_marks_the_screen_and_counts_unread_messages(self):
-        self.login("10000002")
+        self.login("10000028")
         tabs = self.browser.find_elements(By.CSS_SELECTOR, "nav.tabbar a")
         self.assertEqual([t.get_attribute("href").rsplit("/", 1)[1] for t in tabs], ["home", "accounts", "pay", "inbox", "more"])
         self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "nav.tabbar a[aria-current=page]").get_attribute("href"), BASE + "/home")
@@ -192,7 +192,7 @@ class DesignTest(BrowserTest):
 
     def test_keyboard_only_from_login_to_a_signed_payment(self):
         self.browser.get(BASE + "/login")
-        self.tab_to(lambda e: e.get_attribute("id") == "contract").send_keys("10000001")
+        self.tab_to(lambda e: e.get_attribute("id") == "contract").send_keys("10000012")
         self.tab_to(lambda e: e.get_attribute("id") == "password").send_keys("tresor-demo" + Keys.ENTER)
         self.wait_until(lambda b: b.current_url.endswith("/home"))
         self.tab_to(lambda e: (e.get_attribute("href") or "").endswith("/pay")).send_keys(Keys.ENTER)
@@ -205,7 +205,7 @@ class DesignTest(BrowserTest):
         self.tab_to(lambda e: e.get_attribute("id") == "confirm").send_keys(Keys.ENTER)
         self.wait_until(lambda b: b.find_elements(By.CSS_SELECTOR, "[data-testid=tan-position]"))
         position = self.browser.find_element(By.CSS_SELECTOR, "[data-testid=tan-position] strong").text
-        self.tab_to(lambda e: e.get_attribute("id") == "code").send_keys(tan("10000001", position) + Keys.ENTER)
+        self.tab_to(lambda e: e.get_attribute("id") == "code").send_keys(tan("10000012", position) + Keys.ENTER)
         self.wait_until(lambda b: b.find_element(By.CSS_SELECTOR, "[data-testid=status]").get_attribute("data-status") in ("pending", "executed"))
 
     def test_install_manifest_and_icons(self):
@@ -289,7 +289,7 @@ class OfflineTest(BrowserTest):
 
     def log_in(self):
         self.browser.get(self.base + "/login")
-        self.browser.find_element(By.ID, "contract").send_keys("10000001")
+        self.browser.find_element(By.ID, "contract").send_keys("10000012")
         self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
         self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
         self.wait_until(lambda b: b.current_url.endswith("/home"))

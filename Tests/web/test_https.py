@@ -64,7 +64,7 @@ class HTTPSTest(BrowserTest):
         # answers carry no protocol.
         protocol = self.browser.execute_script("return performance.getEntriesByType('navigation')[0].nextHopProtocol")
         self.assertEqual("h2", protocol)
-        self.browser.find_element(By.ID, "contract").send_keys("10000001")
+        self.browser.find_element(By.ID, "contract").send_keys("10000012")
         self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
         self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
         self.wait_until(lambda b: b.current_url == self.base + "/home")

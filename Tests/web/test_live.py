@@ -36,9 +36,9 @@ class LiveTest(BrowserTest):
         self.assertTrue(marker)
         # The page's event stream is open: what is committed from now on reaches it.
         self.wait_until(lambda b: b.execute_script("return document.body.dataset.live") == "open")
-        anna = api("POST", "/v1/sessions", body={"contract": "10000001", "password": "tresor-demo"})["token"]
+        anna = api("POST", "/v1/sessions", body={"contract": "10000012", "password": "tresor-demo"})["token"]
         anna_iban = next(a["iban"] for a in api("GET", "/v1/accounts", anna)["accounts"] if a["kind"] == "current" and a["currency"] == "CHF")
-        luca = api("POST", "/v1/sessions", body={"contract": "10000002", "password": "tresor-demo"})["token"]
+        luca = api("POST", "/v1/sessions", body={"contract": "10000028", "password": "tresor-demo"})["token"]
         luca_account = next(a["id"] for a in api("GET", "/v1/accounts", luca)["accounts"] if a["kind"] == "current" and a["currency"] == "CHF")
         payment = api("POST", "/v1/payments", luca, {
             "type": "iban", "debtor_account": luca_account, "amount": {"amount": "12.34", "currency": "CHF"},
@@ -47,7 +47,7 @@ class LiveTest(BrowserTest):
             headers={"Idempotency-Key": str(uuid.uuid4())})["payment"]
         if payment["status"] == "needs_signature":
             position = payment["signature"]["position"]
-            payment = api("POST", f"/v1/payments/{payment['id']}/signature", luca, {"code": tan("10000002", position)})["payment"]
+            payment = api("POST", f"/v1/payments/{payment['id']}/signature", luca, {"code": tan("10000028", position)})["payment"]
         self.assertEqual("executed", payment["status"])
 
         toast = self.wait_until(lambda b: b.find_element(By.ID, "toast") if b.find_element(By.ID, "toast").is_displayed() else None)

@@ -40,7 +40,7 @@ def call(method, path, body=None, token=None, raw=None, headers=None):
 class PropertiesTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        status, body = call("POST", "/v1/sessions", {"contract": "10000002", "password": "tresor-demo"})
+        status, body = call("POST", "/v1/sessions", {"contract": "10000028", "password": "tresor-demo"})
         cls.token = json.loads(body)["token"]
         status, body = call("GET", "/v1/accounts", token=cls.token)
         cls.account = next(a["id"] for a in json.loads(body)["accounts"] if a["kind"] == "current")

@@ -55,7 +55,7 @@ class ScreensTest(BrowserTest):
 
         # Every entry of the account once, newest first, a page at a time, as the API lists them.
         account = Select(self.browser.find_element(By.ID, "account")).first_selected_option.get_attribute("value")
-        status, session = api("POST", "/v1/sessions", {"contract": "10000001", "password": "tresor-demo"})
+        status, session = api("POST", "/v1/sessions", {"contract": "10000012", "password": "tresor-demo"})
         self.assertEqual(status, 201, session)
         expected, cursor = [], None
         while True:
@@ -216,7 +216,7 @@ class ScreensTest(BrowserTest):
         self.assert_fits_and_accessible()
         # Luca has no activated phone (Anna has the demo's), so he cannot sign with a device key.
         self.browser.delete_all_cookies()
-        self.login("10000002")
+        self.login("10000028")
         self.browser.get(BASE + "/settings")
         Select(self.browser.find_element(By.ID, "provider")).select_by_value("device_key")
         self.submit("form[action='/settings/signing'] button")

@@ -68,7 +68,7 @@ class StandingOrdersTest(BrowserTest):
         self.wait_until(lambda b: "/payments/" in b.current_url)
         self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=status]").get_attribute("data-status"), "needs_signature")
         position = self.browser.find_element(By.CSS_SELECTOR, "[data-testid=tan-position] strong").text
-        self.browser.find_element(By.ID, "code").send_keys(tan("10000001", position))
+        self.browser.find_element(By.ID, "code").send_keys(tan("10000012", position))
         self.browser.find_element(By.CSS_SELECTOR, "form[action$='/sign'] button").click()
         self.wait_until(lambda b: b.find_element(By.CSS_SELECTOR, "[data-testid=status]").get_attribute("data-status") == "pending")
 

@@ -23,7 +23,7 @@ class WebAppTest(BrowserTest):
         self.assertTrue(self.browser.find_element(By.CSS_SELECTOR, "svg.chart polyline").get_attribute("points"))
 
     def test_french_formats_amounts_and_dates(self):
-        self.addCleanup(bank_in, "10000001", "de")
+        self.addCleanup(bank_in, "10000012", "de")
         self.login()
         # Logged in, the language is chosen in Settings: the header keeps its room for the title.
         self.assertEqual(self.browser.find_elements(By.CSS_SELECTOR, "header a[href^='/language/']"), [])
@@ -43,7 +43,7 @@ class WebAppTest(BrowserTest):
         self.login(password="not-the-password")
         error = self.browser.find_element(By.ID, "login-error")
         self.assertIn("falsch", error.text)
-        self.assertEqual(self.browser.find_element(By.ID, "contract").get_attribute("value"), "10000001")
+        self.assertEqual(self.browser.find_element(By.ID, "contract").get_attribute("value"), "10000012")
 
     def test_accounts_show_iban_available_and_booked(self):
         self.login()
@@ -76,7 +76,7 @@ class WebAppTest(BrowserTest):
     def test_blocking_a_card_takes_effect_at_once_and_is_confirmed(self):
         """Claire blocks her card from its details: the page says so, the form is gone, and the
         confirmation is among her messages on the home page."""
-        self.login("10000003")
+        self.login("10000033")
         self.browser.get(BASE + "/accounts")
         # Folded under the card until asked for.
         self.assertFalse(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=block-card]").is_displayed())
@@ -95,7 +95,7 @@ class WebAppTest(BrowserTest):
     def test_remembered_device_shows_the_quick_balance_view_and_steps_up_with_the_password(self):
         self.browser.get(BASE + "/login")
         self.assertFalse(self.browser.find_elements(By.ID, "quick-balance"))
-        self.browser.find_element(By.ID, "contract").send_keys("10000001")
+        self.browser.find_element(By.ID, "contract").send_keys("10000012")
         self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
         self.browser.find_element(By.ID, "remember").click()
         self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
@@ -107,7 +107,7 @@ class WebAppTest(BrowserTest):
         self.assert_fits_and_accessible()
         self.browser.get(BASE + "/accounts")
         self.assertIn("/login", self.browser.current_url, "the quick view opens no session")
-        self.assertEqual(self.browser.find_element(By.ID, "contract").get_attribute("value"), "10000001")
+        self.assertEqual(self.browser.find_element(By.ID, "contract").get_attribute("value"), "10000012")
         self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
         self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
         self.wait_until(lambda b: b.current_url.endswith("/home"))
@@ -129,7 +129,7 @@ class WebAppTest(BrowserTest):
         """Another customer's booking, a payment that is gone, an address that never was: the
         app's page in the customer's language with the way back, not a bare text or the API's
         JSON; the API keeps its JSON error for a browser too."""
-        self.login("10000002")
+        self.login("10000028")
         for path in ["/transactions/1", "/payments/999999", "/receipts/999999", "/no-such-screen"]:
             self.browser.get(BASE + path)
             self.assertEqual(self.browser.find_element(By.TAG_NAME, "h1").text, "Non trovato", path)
@@ -173,8 +173,8 @@ class WebAppTest(BrowserTest):
         told otherwise, the app speaks Italian from the first screen after login; on a browser
         shared with Anna each gets their own. A language picked on the login page wins over it
         and becomes the one the bank writes to him in."""
-        self.addCleanup(bank_in, "10000002", "it")
-        self.login("10000002")
+        self.addCleanup(bank_in, "10000028", "it")
+        self.login("10000028")
         self.assertEqual(self.browser.find_element(By.TAG_NAME, "html").get_attribute("lang"), "it")
         self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "nav.tabbar a[href='/home'] span").text, "Panoramica")
         self.click_and_wait("form[action='/logout'] button", "/login")
@@ -183,15 +183,15 @@ class WebAppTest(BrowserTest):
         self.login()
         self.assertEqual(self.browser.find_element(By.TAG_NAME, "html").get_attribute("lang"), "de")
         self.click_and_wait("form[action='/logout'] button", "/login")
-        self.login("10000002")
+        self.login("10000028")
         self.assertEqual(self.browser.find_element(By.TAG_NAME, "html").get_attribute("lang"), "it")
         self.browser.delete_all_cookies()
         self.browser.get(BASE + "/language/en?back=/login")
-        self.login("10000002")
+        self.login("10000028")
         self.assertEqual(self.browser.find_element(By.TAG_NAME, "html").get_attribute("lang"), "en")
         # Recorded: a fresh browser now opens in English for him.
         self.browser.delete_all_cookies()
-        self.login("10000002")
+        self.login("10000028")
         self.assertEqual(self.browser.find_element(By.TAG_NAME, "html").get_attribute("lang"), "en")
 
     def test_a_form_naming_nothing_that_is_there_shows_the_not_found_page(self):

@@ -149,7 +149,7 @@ class BrowserTest(unittest.TestCase):
         self.wait_until(gone)
         self.wait_until(lambda b: b.execute_script("return document.readyState") == "complete")
 
-    def login(self, contract="10000001", password="tresor-demo"):
+    def login(self, contract="10000012", password="tresor-demo"):
         self.browser.get(BASE + "/login")
         self.browser.find_element(By.ID, "contract").send_keys(contract)
         self.browser.find_element(By.ID, "password").send_keys(password)

@@ -60,6 +60,13 @@ public struct BankService: Sendable {
         return profile
     }
 
+    /// The currencies the bank keeps: those it has a clearing account in.
+    public func currencies() async throws -> Set<Currency> {
+        try await database.read { session in
+            try await session.query(SQL("SELECT DISTINCT currency FROM accounts WHERE kind = 'clearing'"))
+        }.reduce(into: []) { kept, row in Currency(code: row.text(0)).map { kept.insert($0) } }
+    }
+
     public func createCustomer(name: String) async throws -> CustomerID {
         let now = clock.unixMillis
         return try await database.transaction { session in

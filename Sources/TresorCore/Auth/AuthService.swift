@@ -32,9 +32,10 @@ public struct AuthService: Sendable {
     /// time the same, so timing does not reveal which contracts exist.
     static let decoyHash = Bcrypt.hash("tresor-decoy-password", cost: 10)
 
-    /// Registers a login for `customer` (used by onboarding and the demo bank).
+    /// Registers a login with a password for `customer` (the demo bank and benchmarks; staff
+    /// take real customers on through `CustomerService.add`, who choose their own).
     public func createContract(_ number: String, for customer: CustomerID, password: String) async throws {
-        let hash = Bcrypt.hash(password, cost: config.bcryptCost)
+        let hash = self.hash(password)
         let now = clock.unixMillis
         try await database.transaction { session in
             try await session.execute(
@@ -140,18 +141,23 @@ public struct AuthService: Sendable {
         }
     }
 
-    /// Changes the password after checking the current one; other sessions stay valid.
+    /// A bcrypt hash of `password` at the configured cost.
+    func hash(_ password: String) -> String { Bcrypt.hash(password, cost: config.bcryptCost) }
+
+    /// Changes the password after checking the current one; the new one must meet
+    /// `PasswordPolicy`. Other sessions stay valid.
     public func changePassword(principal: Principal, current: String, new: String) async throws {
-        guard new.count >= 10, new.count <= config.passwordLengthMax else {
-            throw DomainError(.invalidParameter, field: "new_password", "A password has 10 to \(config.passwordLengthMax) characters.")
+        let row = try await database.read { session in
+            try await session.queryOne(
+                SQL(
+                    "SELECT k.password_hash, c.name FROM contracts k JOIN customers c ON c.id = k.customer_id WHERE k.number = ?",
+                    [.text(principal.contract)]))
         }
-        let hash = try await database.read { session in
-            try await session.queryOne(SQL("SELECT password_hash FROM contracts WHERE number = ?", [.text(principal.contract)]))?.text(0)
-        }
-        guard let hash, current.count <= config.passwordLengthMax, Bcrypt.verify(current, hash: hash) else {
+        guard let row, current.count <= config.passwordLengthMax, Bcrypt.verify(current, hash: row.text(0)) else {
             throw DomainError(.invalidCredentials, field: "current_password", "The current password is wrong.")
         }
-        let newHash = Bcrypt.hash(new, cost: config.bcryptCost)
+        try PasswordPolicy.enforce(new, field: "new_password", contract: principal.contract, name: row.text(1), lengthMax: config.passwordLengthMax)
+        let newHash = hash(new)
         let now = clock.unixMillis
         let dialect = database.dialect
         try await database.transaction { session in

@@ -63,11 +63,11 @@ extension DemoBank {
 
     static let lemanCustomers: [Customer] = [
         Customer(
-            contract: "20000001", name: "Sophie Favre",
+            contract: "20000016", name: "Sophie Favre",
             accounts: [(.current, .chf, "Compte privé", 100_000), (.savings, .chf, "Compte épargne", 0), (.card, .chf, "Visa Léman", 300_000)],
             salaryMinor: 795_000, rentMinor: 231_000, employer: "Horlogerie du Lac SA", landlord: "Régie Vaudoise SA", language: "fr"),
         Customer(
-            contract: "20000002", name: "Marc Rochat",
+            contract: "20000024", name: "Marc Rochat",
             accounts: [(.current, .chf, "Compte privé", 50_000), (.current, .eur, "Compte euro", 0), (.card, .chf, "Mastercard Léman", 200_000)],
             salaryMinor: 684_000, rentMinor: 189_000, employer: "Transports Lausannois SA", landlord: "Gérance du Château", language: "fr"),
     ]

@@ -32,7 +32,7 @@ public struct DemoBank: Sendable {
 
     static let tresorCustomers: [Customer] = [
         Customer(
-            contract: "10000001", name: "Anna Meier",
+            contract: "10000012", name: "Anna Meier",
             accounts: [
                 (.current, .chf, "Privatkonto", 100_000), (.savings, .chf, "Sparkonto", 0),
                 (.card, .chf, "Visa Gold", 500_000), (.current, .eur, "Euro-Konto", 0), (.savingsBook, .chf, "Sparheft", 0),
@@ -40,18 +40,18 @@ public struct DemoBank: Sendable {
             salaryMinor: 742_000, rentMinor: 218_000, employer: "Helvetia Werkzeuge AG", landlord: "Immobilien Zürich AG",
             language: "de"),
         Customer(
-            contract: "10000002", name: "Luca Bernasconi",
+            contract: "10000028", name: "Luca Bernasconi",
             accounts: [(.current, .chf, "Conto privato", 50_000), (.savings, .chf, "Conto risparmio", 0), (.card, .chf, "Mastercard", 300_000)],
             salaryMinor: 615_000, rentMinor: 165_000, employer: "Ticino Logistica SA", landlord: "Residenza Lago SA", language: "it"),
         Customer(
-            contract: "10000003", name: "Claire Dubois",
+            contract: "10000033", name: "Claire Dubois",
             accounts: [
                 (.current, .chf, "Compte privé", 100_000), (.current, .eur, "Compte euro", 0), (.savings, .eur, "Épargne euro", 0),
                 (.card, .chf, "Visa Classic", 200_000),
             ],
             salaryMinor: 880_000, rentMinor: 245_000, employer: "Léman Pharma SA", landlord: "Régie du Rhône", language: "fr"),
         Customer(
-            contract: "10000004", name: "Brunner Elektro AG",
+            contract: "10000049", name: "Brunner Elektro AG",
             accounts: [(.current, .chf, "Geschäftskonto", 500_000), (.card, .chf, "Business Visa", 500_000)],
             salaryMinor: 0, rentMinor: 350_000, employer: "", landlord: "Gewerbepark Altstetten AG", language: "de", business: true),
     ]

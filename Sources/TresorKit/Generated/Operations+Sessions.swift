@@ -587,6 +587,305 @@ extension Operations {
             }
         }
     }
+    /// First login with the one-time code of an activation or reset letter; chooses the password.
+    ///
+    /// The code comes on the letter staff issue (POST /v1/staff/customers, POST /v1/staff/customers/{contract}/reset-letter, or `tresor customers add|reset`). A wrong code counts against the letter (five, then it is void) and the address. The password must meet the policy (at least 10 characters, not among the 100,000 most common passwords, without the contract number or the customer's name), else 422 weak_password and the letter stays usable.
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/activation`.
+    /// - Remark: Generated from `#/paths//v1/sessions/activation/post`.
+    public enum PostV1SessionsActivation {
+        public static let id: Swift.String = "post/v1/sessions/activation"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sessions/activation/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostV1SessionsActivation.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostV1SessionsActivation.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.PostV1SessionsActivation.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/sessions/activation/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/activation/POST/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/activation/POST/requestBody/json/contract`.
+                    public var contract: Swift.String
+                    /// - Remark: Generated from `#/paths/v1/sessions/activation/POST/requestBody/json/activation_code`.
+                    public var activationCode: Swift.String
+                    /// - Remark: Generated from `#/paths/v1/sessions/activation/POST/requestBody/json/password`.
+                    public var password: Swift.String
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - contract:
+                    ///   - activationCode:
+                    ///   - password:
+                    public init(
+                        contract: Swift.String,
+                        activationCode: Swift.String,
+                        password: Swift.String
+                    ) {
+                        self.contract = contract
+                        self.activationCode = activationCode
+                        self.password = password
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case contract
+                        case activationCode = "activation_code"
+                        case password
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/sessions/activation/POST/requestBody/content/application\/json`.
+                case json(Operations.PostV1SessionsActivation.Input.Body.JsonPayload)
+            }
+            public var body: Operations.PostV1SessionsActivation.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.PostV1SessionsActivation.Input.Headers = .init(),
+                body: Operations.PostV1SessionsActivation.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/activation/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/activation/POST/responses/201/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/sessions/activation/POST/responses/201/content/json/token`.
+                        public var token: Swift.String
+                        /// - Remark: Generated from `#/paths/v1/sessions/activation/POST/responses/201/content/json/level`.
+                        public enum LevelPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                            case _0
+                            case _1
+                            case _2
+                            /// A value this version of the client does not know (a newer server's), as it came.
+                            case unknown(Swift.Int)
+                            public init(rawValue: Swift.Int) {
+                                switch rawValue {
+                                case 0: self = ._0
+                                case 1: self = ._1
+                                case 2: self = ._2
+                                default: self = .unknown(rawValue)
+                                }
+                            }
+                            public var rawValue: Swift.Int {
+                                switch self {
+                                case ._0: return 0
+                                case ._1: return 1
+                                case ._2: return 2
+                                case .unknown(let value): return value
+                                }
+                            }
+                            /// The values the document names.
+                            public static var allCases: [Self] { [._0, ._1, ._2] }
+                        }
+                        /// - Remark: Generated from `#/paths/v1/sessions/activation/POST/responses/201/content/json/level`.
+                        public var level: Operations.PostV1SessionsActivation.Output.Created.Body.JsonPayload.LevelPayload
+                        /// - Remark: Generated from `#/paths/v1/sessions/activation/POST/responses/201/content/json/expires_at`.
+                        public var expiresAt: Foundation.Date
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - token:
+                        ///   - level:
+                        ///   - expiresAt:
+                        public init(
+                            token: Swift.String,
+                            level: Operations.PostV1SessionsActivation.Output.Created.Body.JsonPayload.LevelPayload,
+                            expiresAt: Foundation.Date
+                        ) {
+                            self.token = token
+                            self.level = level
+                            self.expiresAt = expiresAt
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case token
+                            case level
+                            case expiresAt = "expires_at"
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/sessions/activation/POST/responses/201/content/application\/json`.
+                    case json(Operations.PostV1SessionsActivation.Output.Created.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.PostV1SessionsActivation.Output.Created.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PostV1SessionsActivation.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.PostV1SessionsActivation.Output.Created.Body) {
+                    self.body = body
+                }
+            }
+            /// A level-2 session.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/activation/post/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.PostV1SessionsActivation.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.PostV1SessionsActivation.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rejection with a stable code and the field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/activation/post/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rejection with a stable code and the field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/activation/post/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rejection with a stable code and the field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/activation/post/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rejection with a stable code and the field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/activation/post/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Log in with an enrolled device - its signature over a challenge nonce (level 1), plus the PIN (level 2).
     ///
     /// - Remark: HTTP `POST /v1/sessions/device`.
@@ -903,6 +1202,21 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// First login with the one-time code of an activation or reset letter; chooses the password.
+    ///
+    /// The code comes on the letter staff issue (POST /v1/staff/customers, POST /v1/staff/customers/{contract}/reset-letter, or `tresor customers add|reset`). A wrong code counts against the letter (five, then it is void) and the address. The password must meet the policy (at least 10 characters, not among the 100,000 most common passwords, without the contract number or the customer's name), else 422 weak_password and the letter stays usable.
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/activation`.
+    /// - Remark: Generated from `#/paths//v1/sessions/activation/post`.
+    public func postV1SessionsActivation(
+        headers: Operations.PostV1SessionsActivation.Input.Headers = .init(),
+        body: Operations.PostV1SessionsActivation.Input.Body
+    ) async throws -> Operations.PostV1SessionsActivation.Output {
+        try await postV1SessionsActivation(Operations.PostV1SessionsActivation.Input(
+            headers: headers,
+            body: body
+        ))
+    }
     /// Log in with an enrolled device - its signature over a challenge nonce (level 1), plus the PIN (level 2).
     ///
     /// - Remark: HTTP `POST /v1/sessions/device`.
@@ -1195,6 +1509,165 @@ extension Client {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .unauthorized(.init(body: body))
+                case 429:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .tooManyRequests(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// First login with the one-time code of an activation or reset letter; chooses the password.
+    ///
+    /// The code comes on the letter staff issue (POST /v1/staff/customers, POST /v1/staff/customers/{contract}/reset-letter, or `tresor customers add|reset`). A wrong code counts against the letter (five, then it is void) and the address. The password must meet the policy (at least 10 characters, not among the 100,000 most common passwords, without the contract number or the customer's name), else 422 weak_password and the letter stays usable.
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/activation`.
+    /// - Remark: Generated from `#/paths//v1/sessions/activation/post`.
+    public func postV1SessionsActivation(_ input: Operations.PostV1SessionsActivation.Input) async throws -> Operations.PostV1SessionsActivation.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.PostV1SessionsActivation.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/sessions/activation",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .post
+                )
+                suppressMutabilityWarning(&request)
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                let body: OpenAPIRuntime.HTTPBody?
+                switch input.body {
+                case let .json(value):
+                    body = try converter.setRequiredRequestBodyAsJSON(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "application/json; charset=utf-8"
+                    )
+                }
+                return (request, body)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 201:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.PostV1SessionsActivation.Output.Created.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Operations.PostV1SessionsActivation.Output.Created.Body.JsonPayload.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .created(.init(body: body))
+                case 400:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(body: body))
+                case 401:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(body: body))
+                case 422:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unprocessableContent(.init(body: body))
                 case 429:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses._Error.Body

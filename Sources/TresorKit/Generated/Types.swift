@@ -531,6 +531,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/sessions/current/step-up`.
     /// - Remark: Generated from `#/paths//v1/sessions/current/step-up/post`.
     func postV1SessionsCurrentStepUp(_ input: Operations.PostV1SessionsCurrentStepUp.Input) async throws -> Operations.PostV1SessionsCurrentStepUp.Output
+    /// First login with the one-time code of an activation or reset letter; chooses the password.
+    ///
+    /// The code comes on the letter staff issue (POST /v1/staff/customers, POST /v1/staff/customers/{contract}/reset-letter, or `tresor customers add|reset`). A wrong code counts against the letter (five, then it is void) and the address. The password must meet the policy (at least 10 characters, not among the 100,000 most common passwords, without the contract number or the customer's name), else 422 weak_password and the letter stays usable.
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/activation`.
+    /// - Remark: Generated from `#/paths//v1/sessions/activation/post`.
+    func postV1SessionsActivation(_ input: Operations.PostV1SessionsActivation.Input) async throws -> Operations.PostV1SessionsActivation.Output
     /// Log in with an enrolled device - its signature over a challenge nonce (level 1), plus the PIN (level 2).
     ///
     /// - Remark: HTTP `POST /v1/sessions/device`.
@@ -576,6 +583,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/staff/activation-codes`.
     /// - Remark: Generated from `#/paths//v1/staff/activation-codes/post`.
     func postV1StaffActivationCodes(_ input: Operations.PostV1StaffActivationCodes.Input) async throws -> Operations.PostV1StaffActivationCodes.Output
+    /// Find customers by name (or part of it) and birth date (staff; audited).
+    ///
+    /// - Remark: HTTP `GET /v1/staff/customers`.
+    /// - Remark: Generated from `#/paths//v1/staff/customers/get`.
+    func getV1StaffCustomers(_ input: Operations.GetV1StaffCustomers.Input) async throws -> Operations.GetV1StaffCustomers.Output
+    /// Take a customer on (staff) — record, contract number, accounts and the one-time activation letter.
+    ///
+    /// - Remark: HTTP `POST /v1/staff/customers`.
+    /// - Remark: Generated from `#/paths//v1/staff/customers/post`.
+    func postV1StaffCustomers(_ input: Operations.PostV1StaffCustomers.Input) async throws -> Operations.PostV1StaffCustomers.Output
+    /// Issue a reset letter (staff) — the password, every session and remembered browser end at once; the letter works 7 days, once.
+    ///
+    /// - Remark: HTTP `POST /v1/staff/customers/{contract}/reset-letter`.
+    /// - Remark: Generated from `#/paths//v1/staff/customers/{contract}/reset-letter/post`.
+    func postV1StaffCustomersContractResetLetter(_ input: Operations.PostV1StaffCustomersContractResetLetter.Input) async throws -> Operations.PostV1StaffCustomersContractResetLetter.Output
     /// The devices of a contract (staff).
     ///
     /// - Remark: HTTP `GET /v1/staff/devices`.

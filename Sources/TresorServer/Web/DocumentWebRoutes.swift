@@ -112,9 +112,13 @@ extension WebApp {
     }
 
     /// Where the printed code is checked: this bank's public verification page.
-    static func verifyURL(_ request: Request) -> String {
+    static func verifyURL(_ request: Request) -> String { "\(origin(request))/verify" }
+
+    /// The web app's address as the request reached it (`https://host`; `http` on loopback),
+    /// for links printed on the bank's documents.
+    static func origin(_ request: Request) -> String {
         let host = request.head.authority ?? "localhost"
         let local = host.hasPrefix("localhost") || host.hasPrefix("127.0.0.1") || host.contains(".localhost")
-        return "\(local ? "http" : "https")://\(host)/verify"
+        return "\(local ? "http" : "https")://\(host)"
     }
 }

@@ -32,6 +32,7 @@ extension WebApp {
         registerBranches(on: router)
         registerAppointments(on: router)
         registerCash(on: router)
+        registerActivation(on: router)
         registerLoan(on: router)
         registerMore(on: router)
         registerInbox(on: router)

@@ -56,6 +56,28 @@ function referenceError(text) {
   }
   return "format";
 }
+// A contract number: eight digits, the last the mod 10 recursive check digit of the others, as
+// the server's ContractNumber makes them; spaces and dots as a letter may group them.
+function contractError(text) {
+  const compact = asciiDigits(text.replace(/[\s.\-]/g, ""));
+  if (!compact) return "";
+  if (!/^\d{8}$/.test(compact)) return "format";
+  const table = [0, 9, 4, 6, 8, 2, 7, 1, 3, 5];
+  let carry = 0;
+  for (const digit of compact.slice(0, 7)) carry = table[(carry + Number(digit)) % 10];
+  return (10 - carry) % 10 === Number(compact[7]) ? "" : "checksum";
+}
+// A contract number is checked before the form is sent: a typo then costs no failed login
+// (which counts towards the lock) and says what is wrong at once.
+document.addEventListener("submit", (event) => {
+  const input = event.target.querySelector && event.target.querySelector("input[data-validate='contract']");
+  if (!input || !contractError(input.value)) return;
+  event.preventDefault();
+  input.setAttribute("aria-invalid", "true");
+  const message = document.getElementById(input.id + "-error");
+  if (message) message.textContent = message.dataset.live || "✗";
+  input.focus();
+});
 // An amount as typed (a decimal comma from a phone's keypad, thousands in groups after an
 // apostrophe, a space, a comma or a dot) as the decimal the server reads: the server's
 // TypedAmount does the same, so this check never refuses what the server would take; Arabic
@@ -77,6 +99,8 @@ document.addEventListener("input", (event) => {
   let problem = "";
   if (kind === "iban") problem = ibanError(input.value);
   if (kind === "reference") problem = referenceError(input.value);
+  // Only once eight characters are there: a half-typed number is not yet wrong.
+  if (kind === "contract" && input.value.replace(/\s/g, "").length >= 8) problem = contractError(input.value);
   if (kind === "amount" && input.value && !/^\d{1,12}(\.\d{1,2})?$/.test(typedAmount(input.value))) problem = "format";
   input.setAttribute("aria-invalid", problem ? "true" : "false");
   if (message && problem) message.textContent = message.dataset.live || "✗";

@@ -1,0 +1,21 @@
+extension Migration {
+    /// Customers made by the bank's staff (`tresor customers add`): what the branch records about
+    /// them, and the one-time letters that let them in: the activation letter of a new customer
+    /// and the reset letter of one who lost the password. Only a code's SHA-256 is stored.
+    static let m023CustomerLifecycle = Migration(
+        version: 23, name: "customer lifecycle",
+        statements: [
+            "ALTER TABLE customers ADD COLUMN birth_date TEXT",
+            "ALTER TABLE customers ADD COLUMN email TEXT",
+            "ALTER TABLE customers ADD COLUMN phone TEXT",
+            "ALTER TABLE customers ADD COLUMN address TEXT",
+            "ALTER TABLE customers ADD COLUMN created_by TEXT",
+            "CREATE INDEX customers_birth_date ON customers (birth_date)",
+            """
+            CREATE TABLE login_letters (id %PK%, customer_id BIGINT NOT NULL REFERENCES customers(id), purpose TEXT NOT NULL, \
+            code_hash TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, issued_by TEXT NOT NULL, expires_at_ms BIGINT NOT NULL, \
+            used_at_ms BIGINT, created_at_ms BIGINT NOT NULL)
+            """,
+            "CREATE INDEX login_letters_customer ON login_letters (customer_id, id)",
+        ])
+}
