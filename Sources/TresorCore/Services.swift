@@ -39,6 +39,7 @@ public struct Services: Sendable {
     public let clearing: ClearingService
     public let standingOrders: StandingOrderService
     public let customers: CustomerService
+    public let secondFactors: SecondFactorService
     public let clock: any Clock
     public let calendar: BankCalendar
 
@@ -84,6 +85,7 @@ public struct Services: Sendable {
             database: database, ledger: ledger, bank: bank, calendar: calendar, clock: clock, random: random)
         statements = StatementService(ledger: ledger, accounts: accounts, bank: bank, calendar: calendar, clock: clock)
         loans = LoanService(database: database, settings: settings, calendar: calendar, clock: clock)
+        secondFactors = SecondFactorService(database: database, auth: auth, clock: clock, random: random, secrets: secrets)
         customers = CustomerService(database: database, bank: bank, auth: auth, clock: clock, random: random)
         rememberedBrowsers = RememberedBrowsers(database: database, clock: clock, random: random)
         // why: a store in a private temporary directory with a fresh key when none is given

@@ -101,6 +101,9 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidActivationCode = "invalid_activation_code"
         /// A password the policy refuses (too short, too common, holding the contract number or name).
         case weakPassword = "weak_password"
+        /// A step-up this bank does not accept: with two login factors, the password again does
+        /// not raise a password session (the second factor must be another kind).
+        case secondFactorRequired = "second_factor_required"
         case invalidDeviceSignature = "invalid_device_signature"
         case deviceLocked = "device_locked"
         case invalidPIN = "invalid_pin"

@@ -102,6 +102,25 @@ public actor TresorClient {
         _ = try await call { try await $0.postV1SessionsCurrentStepUp(body: .json(.init(password: password))).ok }
     }
 
+    /// Raises a level-1 session to level 2 with the authenticator app's code: the second
+    /// factor where the bank asks for two (the password alone then gives level 1). A code works
+    /// once; a wrong or used one throws `invalid_credentials` with ``TresorError/field`` `code`.
+    public func stepUp(code: String) async throws {
+        _ = try await call { try await $0.postV1SessionsCurrentStepUp(body: .json(.init(code: code))).ok }
+    }
+
+    /// Starts setting up an authenticator app as the second login factor (needs level 2): the
+    /// `otpauth://` URI to show as a QR code (or open on the same phone) and the base-32 secret.
+    public func setUpAuthenticator() async throws -> (uri: String, secret: String) {
+        let started = try await call { try await $0.postV1SecondFactorsTotp().created.body.json }
+        return (started.uri, started.secret)
+    }
+
+    /// Confirms the app being set up with a code it shows.
+    public func confirmAuthenticator(code: String) async throws {
+        _ = try await call { try await $0.postV1SecondFactorsTotpConfirm(body: .json(.init(code: code))).noContent }
+    }
+
     func adopt(token: String, contract: String?) throws {
         if let contract, session.contract != contract { try cache?.clear() }
         session.save(token: token, contract: contract)

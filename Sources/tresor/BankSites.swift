@@ -37,8 +37,10 @@ struct BankSites {
         var seeded: Set<String> = []
         for config in configs {
             let location = try config.databaseLocation(relativeTo: directory.folder, environment: ProcessInfo.processInfo.environment)
+            var bankAuth = auth
+            bankAuth.loginFactors = config.loginFactors
             let services = Services(
-                database: try await DatabaseOptions.open(location: location, serving: true), auth: auth, observer: metrics,
+                database: try await DatabaseOptions.open(location: location, serving: true), auth: bankAuth, observer: metrics,
                 blobs: try await blobs.store(bank: config.id), signingPolicy: try config.signingPolicy(), secrets: secrets)
             let edition = demo ? DemoBank.Edition.all.first { $0.id == config.id } : nil
             if try await Self.prepare(services, config: config, edition: edition, logger: logger) { seeded.insert(config.id) }

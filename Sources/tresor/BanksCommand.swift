@@ -36,6 +36,8 @@ struct BanksCommand: AsyncParsableCommand {
         @Option(help: "Logo SVG file, relative to the folder.") var logo: String?
         @Option(help: "Whitelisted payments up to this CHF amount need no signature (e.g. 1000.00).") var signingLimit: String?
         @Option(name: .customLong("currency"), help: "A currency the bank books (repeat; default CHF and EUR).") var currencies: [String] = []
+        @Option(help: "Factors a login needs for full access: 2 (password and an authenticator app or the device) or 1 (password).")
+        var loginFactors = 2
 
         func run() async throws {
             let directory = folder.directory
@@ -43,7 +45,7 @@ struct BanksCommand: AsyncParsableCommand {
                 id: id, name: name, clearing: clearing, bic: bic, hosts: hosts.map { $0.lowercased() }, isDefault: isDefault,
                 database: db ?? "\(id).sqlite", languages: languages.isEmpty ? BankConfig.defaultLanguages : languages,
                 theme: brand.map { BankConfig.Theme(brand: $0, brandContrast: brandContrast, logoSVG: logo) }, signingLimit: signingLimit,
-                currencies: currencies.isEmpty ? ["CHF", "EUR"] : currencies)
+                currencies: currencies.isEmpty ? ["CHF", "EUR"] : currencies, loginFactors: loginFactors)
             do { try directory.add(config) } catch let error as BankConfigError { throw ValidationError(error.description) }
             let location = try config.databaseLocation(relativeTo: directory.folder, environment: ProcessInfo.processInfo.environment)
             try await DatabaseOptions.withDatabase(at: location) { database in

@@ -91,7 +91,7 @@ struct BankIsolationTests {
                 .post, "/v1/staff/sessions", host: Self.lemanHost, json: #"{"name": "tresor.staff", "password": "tresor-staff-password"}"#)
             #expect(staffLogin.status == .unauthorized, "Tresor's advisor logged in at Léman")
             let publicAPI: Set<String> = [
-                "/v1/sessions", "/v1/devices", "/v1/devices/{id}/challenge", "/v1/sessions/device", "/v1/staff/sessions",
+                "/v1/sessions", "/v1/devices", "/v1/devices/{id}/challenge", "/v1/sessions/device", "/v1/staff/sessions", "/v1/sessions/activation",
                 "/v1/resources/manifest", "/v1/resources/files/{hash}", "/v1/ui/screens", "/v1/ui/screens/{id}", "/v1/ui/schema",
                 "/v1/branches", "/v1/branches/{id}", "/v1/branches/{id}/slots", "/v1/fx/rates", "/v1/fx/quote",
                 "/v1/certificates/verify/{code}",
@@ -122,6 +122,7 @@ struct BankIsolationTests {
                     && !route.path.hasPrefix("/static") && !route.path.hasPrefix("/language") && route.path != "/login"
                     && !route.path.hasPrefix("/branches")  // the finder is public, like the API's
                     && !route.path.hasPrefix("/station")  // a station's pages know it by its key, not by a session
+                    && route.path != "/activate"  // the first login with a letter is public, like the login page
                 {
                     // A web page with Tresor's session cookie is a page for nobody: back to the login.
                     #expect(stolen.status.code / 100 == 3 || stolen.status == .notFound, "GET \(path) at Léman answered \(stolen.status)")

@@ -13,7 +13,7 @@ struct SessionAPITests {
             #expect((ok.json["token"] as? String)?.count ?? 0 >= 40)
             #expect(ISO8601DateFormatter().date(from: ok.json["expires_at"] as? String ?? "") != nil)
             // The contract as an Arabic region's number pad or a Nepali keyboard types it.
-            for contract in ["١٠٠٠٠٠٠١", "१००००००१"] {
+            for contract in ["١٠٠٠٠٠١٢", "१०००००१२"] {
                 let typed = try await client.call(.post, "/v1/sessions", json: #"{"contract": "\#(contract)", "password": "tresor-demo"}"#)
                 #expect(typed.status == .created, "\(contract): \(typed.text)")
             }

@@ -2,11 +2,20 @@
 branch's desk would), the letter's QR link opens /activate with both fields filled, a common
 password is refused with the rules in view, a good one is saved and the overview shows the new
 accounts; every step at 375 px, light and dark, screenshots kept. And the login page catches a
-mistyped contract number before it is sent."""
+mistyped contract number before it is sent. And a bank that asks for two login factors: the
+authenticator app set up at the first login, its code asked for after every password."""
 import os
+import re
+import shutil
+import socket
 import subprocess
+import tempfile
+import time
+import urllib.error
 import urllib.parse
+import urllib.request
 
+import pyotp
 from selenium.webdriver.common.by import By
 
 from webbase import ARTIFACTS, BASE, BrowserTest, api
@@ -93,3 +102,113 @@ class OnboardingTest(BrowserTest):
         contract.send_keys("10000012")
         self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
         self.wait_until(lambda b: urllib.parse.urlsplit(b.current_url).path == "/home")
+
+
+class TwoFactorBankTest(BrowserTest):
+    """A bank made by `tresor banks add` (two login factors by default), served on its own:
+    the first login sets up an authenticator app from its QR code's secret, and every later
+    login asks for its code after the password. Codes come from pyotp (PyPI), an RFC 6238
+    implementation written elsewhere than ours."""
+
+    def setUp(self):
+        super().setUp()
+        self.folder = tempfile.mkdtemp(prefix="tresor-2fa-")
+        subprocess.run([TRESOR, "banks", "add", "--banks", self.folder, "--id", "alpen", "--name", "Alpenbank", "--clearing", "8888",
+                        "--default"], check=True, capture_output=True)
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.log = open(os.path.join(self.folder, "serve.log"), "w")
+        self.server = subprocess.Popen([TRESOR, "serve", "--banks", self.folder, "--port", str(self.port), "--scheduler-interval-seconds", "0"],
+                                       cwd=self.folder, stdout=self.log, stderr=subprocess.STDOUT)
+        self.base = f"http://127.0.0.1:{self.port}"
+        subprocess.run(["scripts/await-healthy.sh", str(self.port), os.path.join(self.folder, "serve.log")], check=True,
+                       cwd=os.path.join(os.path.dirname(__file__), "..", ".."))
+
+    def tearDown(self):
+        super().tearDown()
+        self.server.terminate()
+        self.server.wait(timeout=30)
+        self.log.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def take_on(self, name, birth_date):
+        made = subprocess.run([TRESOR, "customers", "add", "--banks", self.folder, "--bank", "alpen", "--name", name, "--birth-date", birth_date,
+                               "--language", "de", "--staff", "desk"], check=True, capture_output=True, text=True).stdout
+        return re.search(r"contract (\d{8})", made).group(1), re.search(r"code ([A-Z0-9-]{14})", made).group(1)
+
+    def first_login_to_the_app(self, contract, code, mode):
+        """Letter and password as in the one-factor bank; returns the secret the page shows."""
+        self.browser.get(self.base + f"/appearance/{mode}?back=/login")
+        self.browser.get(self.base + f"/activate?contract={contract}&code={code}")
+        self.browser.find_element(By.CSS_SELECTOR, "form[action='/activate'] button").click()
+        self.wait_until(lambda b: b.find_elements(By.ID, "confirm"))
+        self.browser.find_element(By.ID, "password").send_keys("Alpenrose-Morgenkaffee")
+        self.browser.find_element(By.ID, "confirm").send_keys("Alpenrose-Morgenkaffee")
+        self.browser.find_element(By.CSS_SELECTOR, "form[action='/activate/password'] button").click()
+        secret = self.wait_until(lambda b: b.find_element(By.ID, "totp-secret")).text.replace(" ", "")
+        self.assertEqual([s.text for s in self.browser.find_elements(By.CSS_SELECTOR, ".steps span")], ["1", "2", "3", "4"])
+        self.assertTrue(self.browser.find_element(By.CSS_SELECTOR, "#totp-qr svg").is_displayed())
+        self.assert_fits_and_accessible()
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        self.browser.save_screenshot(os.path.join(ARTIFACTS, f"first-login-3-authenticator-{mode}.png"))
+        return secret
+
+    def password_only(self, contract):
+        """A new browser's login with the password: it ends at the code page."""
+        self.browser.delete_all_cookies()
+        self.browser.get(self.base + "/login")
+        self.browser.find_element(By.ID, "contract").send_keys(contract)
+        self.browser.find_element(By.ID, "password").send_keys("Alpenrose-Morgenkaffee")
+        self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
+        self.wait_until(lambda b: urllib.parse.urlsplit(b.current_url).path == "/login/code")
+
+    def enter_code(self, code):
+        field = self.browser.find_element(By.ID, "code")
+        field.clear()
+        field.send_keys(code)
+        field.submit()
+
+    def test_the_first_login_sets_up_the_app_and_every_login_asks_for_its_code(self):
+        contract, code = self.take_on("Lea Brunner", "1990-03-14")
+        secret = self.first_login_to_the_app(contract, code, "light")
+        totp = pyotp.TOTP(secret)
+        self.enter_code(f"{(int(totp.now()) + 1) % 1000000:06d}")  # a wrong code: the same QR code again, the error said
+        self.assertIn("falsch", self.wait_until(lambda b: b.find_element(By.ID, "second-factor-error")).text)
+        self.assertEqual(self.browser.find_element(By.ID, "totp-secret").text.replace(" ", ""), secret)
+        used = totp.now()
+        self.enter_code(used)
+        self.wait_until(lambda b: b.find_elements(By.ID, "activate-done"))
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, ".steps [aria-current=step]").text, "4")
+        # Logged out and in again: the password alone leads to the code, and to nothing else.
+        self.password_only(contract)
+        self.browser.get(self.base + "/home")
+        self.assertEqual(urllib.parse.urlsplit(self.browser.current_url).path, "/login", "no screen before the second factor")
+        self.browser.get(self.base + "/login/code")
+        for mode in ["light", "dark"]:
+            self.browser.get(self.base + f"/appearance/{mode}?back=/login/code")
+            self.assert_fits_and_accessible()
+            self.browser.save_screenshot(os.path.join(ARTIFACTS, f"login-second-factor-{mode}.png"))
+        # The code that set the app up does not open a session; the next one does.
+        self.enter_code(used)
+        self.assertIn("schon verwendet", self.wait_until(lambda b: b.find_element(By.ID, "second-factor-error")).text)
+        while totp.now() == used:
+            time.sleep(1)
+        self.enter_code(totp.now())
+        self.wait_until(lambda b: urllib.parse.urlsplit(b.current_url).path == "/home")
+        self.assertIn("Privatkonto", self.browser.find_element(By.TAG_NAME, "main").text)
+
+    def test_the_app_step_in_dark_and_leaving_at_the_code(self):
+        contract, code = self.take_on("Noah Weber", "1987-11-02")
+        secret = self.first_login_to_the_app(contract, code, "dark")
+        self.enter_code(pyotp.TOTP(secret).now())
+        self.wait_until(lambda b: b.find_elements(By.ID, "activate-done"))
+        # Leaving at the code ends the password's session: the code page does not come back.
+        self.password_only(contract)
+        cookie = self.browser.get_cookie("tresor_session")["value"]
+        self.browser.find_element(By.ID, "second-factor-cancel").click()
+        self.wait_until(lambda b: urllib.parse.urlsplit(b.current_url).path == "/login")
+        request = urllib.request.Request(self.base + "/v1/accounts", headers={"Authorization": "Bearer " + cookie})
+        with self.assertRaises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request)
+        self.assertEqual(refused.exception.code, 401)

@@ -45,7 +45,8 @@ public struct AuthService: Sendable {
         }
     }
 
-    /// Checks contract and password and opens a level-2 session.
+    /// Checks contract and password and opens a session: level 2 where the bank asks for one
+    /// factor, level 1 (read-only, until a second factor steps it up) where it asks for two.
     /// Throws `invalid_credentials` without saying which of the two was wrong, and
     /// `login_locked` after `failuresBeforeLock` failures in a row, for a growing delay.
     /// why by contract text: a contract that does not exist locks the same way, so the
@@ -72,10 +73,12 @@ public struct AuthService: Sendable {
         try await database.transaction { session in
             try await session.execute(SQL("DELETE FROM login_failures WHERE contract = ?", [.text(contract)]))
             try await AuditLog.append(
-                AuditEntry(atMillis: now, actor: "customer:\(customer)", contract: contract, action: "login", address: address, details: "password"),
+                AuditEntry(
+                    atMillis: now, actor: "customer:\(customer)", contract: contract, action: "login", address: address,
+                    details: config.loginFactors >= 2 ? "password (first of two factors)" : "password"),
                 dialect: dialect, in: session)
         }
-        return try await openSession(customer: customer, contract: contract, level: 2)
+        return try await openSession(customer: customer, contract: contract, level: config.loginFactors >= 2 ? 1 : 2)
     }
 
     static let invalidCredentials = DomainError(.invalidCredentials, "Contract number or password is wrong.")
@@ -119,8 +122,10 @@ public struct AuthService: Sendable {
     }
 
     /// Raises a level-1 session to level 2 after the password was checked again; the token
-    /// stays the same.
+    /// stays the same. With two login factors only a device session may (the device key was the
+    /// first factor); a password session needs the second factor (`SecondFactorService`).
     public func stepUp(token: String, principal: Principal, password: String) async throws {
+        guard config.loginFactors < 2 || principal.deviceID != nil else { throw Self.secondFactorRequired }
         let now = clock.unixMillis
         try await refuseIfLocked(principal.contract, now: now)
         let hash = try await database.read { session in
@@ -209,6 +214,10 @@ public struct AuthService: Sendable {
     /// A level-1 session (a remembered device) asked for what needs the password or PIN.
     public static let stepUpRequired = DomainError(
         .stepUpRequired, "Confirm with your password or PIN to do this (POST /v1/sessions/current/step-up).")
+
+    /// A password session of a two-factor bank asked to step up with the password again.
+    public static let secondFactorRequired = DomainError(
+        .secondFactorRequired, field: "code", "Confirm with the code of your authenticator app (the password was the first factor).")
 
     static let unauthorized = DomainError(.unauthorized, "Log in again: the session is missing, expired or revoked.")
 

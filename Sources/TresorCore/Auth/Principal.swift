@@ -58,6 +58,10 @@ public struct AuthConfig: Sendable {
     public var failuresBeforeLock = 5
     /// The first lock lasts this long; each further failure doubles it (at most a day).
     public var lockBaseSeconds: Int64 = 60
+    /// The factors a login needs for level 2 (the bank's `login_factors`): 1, the password; 2,
+    /// the password and a second factor (an authenticator code, or the device key with the
+    /// password as its PIN), a password alone then opening a read-only level-1 session.
+    public var loginFactors = 1
     /// How often logins, activations, signatures and scans may come, per address or contract.
     public var rateLimits = RateLimits()
 

@@ -30,6 +30,10 @@ public struct BankConfig: Sendable, Hashable, Codable {
     public var signingLimit: String?
     /// The currencies the bank keeps own accounts in when it is founded.
     public var currencies: [String]
+    /// The factors a login needs for full access (`AuthConfig.loginFactors`): 2 (password and
+    /// an authenticator app or the device) for a bank `tresor banks add` makes; 1 where the file
+    /// does not say (the demo banks, so the README's password logins stay simple).
+    public var loginFactors: Int
 
     public struct Theme: Sendable, Hashable, Codable {
         public var brand: String
@@ -57,7 +61,8 @@ public struct BankConfig: Sendable, Hashable, Codable {
 
     public init(
         id: String, name: String, clearing: Int, bic: String? = nil, hosts: [String], isDefault: Bool = false, database: String,
-        languages: [String] = BankConfig.defaultLanguages, theme: Theme? = nil, signingLimit: String? = nil, currencies: [String] = ["CHF", "EUR"]
+        languages: [String] = BankConfig.defaultLanguages, theme: Theme? = nil, signingLimit: String? = nil, currencies: [String] = ["CHF", "EUR"],
+        loginFactors: Int = 1
     ) {
         self.id = id
         self.name = name
@@ -70,12 +75,14 @@ public struct BankConfig: Sendable, Hashable, Codable {
         self.theme = theme
         self.signingLimit = signingLimit
         self.currencies = currencies
+        self.loginFactors = loginFactors
     }
 
     enum CodingKeys: String, CodingKey {
         case id, name, clearing, bic, hosts, database, languages, theme, currencies
         case isDefault = "default"
         case signingLimit = "signing_limit_chf"
+        case loginFactors = "login_factors"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -91,6 +98,7 @@ public struct BankConfig: Sendable, Hashable, Codable {
         theme = try container.decodeIfPresent(Theme.self, forKey: .theme)
         signingLimit = try container.decodeIfPresent(String.self, forKey: .signingLimit)
         currencies = try container.decodeIfPresent([String].self, forKey: .currencies) ?? ["CHF", "EUR"]
+        loginFactors = try container.decodeIfPresent(Int.self, forKey: .loginFactors) ?? 1
     }
 
     /// The signing policy this bank's payments are decided by.

@@ -21,7 +21,7 @@ public struct MessageText: Sendable, Hashable {
     public enum Key: String, Sendable, CaseIterable {
         case paymentExecuted, moneyReceived, paymentRejected, paymentReturned, signatureNeeded, deviceActivated, accountOpened, accountDeclined
         case documentReady, budgetAlert, appointmentRequested, appointmentConfirmed, appointmentDeclined, cashReady
-        case cashOrdered, cashCollected, cashCancelled, cardBlocked, cardUnblocked, standingOrderSkipped
+        case cashOrdered, cashCollected, cashCancelled, cardBlocked, cardUnblocked, standingOrderSkipped, authenticatorEnrolled
     }
 
     public static let languages = ["de", "fr", "it", "en", "ar"]
@@ -134,6 +134,19 @@ public struct MessageText: Sendable, Hashable {
                 "{device} può ora accedere al vostro banking. Se non eravate voi, bloccatelo in Impostazioni o chiamate la vostra filiale.",
                 "{device} can now log in to your banking. If this was not you, lock it under Settings or call your branch.",
                 "يمكن لـ {device} الآن الدخول إلى حسابك. إن لم تكن أنت، فاقفله من الإعدادات أو اتصل بفرعك.",
+            ]
+        ),
+        .authenticatorEnrolled: (
+            [
+                "Authenticator-App eingerichtet", "Application d’authentification configurée", "App di autenticazione configurata",
+                "Authenticator app set up", "تم إعداد تطبيق المصادقة",
+            ],
+            [
+                "Ihr Login verlangt ab jetzt den Code dieser App. Waren das nicht Sie, rufen Sie sofort Ihre Filiale an.",
+                "Votre connexion demande désormais le code de cette application. Si ce n’était pas vous, appelez immédiatement votre agence.",
+                "D’ora in poi l’accesso chiede il codice di questa app. Se non eravate voi, chiamate subito la vostra filiale.",
+                "Your login now asks for this app’s code. If this was not you, call your branch at once.",
+                "يطلب تسجيل دخولك من الآن رمز هذا التطبيق. إن لم تكن أنت، فاتصل بفرعك فورًا.",
             ]
         ),
         .accountOpened: (

@@ -1,7 +1,9 @@
 extension Migration {
     /// Customers made by the bank's staff (`tresor customers add`): what the branch records about
     /// them, and the one-time letters that let them in: the activation letter of a new customer
-    /// and the reset letter of one who lost the password. Only a code's SHA-256 is stored.
+    /// and the reset letter of one who lost the password (only a code's SHA-256 is stored); and
+    /// the second factors of a login (an authenticator app's TOTP secret, sealed as the signing
+    /// seeds are, with the last time step used so a code works once).
     static let m023CustomerLifecycle = Migration(
         version: 23, name: "customer lifecycle",
         statements: [
@@ -17,5 +19,11 @@ extension Migration {
             used_at_ms BIGINT, created_at_ms BIGINT NOT NULL)
             """,
             "CREATE INDEX login_letters_customer ON login_letters (customer_id, id)",
+            """
+            CREATE TABLE second_factors (id %PK%, customer_id BIGINT NOT NULL REFERENCES customers(id), kind TEXT NOT NULL, \
+            secret TEXT NOT NULL, status TEXT NOT NULL, last_step BIGINT NOT NULL DEFAULT 0, created_at_ms BIGINT NOT NULL, \
+            confirmed_at_ms BIGINT)
+            """,
+            "CREATE INDEX second_factors_customer ON second_factors (customer_id, kind, status)",
         ])
 }

@@ -367,7 +367,9 @@ extension Operations {
             }
         }
     }
-    /// Raise a level-1 session to level 2 with the password; the token stays.
+    /// Raise a level-1 session to level 2 with the password or the authenticator app's code; the token stays.
+    ///
+    /// Send one of the two. Where the bank asks for two login factors (`login_factors: 2`), a password session (level 1 after POST /v1/sessions) steps up only with the code of the authenticator app set up under /v1/second-factors (403 second_factor_required for the password again); a device session with the password. A code works once; wrong codes lock the code (429 login_locked) apart from the password.
     ///
     /// - Remark: HTTP `POST /v1/sessions/current/step-up`.
     /// - Remark: Generated from `#/paths//v1/sessions/current/step-up/post`.
@@ -391,16 +393,24 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/sessions/current/step-up/POST/requestBody/json`.
                 public struct JsonPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/paths/v1/sessions/current/step-up/POST/requestBody/json/password`.
-                    public var password: Swift.String
+                    public var password: Swift.String?
+                    /// - Remark: Generated from `#/paths/v1/sessions/current/step-up/POST/requestBody/json/code`.
+                    public var code: Swift.String?
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
                     ///   - password:
-                    public init(password: Swift.String) {
+                    ///   - code:
+                    public init(
+                        password: Swift.String? = nil,
+                        code: Swift.String? = nil
+                    ) {
                         self.password = password
+                        self.code = code
                     }
                     public enum CodingKeys: String, CodingKey {
                         case password
+                        case code
                     }
                 }
                 /// - Remark: Generated from `#/paths/v1/sessions/current/step-up/POST/requestBody/content/application\/json`.
@@ -528,6 +538,52 @@ extension Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rejection with a stable code and the field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/current/step-up/post/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rejection with a stable code and the field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/current/step-up/post/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
                             response: self
                         )
                     }
@@ -1189,7 +1245,9 @@ extension APIProtocol {
     public func deleteV1SessionsCurrent(headers: Operations.DeleteV1SessionsCurrent.Input.Headers = .init()) async throws -> Operations.DeleteV1SessionsCurrent.Output {
         try await deleteV1SessionsCurrent(Operations.DeleteV1SessionsCurrent.Input(headers: headers))
     }
-    /// Raise a level-1 session to level 2 with the password; the token stays.
+    /// Raise a level-1 session to level 2 with the password or the authenticator app's code; the token stays.
+    ///
+    /// Send one of the two. Where the bank asks for two login factors (`login_factors: 2`), a password session (level 1 after POST /v1/sessions) steps up only with the code of the authenticator app set up under /v1/second-factors (403 second_factor_required for the password again); a device session with the password. A code works once; wrong codes lock the code (429 login_locked) apart from the password.
     ///
     /// - Remark: HTTP `POST /v1/sessions/current/step-up`.
     /// - Remark: Generated from `#/paths//v1/sessions/current/step-up/post`.
@@ -1408,7 +1466,9 @@ extension Client {
             }
         )
     }
-    /// Raise a level-1 session to level 2 with the password; the token stays.
+    /// Raise a level-1 session to level 2 with the password or the authenticator app's code; the token stays.
+    ///
+    /// Send one of the two. Where the bank asks for two login factors (`login_factors: 2`), a password session (level 1 after POST /v1/sessions) steps up only with the code of the authenticator app set up under /v1/second-factors (403 second_factor_required for the password again); a device session with the password. A code works once; wrong codes lock the code (429 login_locked) apart from the password.
     ///
     /// - Remark: HTTP `POST /v1/sessions/current/step-up`.
     /// - Remark: Generated from `#/paths//v1/sessions/current/step-up/post`.
@@ -1509,6 +1569,50 @@ extension Client {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .unauthorized(.init(body: body))
+                case 403:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(body: body))
+                case 404:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(body: body))
                 case 429:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses._Error.Body

@@ -526,11 +526,33 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/beneficiaries`.
     /// - Remark: Generated from `#/paths//v1/beneficiaries/get`.
     func getV1Beneficiaries(_ input: Operations.GetV1Beneficiaries.Input) async throws -> Operations.GetV1Beneficiaries.Output
-    /// Raise a level-1 session to level 2 with the password; the token stays.
+    /// Raise a level-1 session to level 2 with the password or the authenticator app's code; the token stays.
+    ///
+    /// Send one of the two. Where the bank asks for two login factors (`login_factors: 2`), a password session (level 1 after POST /v1/sessions) steps up only with the code of the authenticator app set up under /v1/second-factors (403 second_factor_required for the password again); a device session with the password. A code works once; wrong codes lock the code (429 login_locked) apart from the password.
     ///
     /// - Remark: HTTP `POST /v1/sessions/current/step-up`.
     /// - Remark: Generated from `#/paths//v1/sessions/current/step-up/post`.
     func postV1SessionsCurrentStepUp(_ input: Operations.PostV1SessionsCurrentStepUp.Input) async throws -> Operations.PostV1SessionsCurrentStepUp.Output
+    /// The customer's second login factors (an authenticator app being set up shows as pending).
+    ///
+    /// - Remark: HTTP `GET /v1/second-factors`.
+    /// - Remark: Generated from `#/paths//v1/second-factors/get`.
+    func getV1SecondFactors(_ input: Operations.GetV1SecondFactors.Input) async throws -> Operations.GetV1SecondFactors.Output
+    /// Start setting up an authenticator app (RFC 6238, SHA-1, 6 digits, 30 s); the secret is shown once.
+    ///
+    /// - Remark: HTTP `POST /v1/second-factors/totp`.
+    /// - Remark: Generated from `#/paths//v1/second-factors/totp/post`.
+    func postV1SecondFactorsTotp(_ input: Operations.PostV1SecondFactorsTotp.Input) async throws -> Operations.PostV1SecondFactorsTotp.Output
+    /// Remove the authenticator app (a lost phone).
+    ///
+    /// - Remark: HTTP `DELETE /v1/second-factors/totp`.
+    /// - Remark: Generated from `#/paths//v1/second-factors/totp/delete`.
+    func deleteV1SecondFactorsTotp(_ input: Operations.DeleteV1SecondFactorsTotp.Input) async throws -> Operations.DeleteV1SecondFactorsTotp.Output
+    /// Confirm the app being set up with a code it shows; it replaces an app set up before.
+    ///
+    /// - Remark: HTTP `POST /v1/second-factors/totp/confirm`.
+    /// - Remark: Generated from `#/paths//v1/second-factors/totp/confirm/post`.
+    func postV1SecondFactorsTotpConfirm(_ input: Operations.PostV1SecondFactorsTotpConfirm.Input) async throws -> Operations.PostV1SecondFactorsTotpConfirm.Output
     /// First login with the one-time code of an activation or reset letter; chooses the password.
     ///
     /// The code comes on the letter staff issue (POST /v1/staff/customers, POST /v1/staff/customers/{contract}/reset-letter, or `tresor customers add|reset`). A wrong code counts against the letter (five, then it is void) and the address. The password must meet the policy (at least 10 characters, not among the 100,000 most common passwords, without the contract number or the customer's name), else 422 weak_password and the letter stays usable.

@@ -9,6 +9,7 @@ struct DeviceRoutes {
     let devices: DeviceService
     let auth: AuthService
     let staff: StaffService
+    let secondFactors: SecondFactorService
 
     struct DeviceDTO: Encodable {
         let id: String
@@ -92,11 +93,21 @@ struct DeviceRoutes {
     }
 
     /// `POST /v1/sessions/current/step-up` `{"password"}`: level 1 → 2 on the same token.
+    /// `POST /v1/sessions/current/step-up` `{"password"}` or `{"code"}` (the authenticator app's,
+    /// the second factor where the bank asks for two).
     func stepUp(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
-        struct Input: Decodable { let password: String }
+        struct Input: Decodable {
+            let password: String?
+            let code: String?
+        }
         let input = try JSON.decode(Input.self, from: try await JSON.body(request))
-        try await auth.stepUp(token: String(request.headers[.authorization]!.dropFirst(7)), principal: principal, password: input.password)
+        let token = String(request.headers[.authorization]!.dropFirst(7))
+        switch (input.password, input.code) {
+        case (let password?, nil): try await auth.stepUp(token: token, principal: principal, password: password)
+        case (nil, let code?): try await secondFactors.stepUp(token: token, principal: principal, code: code)
+        default: throw DomainError(.missingField, field: "password", "Send the password or the authenticator's code.")
+        }
         struct Body: Encodable { let level: Int }
         return try JSON.response(Body(level: 2))
     }

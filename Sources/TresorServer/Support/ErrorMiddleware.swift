@@ -52,7 +52,7 @@ struct ErrorMiddleware: RouterMiddleware {
     static func status(for code: DomainError.Code) -> HTTPResponse.Status {
         switch code {
         case .invalidCredentials, .unauthorized, .invalidDeviceSignature, .invalidActivationCode: .unauthorized
-        case .stepUpRequired, .forbidden, .deviceLocked, .stationRequired, .deviceRequired, .deviceTooNew: .forbidden
+        case .stepUpRequired, .secondFactorRequired, .forbidden, .deviceLocked, .stationRequired, .deviceRequired, .deviceTooNew: .forbidden
         case .loginLocked, .rateLimited: .tooManyRequests
         case .accountNotFound, .notFound, .unknownBank: .notFound
         case .idempotencyKeyReused, .paymentNotPending, .nameTaken, .paymentNotAwaitingSignature, .slotTaken, .tooLateToChange, .cashNotAvailable,

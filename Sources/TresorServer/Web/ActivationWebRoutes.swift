@@ -11,6 +11,7 @@ extension WebApp {
         router.get("/activate", use: activationForm)
         router.post("/activate", use: activationCode)
         router.post("/activate/password", use: activationPassword)
+        router.get("/activate/done", use: activationDone)
     }
 
     func activationPage(_ request: Request, step: Int, csrf: String) -> Page {
@@ -18,8 +19,27 @@ extension WebApp {
         page.values["signed_in"] = false
         page.values["screen_title"] = page.strings["activate_title"]
         page.values["step\(step)"] = true
-        page.values["step_label"] = page.strings.text("activate_step", ["n": String(step)])
+        Self.addSteps(&page, current: step, count: services.auth.config.loginFactors >= 2 ? 4 : 3)
         return page
+    }
+
+    /// The step dots: letter, password, (the authenticator app where the bank asks for two
+    /// factors,) done.
+    static func addSteps(_ page: inout Page, current: Int, count: Int) {
+        page.values["steps"] = (1...count).map { ["n": String($0), "current": $0 == current] }
+        page.values["step_label"] = page.strings.text("activate_step", ["n": String(current), "count": String(count)])
+    }
+
+    /// The last step: the customer's access is ready.
+    func activationDone(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        let count = services.auth.config.loginFactors >= 2 ? 4 : 3
+        var page = activationPage(request, step: 3, csrf: WebSupport.csrfToken(forSession: token))
+        page.values["step3"] = nil
+        page.values["done"] = true
+        Self.addSteps(&page, current: count, count: count)
+        page.values["done_text"] = page.strings.text("activate_done_text", ["contract": principal.contract])
+        return render("activate", page)
     }
 
     func activationForm(_ request: Request, context: TresorRequestContext) async throws -> Response {
@@ -74,12 +94,11 @@ extension WebApp {
         guard password == form["confirm"] else { return try await again(strings["activate_mismatch"], status: .badRequest) }
         do {
             let grant = try await services.customers.activate(contract: contract, code: code, password: password, address: context.address)
-            var page = activationPage(request, step: 3, csrf: csrf)
-            page.values["done_text"] = page.strings.text("activate_done_text", ["contract": Digits.ascii(contract)])
             let customer = try await services.auth.authenticate(token: grant.token).customerID
             // why: the bank writes to the customer in the language the first login was made in.
-            try await services.messages.setLanguage(page.language.rawValue, of: customer)
-            return render("activate", page, cookies: [WebSupport.cookie(WebSupport.sessionCookie, grant.token, request: request)])
+            try await services.messages.setLanguage(page(request, csrf: csrf).language.rawValue, of: customer)
+            let next = services.auth.config.loginFactors >= 2 ? "/activate/authenticator" : "/activate/done"
+            return WebSupport.redirect(next, cookies: [WebSupport.cookie(WebSupport.sessionCookie, grant.token, request: request)])
         } catch let error as DomainError where error.code == .weakPassword {
             return try await again(Self.message(for: error, strings: strings), status: .unprocessableContent)
         } catch let error as DomainError {

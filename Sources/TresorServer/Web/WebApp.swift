@@ -150,8 +150,11 @@ struct WebApp: Sendable {
     }
 
     /// The logged-in customer behind the session cookie, with the session token.
+    /// The signed-in customer: a level-2 session (a password session waiting for its second
+    /// factor is not one; `/login/code` finishes it).
     func session(_ request: Request) async -> (principal: Principal, token: String)? {
-        guard let token = WebSupport.cookies(request)[WebSupport.sessionCookie], let principal = try? await services.auth.authenticate(token: token)
+        guard let token = WebSupport.cookies(request)[WebSupport.sessionCookie], let principal = try? await services.auth.authenticate(token: token),
+            principal.level >= 2
         else { return nil }
         return (principal, token)
     }

@@ -33,6 +33,7 @@ extension WebApp {
         registerAppointments(on: router)
         registerCash(on: router)
         registerActivation(on: router)
+        registerSecondFactor(on: router)
         registerLoan(on: router)
         registerMore(on: router)
         registerInbox(on: router)
@@ -154,6 +155,10 @@ extension WebApp {
                 // why at login: the bank writes to the customer (inbox, station) in the language they bank in.
                 try await services.messages.setLanguage(page.language.rawValue, of: customer)
             }
+            if grant.level < 2 {
+                // The bank asks for two factors: the password was the first.
+                return WebSupport.redirect("/login/code", cookies: cookies)
+            }
             if form["remember"] == "1" {
                 let remembered = try await services.rememberedBrowsers.remember(try await services.auth.authenticate(token: grant.token))
                 cookies.append(
@@ -171,7 +176,8 @@ extension WebApp {
     func logout(_ request: Request, context: TresorRequestContext) async throws -> Response {
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
-        if let (_, token) = await session(request), checkCSRF(form, token: token) {
+        // why any level: a password session waiting for its second factor is ended too.
+        if let (_, token) = await pendingSession(request), checkCSRF(form, token: token) {
             try await services.auth.logout(token: token)
         }
         return WebSupport.redirect("/login", cookies: [WebSupport.cookie(WebSupport.sessionCookie, "", request: request, maxAge: 0)])
