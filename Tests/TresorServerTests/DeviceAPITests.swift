@@ -75,7 +75,7 @@ struct DeviceAPITests {
         }
     }
 
-    @Test("device login is level 1 (overview only) until the PIN or a step-up makes it level 2")
+    @Test("device login is level 1 (accounts and transactions only) until the PIN or a step-up makes it level 2")
     func levels() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { client in
@@ -89,10 +89,9 @@ struct DeviceAPITests {
             #expect(accounts.status == .ok)
             let account = try #require((accounts.json["accounts"] as? [[String: Any]])?.first?["id"] as? String)
             #expect(try await client.call(.get, "/v1/accounts/\(account)", token: token).status == .ok)
-            for (method, path) in [
-                ("GET", "/v1/accounts/\(account)/transactions"), ("GET", "/v1/payments"), ("POST", "/v1/payments"), ("GET", "/v1/devices"),
-                ("GET", "/v1/templates"),
-            ] {
+            // Level 1 reads (accounts, their transactions), nothing more.
+            #expect(try await client.call(.get, "/v1/accounts/\(account)/transactions", token: token).status == .ok)
+            for (method, path) in [("GET", "/v1/payments"), ("POST", "/v1/payments"), ("GET", "/v1/devices"), ("GET", "/v1/templates")] {
                 let reply = try await client.call(.init(method)!, path, token: token, json: method == "POST" ? "{}" : nil)
                 #expect(reply.status == .forbidden && reply.errorCode == "step_up_required", "\(method) \(path)")
             }
