@@ -121,6 +121,13 @@ public actor TresorClient {
         _ = try await call { try await $0.postV1SecondFactorsTotpConfirm(body: .json(.init(code: code))).noContent }
     }
 
+    /// A new password. With `current`, from any full session; without it (the customer forgot
+    /// the password), only from a session opened with this device's key and PIN, which also ends
+    /// the customer's other sessions. A password the policy refuses throws `weak_password`.
+    public func setPassword(_ new: String, current: String? = nil) async throws {
+        _ = try await call { try await $0.putV1Password(body: .json(.init(currentPassword: current, newPassword: new))).noContent }
+    }
+
     func adopt(token: String, contract: String?) throws {
         if let contract, session.contract != contract { try cache?.clear() }
         session.save(token: token, contract: contract)

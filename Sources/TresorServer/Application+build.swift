@@ -96,6 +96,7 @@ public func buildRouter(
     v1.post("/sessions/current/step-up", use: deviceRoutes.stepUp)
     v1.get("/devices", use: deviceRoutes.list)
     let secondFactorRoutes = SecondFactorRoutes(secondFactors: services.secondFactors, bank: services.bank)
+    v1.put("/password", use: PasswordRoutes(auth: services.auth).change)
     v1.get("/second-factors", use: secondFactorRoutes.list)
     v1.post("/second-factors/totp", use: secondFactorRoutes.startTOTP)
     v1.post("/second-factors/totp/confirm", use: secondFactorRoutes.confirmTOTP)

@@ -533,6 +533,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/sessions/current/step-up`.
     /// - Remark: Generated from `#/paths//v1/sessions/current/step-up/post`.
     func postV1SessionsCurrentStepUp(_ input: Operations.PostV1SessionsCurrentStepUp.Input) async throws -> Operations.PostV1SessionsCurrentStepUp.Output
+    /// A new password, with the current one; or without it from the app on an enrolled device logged in with its PIN.
+    ///
+    /// The new password must meet the policy (422 weak_password). Without current_password the session must be a device session with the PIN (level 2 by device key and PIN; else 403 forbidden): the customer who forgot the password sets a new one that way, every other session of theirs ends and a password lock is lifted.
+    ///
+    /// - Remark: HTTP `PUT /v1/password`.
+    /// - Remark: Generated from `#/paths//v1/password/put`.
+    func putV1Password(_ input: Operations.PutV1Password.Input) async throws -> Operations.PutV1Password.Output
     /// The customer's second login factors (an authenticator app being set up shows as pending).
     ///
     /// - Remark: HTTP `GET /v1/second-factors`.
