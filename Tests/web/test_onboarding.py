@@ -80,9 +80,17 @@ class OnboardingTest(BrowserTest):
             self.browser.get(link)
             self.browser.find_element(By.CSS_SELECTOR, "form[action='/activate'] button").click()
             self.assertIn("falsch, benutzt oder abgelaufen", self.wait_until(lambda b: b.find_element(By.ID, "activate-error")).text)
-            # And the chosen password logs in.
+            # And the chosen password logs in; the overview names the login before (the first, on the web).
             self.login(contract, "Alpenrose-Morgenkaffee")
             self.assertEqual(urllib.parse.urlsplit(self.browser.current_url).path, "/home")
+            self.assertRegex(self.browser.find_element(By.ID, "last-login").text, r"^Letztes Login: .+ \d\d\.\d\d\.\d{4} \d\d:\d\d · Web$")
+            # Settings: every other session ends at once.
+            self.browser.get(BASE + "/settings")
+            self.assertIn("Gemerkte Browser: 0", self.browser.find_element(By.ID, "settings-browsers").text)
+            self.browser.find_element(By.ID, "end-sessions").click()
+            self.assertIn("1 andere Sitzungen beendet", self.wait_until(lambda b: b.find_element(By.CSS_SELECTOR, ".notice")).text)
+            self.assert_fits_and_accessible()
+            self.shot("4-settings-security", mode)
             self.browser.get(BASE + "/appearance/auto?back=/home")
             self.browser.delete_all_cookies()
 

@@ -51,7 +51,7 @@ public struct AuthService: Sendable {
     /// `login_locked` after `failuresBeforeLock` failures in a row, for a growing delay.
     /// why by contract text: a contract that does not exist locks the same way, so the
     /// answers never tell whether it exists.
-    public func login(contract typed: String, password: String, address: String? = nil) async throws -> SessionGrant {
+    public func login(contract typed: String, password: String, address: String? = nil, channel: String = "api") async throws -> SessionGrant {
         let contract = Digits.ascii(typed)
         guard !contract.isEmpty, contract.count <= config.contractLengthMax, password.count <= config.passwordLengthMax else {
             throw Self.invalidCredentials
@@ -78,7 +78,7 @@ public struct AuthService: Sendable {
                     details: config.loginFactors >= 2 ? "password (first of two factors)" : "password"),
                 dialect: dialect, in: session)
         }
-        return try await openSession(customer: customer, contract: contract, level: config.loginFactors >= 2 ? 1 : 2)
+        return try await openSession(customer: customer, contract: contract, level: config.loginFactors >= 2 ? 1 : 2, channel: channel)
     }
 
     static let invalidCredentials = DomainError(.invalidCredentials, "Contract number or password is wrong.")
@@ -217,7 +217,7 @@ public struct AuthService: Sendable {
         }.map { CustomerID($0.int(0)) }
     }
 
-    func openSession(customer: CustomerID, contract: String, level: Int, device: Int64? = nil) async throws -> SessionGrant {
+    func openSession(customer: CustomerID, contract: String, level: Int, device: Int64? = nil, channel: String = "api") async throws -> SessionGrant {
         let token = Self.base64URL(random.bytes(32))
         let now = clock.unixMillis
         let expires = now + config.lifetimeSeconds * 1000
@@ -225,12 +225,12 @@ public struct AuthService: Sendable {
             try await session.execute(
                 SQL(
                     """
-                    INSERT INTO sessions (token_hash, customer_id, contract, level, created_at_ms, expires_at_ms, last_seen_ms, device_id) \
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO sessions (token_hash, customer_id, contract, level, created_at_ms, expires_at_ms, last_seen_ms, device_id, channel) \
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                     [
                         .text(Hashing.sha256Hex(Array(token.utf8))), .int(customer.rawValue), .text(contract), .int(Int64(level)),
-                        .int(now), .int(expires), .int(now), SQLValue(device),
+                        .int(now), .int(expires), .int(now), SQLValue(device), .text(channel),
                     ]))
         }
         return SessionGrant(token: token, level: level, expiresAt: Date(timeIntervalSince1970: Double(expires) / 1000))

@@ -51,6 +51,19 @@ public struct RememberedBrowsers: Sendable {
         }
     }
 
+    /// The customer's remembered browsers still in use: when each was remembered and last used.
+    public func browsers(of customer: CustomerID) async throws -> [(createdAtMillis: Int64, lastUsedAtMillis: Int64)] {
+        let now = clock.unixMillis
+        return try await database.read { session in
+            try await session.query(
+                SQL(
+                    """
+                    SELECT created_at_ms, last_used_at_ms FROM remembered_browsers WHERE customer_id = ? AND revoked = 0 AND expires_at_ms > ? \
+                    ORDER BY last_used_at_ms DESC
+                    """, [.int(customer.rawValue), .int(now)]))
+        }.map { ($0.int(0), $0.int(1)) }
+    }
+
     public func forget(token: String) async throws {
         try await database.transaction { session in
             try await session.execute(

@@ -168,7 +168,9 @@ public struct CustomerService: Sendable {
     /// The first login with a letter: checks the code, then the new password against the
     /// policy, and opens a session. A wrong code counts against the letter (five, then it is
     /// void) and the address; a refused password does not use the letter up.
-    public func activate(contract typed: String, code typedCode: String, password: String, address: String? = nil) async throws -> SessionGrant {
+    public func activate(
+        contract typed: String, code typedCode: String, password: String, address: String? = nil, channel: String = "api"
+    ) async throws -> SessionGrant {
         let (record, letter) = try await openLetter(contract: typed, code: typedCode, address: address)
         let contract = record.contract
         try PasswordPolicy.enforce(
@@ -193,7 +195,7 @@ public struct CustomerService: Sendable {
         }
         // why: two tabs sending the same letter at once; only one chooses the password.
         guard used else { throw Self.invalidCode }
-        return try await auth.openSession(customer: record.id, contract: contract, level: 2)
+        return try await auth.openSession(customer: record.id, contract: contract, level: 2, channel: channel)
     }
 
     static let invalidCode = DomainError(.invalidActivationCode, field: "activation_code", "The code is wrong, used or expired.")

@@ -168,7 +168,7 @@ public struct DeviceService: Sendable {
                     atMillis: now, actor: "customer:\(customer)", contract: contract, action: "login", device: "device:\(id)", address: address,
                     details: level == 2 ? "device+pin" : "device"), dialect: dialect, in: session)
         }
-        return try await auth.openSession(customer: customer, contract: contract, level: level, device: id)
+        return try await auth.openSession(customer: customer, contract: contract, level: level, device: id, channel: "app")
     }
 
     /// ECDSA P-256 over SHA-256; the signature as DER or raw (r‖s), base64.

@@ -25,5 +25,7 @@ extension Migration {
             confirmed_at_ms BIGINT)
             """,
             "CREATE INDEX second_factors_customer ON second_factors (customer_id, kind, status)",
+            // The channel a session was opened on (web, app, api, xml), for "last login" after the next.
+            "ALTER TABLE sessions ADD COLUMN channel TEXT",
         ])
 }

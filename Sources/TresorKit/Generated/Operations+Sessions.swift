@@ -643,6 +643,177 @@ extension Operations {
             }
         }
     }
+    /// End every session of the customer but this one, and forget every remembered browser.
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/end-others`.
+    /// - Remark: Generated from `#/paths//v1/sessions/end-others/post`.
+    public enum PostV1SessionsEndOthers {
+        public static let id: Swift.String = "post/v1/sessions/end-others"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sessions/end-others/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostV1SessionsEndOthers.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostV1SessionsEndOthers.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.PostV1SessionsEndOthers.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.PostV1SessionsEndOthers.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/end-others/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/end-others/POST/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/sessions/end-others/POST/responses/200/content/json/ended`.
+                        public var ended: Swift.Int
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - ended:
+                        public init(ended: Swift.Int) {
+                            self.ended = ended
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case ended
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/sessions/end-others/POST/responses/200/content/application\/json`.
+                    case json(Operations.PostV1SessionsEndOthers.Output.Ok.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.PostV1SessionsEndOthers.Output.Ok.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PostV1SessionsEndOthers.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.PostV1SessionsEndOthers.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// How many sessions ended.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/end-others/post/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.PostV1SessionsEndOthers.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.PostV1SessionsEndOthers.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rejection with a stable code and the field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/end-others/post/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rejection with a stable code and the field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/end-others/post/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// First login with the one-time code of an activation or reset letter; chooses the password.
     ///
     /// The code comes on the letter staff issue (POST /v1/staff/customers, POST /v1/staff/customers/{contract}/reset-letter, or `tresor customers add|reset`). A wrong code counts against the letter (five, then it is void) and the address. The password must meet the policy (at least 10 characters, not among the 100,000 most common passwords, without the contract number or the customer's name), else 422 weak_password and the letter stays usable.
@@ -1260,6 +1431,13 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// End every session of the customer but this one, and forget every remembered browser.
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/end-others`.
+    /// - Remark: Generated from `#/paths//v1/sessions/end-others/post`.
+    public func postV1SessionsEndOthers(headers: Operations.PostV1SessionsEndOthers.Input.Headers = .init()) async throws -> Operations.PostV1SessionsEndOthers.Output {
+        try await postV1SessionsEndOthers(Operations.PostV1SessionsEndOthers.Input(headers: headers))
+    }
     /// First login with the one-time code of an activation or reset letter; chooses the password.
     ///
     /// The code comes on the letter staff issue (POST /v1/staff/customers, POST /v1/staff/customers/{contract}/reset-letter, or `tresor customers add|reset`). A wrong code counts against the letter (five, then it is void) and the address. The password must meet the policy (at least 10 characters, not among the 100,000 most common passwords, without the contract number or the customer's name), else 422 weak_password and the letter stays usable.
@@ -1635,6 +1813,110 @@ extension Client {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .tooManyRequests(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// End every session of the customer but this one, and forget every remembered browser.
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/end-others`.
+    /// - Remark: Generated from `#/paths//v1/sessions/end-others/post`.
+    public func postV1SessionsEndOthers(_ input: Operations.PostV1SessionsEndOthers.Input) async throws -> Operations.PostV1SessionsEndOthers.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.PostV1SessionsEndOthers.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/sessions/end-others",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .post
+                )
+                suppressMutabilityWarning(&request)
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.PostV1SessionsEndOthers.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Operations.PostV1SessionsEndOthers.Output.Ok.Body.JsonPayload.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                case 401:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(body: body))
+                case 403:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(body: body))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,

@@ -540,6 +540,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/password`.
     /// - Remark: Generated from `#/paths//v1/password/put`.
     func putV1Password(_ input: Operations.PutV1Password.Input) async throws -> Operations.PutV1Password.Output
+    /// Everything that can log in as the customer — the login before this one, devices, authenticator apps, remembered browsers.
+    ///
+    /// - Remark: HTTP `GET /v1/security`.
+    /// - Remark: Generated from `#/paths//v1/security/get`.
+    func getV1Security(_ input: Operations.GetV1Security.Input) async throws -> Operations.GetV1Security.Output
+    /// End every session of the customer but this one, and forget every remembered browser.
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/end-others`.
+    /// - Remark: Generated from `#/paths//v1/sessions/end-others/post`.
+    func postV1SessionsEndOthers(_ input: Operations.PostV1SessionsEndOthers.Input) async throws -> Operations.PostV1SessionsEndOthers.Output
     /// The customer's second login factors (an authenticator app being set up shows as pending).
     ///
     /// - Remark: HTTP `GET /v1/second-factors`.

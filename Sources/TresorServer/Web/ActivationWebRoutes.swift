@@ -93,7 +93,8 @@ extension WebApp {
         let strings = page(request, csrf: csrf).strings
         guard password == form["confirm"] else { return try await again(strings["activate_mismatch"], status: .badRequest) }
         do {
-            let grant = try await services.customers.activate(contract: contract, code: code, password: password, address: context.address)
+            let grant = try await services.customers.activate(
+                contract: contract, code: code, password: password, address: context.address, channel: "web")
             let customer = try await services.auth.authenticate(token: grant.token).customerID
             // why: the bank writes to the customer in the language the first login was made in.
             try await services.messages.setLanguage(page(request, csrf: csrf).language.rawValue, of: customer)

@@ -9,6 +9,7 @@ extension WebApp {
         router.get("/settings", use: settings)
         router.post("/settings/devices/{id}/lock", use: lockDevice)
         router.post("/settings/password", use: changePassword)
+        router.post("/settings/end-sessions", use: endOtherSessions)
         router.post("/settings/signing", use: chooseSigning)
         router.post("/settings/notifications", use: saveNotifications)
         router.get("/templates", use: templateList)
@@ -20,13 +21,22 @@ extension WebApp {
     func settings(_ request: Request, context: TresorRequestContext) async throws -> Response {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
-        try await fillSettings(&page, principal: principal)
+        try await fillSettings(&page, principal: principal, token: token)
         if request.uri.queryParameters.get("saved") != nil { page.values["notice"] = page.strings["settings_saved"] }
+        if let ended = request.text("ended").flatMap({ Int($0) }) {
+            page.values["notice"] = page.strings.text("settings_ended", ["n": String(ended)])
+        }
         return render("settings", page)
     }
 
-    func fillSettings(_ page: inout Page, principal: Principal) async throws {
+    func fillSettings(_ page: inout Page, principal: Principal, token: String) async throws {
         let language = page.language
+        try await fillLastLogin(&page, principal: principal, token: token)
+        page.values["browsers"] = page.strings.text(
+            "settings_browsers", ["n": String(try await services.rememberedBrowsers.browsers(of: principal.customerID).count)])
+        page.values["authenticator"] =
+            try await services.secondFactors.hasTOTP(principal.customerID)
+            ? page.strings["settings_authenticator_on"] : page.strings["settings_authenticator_off"]
         page.values["devices"] = try await services.devices.devices(of: principal.customerID).map { device in
             [
                 "id": String(device.id), "name": device.name, "active": device.status == .active,
@@ -64,7 +74,7 @@ extension WebApp {
             var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
             page.values["notify_error"] = Self.message(for: error, strings: page.strings)
             page.values["notify_threshold"] = form["notify_threshold"] ?? ""
-            try await fillSettings(&page, principal: principal)
+            try await fillSettings(&page, principal: principal, token: token)
             return render("settings", page, status: .badRequest)
         }
     }
@@ -102,7 +112,7 @@ extension WebApp {
         } catch let error as DomainError {
             page.values["signing_error"] = Self.message(for: error, strings: page.strings)
         }
-        try await fillSettings(&page, principal: principal)
+        try await fillSettings(&page, principal: principal, token: token)
         return render("settings", page)
     }
 
@@ -116,12 +126,31 @@ extension WebApp {
             return WebSupport.redirect("/settings?saved=1")
         } catch let error as DomainError {
             var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
-            try await fillSettings(&page, principal: principal)
+            try await fillSettings(&page, principal: principal, token: token)
             page.values["password_error"] = Self.message(for: error, strings: page.strings)
             page.values["password_error_field"] = Self.formField(error.field)
             page.values["password_error_on_\(Self.formField(error.field))"] = true
             return render("settings", page, status: .unprocessableContent)
         }
+    }
+
+    /// "End every other session": the lost phone's or the shared computer's, and every
+    /// remembered browser.
+    func endOtherSessions(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var request = request
+        let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
+        let ended = try await services.auth.endOtherSessions(principal: principal, token: token)
+        return WebSupport.redirect("/settings?ended=\(ended)")
+    }
+
+    /// "Last login: Tue 01.12.2026 18:04 · web", as the login before this session.
+    func fillLastLogin(_ page: inout Page, principal: Principal, token: String) async throws {
+        guard let last = try await services.auth.lastLogin(of: principal.customerID, before: token) else { return }
+        let (day, time) = when(Date(timeIntervalSince1970: Double(last.atMillis) / 1000), timeZone: services.calendar.timeZone, page: page)
+        let channel = last.channel.flatMap { page.strings["channel_\($0)"] } ?? ""
+        page.values["last_login"] = page.strings.text("last_login", ["when": "\(day) \(time)", "channel": channel])
     }
 
     func templateList(_ request: Request, context: TresorRequestContext) async throws -> Response {

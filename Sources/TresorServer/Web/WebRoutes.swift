@@ -137,7 +137,8 @@ extension WebApp {
         }
         page.values["contract"] = form["contract"] ?? ""
         do {
-            let grant = try await services.auth.login(contract: form["contract"] ?? "", password: form["password"] ?? "", address: context.address)
+            let grant = try await services.auth.login(
+                contract: form["contract"] ?? "", password: form["password"] ?? "", address: context.address, channel: "web")
             var cookies = [WebSupport.cookie(WebSupport.sessionCookie, grant.token, request: request)]
             let customer = try await services.auth.authenticate(token: grant.token).customerID
             let sent = WebSupport.cookies(request)
@@ -187,6 +188,7 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
         let language = page.language
+        try await fillLastLogin(&page, principal: principal, token: token)
         let accounts = try await services.accounts.accounts(of: principal)
         var totals: [String: Int64] = [:]
         for account in accounts { totals[account.currency.code, default: 0] += account.bookedMinor }

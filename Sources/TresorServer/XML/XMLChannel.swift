@@ -101,7 +101,8 @@ struct XMLChannel: Sendable {
     // MARK: services
 
     func login(_ request: XMLRequest, address: String?) async throws -> XMLResponse {
-        let grant = try await services.auth.login(contract: request["Contract"] ?? "", password: request["Password"] ?? "", address: address)
+        let grant = try await services.auth.login(
+            contract: request["Contract"] ?? "", password: request["Password"] ?? "", address: address, channel: "xml")
         if let language = request["Language"] {
             guard languages.contains(language) else {
                 throw DomainError(.invalidParameter, field: "language", "Language is one of \(languages.joined(separator: ", ")).")
