@@ -56,7 +56,7 @@ let package = Package(
             name: "TresorCore",
             dependencies: [
                 "TresorLedger", "TresorDomain", "CLibXML2",
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ],
             resources: [.copy("Clearing/Schemas"), .copy("Customers/CommonPasswords")]

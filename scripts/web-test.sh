@@ -12,10 +12,11 @@ venv=.build/web-venv
 # cryptography signs as the demo phone does when it pairs with the self-service station;
 # hypothesis generates the input of the property tests of the parsers (test_properties.py);
 # pycamt, a camt.053 reader written for banks' files, reads the statements as a customer's
-# accounting software would; pyotp computes the authenticator app's codes (RFC 6238) as a phone would.
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium, icalendar, axe_selenium_python, PIL, cryptography, hypothesis, pycamt, pyotp" 2>/dev/null; then
+# accounting software would; pyotp computes the authenticator app's codes (RFC 6238) as a phone would; fido2 (Yubico)
+# writes passkey credentials with CBOR and COSE code of its own.
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium, icalendar, axe_selenium_python, PIL, cryptography, hypothesis, pycamt, pyotp, fido2" 2>/dev/null; then
   python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet "selenium==4.25.0" "icalendar==6.1.0" "axe-selenium-python==2.1.6" "pillow==13.0.0" "cryptography==44.0.0" "hypothesis==6.112.0" "pycamt==1.1.1" "pyotp==2.9.0"
+  "$venv/bin/pip" install --quiet "selenium==4.25.0" "icalendar==6.1.0" "axe-selenium-python==2.1.6" "pillow==13.0.0" "cryptography==44.0.0" "hypothesis==6.112.0" "pycamt==1.1.1" "pyotp==2.9.0" "fido2==1.1.3"
 fi
 . scripts/demo-server.sh web
 # why TMPDIR inside $work: Chromium leaves a folder of its own there at every start when

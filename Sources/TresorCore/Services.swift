@@ -40,6 +40,7 @@ public struct Services: Sendable {
     public let standingOrders: StandingOrderService
     public let customers: CustomerService
     public let secondFactors: SecondFactorService
+    public let passkeys: PasskeyService
     public let clock: any Clock
     public let calendar: BankCalendar
 
@@ -85,6 +86,7 @@ public struct Services: Sendable {
             database: database, ledger: ledger, bank: bank, calendar: calendar, clock: clock, random: random)
         statements = StatementService(ledger: ledger, accounts: accounts, bank: bank, calendar: calendar, clock: clock)
         loans = LoanService(database: database, settings: settings, calendar: calendar, clock: clock)
+        passkeys = PasskeyService(database: database, auth: auth, clock: clock, random: random)
         secondFactors = SecondFactorService(database: database, auth: auth, clock: clock, random: random, secrets: secrets)
         customers = CustomerService(database: database, bank: bank, auth: auth, clock: clock, random: random)
         rememberedBrowsers = RememberedBrowsers(database: database, clock: clock, random: random)

@@ -104,6 +104,9 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         /// A step-up this bank does not accept: with two login factors, the password again does
         /// not raise a password session (the second factor must be another kind).
         case secondFactorRequired = "second_factor_required"
+        /// A WebAuthn registration or assertion that fails one of the relying party's checks
+        /// (`field` names it: origin, rp_id, challenge, flags, sign_count, signature, attestation…).
+        case passkeyRefused = "passkey_refused"
         case invalidDeviceSignature = "invalid_device_signature"
         case deviceLocked = "device_locked"
         case invalidPIN = "invalid_pin"

@@ -92,6 +92,7 @@ struct BankIsolationTests {
             #expect(staffLogin.status == .unauthorized, "Tresor's advisor logged in at Léman")
             let publicAPI: Set<String> = [
                 "/v1/sessions", "/v1/devices", "/v1/devices/{id}/challenge", "/v1/sessions/device", "/v1/staff/sessions", "/v1/sessions/activation",
+                "/v1/sessions/passkey/options", "/v1/sessions/passkey",
                 "/v1/resources/manifest", "/v1/resources/files/{hash}", "/v1/ui/screens", "/v1/ui/screens/{id}", "/v1/ui/schema",
                 "/v1/branches", "/v1/branches/{id}", "/v1/branches/{id}/slots", "/v1/fx/rates", "/v1/fx/quote",
                 "/v1/certificates/verify/{code}",

@@ -60,11 +60,17 @@ struct IsolationAPITests {
                 json: StandingOrderAPITests.order(luca, amount: "8.00", schedule: #"{"rhythm": "monthly", "day": 5, "first_date": "2026-12-05"}"#)
                     .replacing("Rechnung 4711", with: "LUCA-STANDING"), headers: ["Idempotency-Key": UUID().uuidString])
             let standingID = try #require((standing.json["standing_order"] as? [String: Any])?["id"] as? String, "\(standing.text)")
+            let passkeyOptions = try await client.call(.post, "/v1/passkeys/registration", token: lucaToken)
+            let passkeyChallenge = try #require((passkeyOptions.json["publicKey"] as? [String: Any])?["challenge"] as? String)
+            let passkey = try await client.call(
+                .post, "/v1/passkeys", token: lucaToken,
+                json: SoftAuthenticator().register(challenge: passkeyChallenge, rpID: "localhost", origin: "http://localhost", name: "LUCA-PASSKEY"))
+            let passkeyID = try #require((passkey.json["passkey"] as? [String: Any])?["id"] as? String, "\(passkey.text)")
             let lucaMessages = try await client.call(.get, "/v1/messages", token: lucaToken).json["messages"] as? [[String: Any]]
             let messageID = try #require(lucaMessages?.first?["id"] as? String)
             let secrets = [
                 "LUCA-NOTE",
-                "LUCA-SECRET-MEMO", "LUCA-FOLDER", "LUCA-TEMPLATE", "LUCA-PHONE", "LUCA-SHOP", "LUCA-INVOICE", "LUCA-STANDING",
+                "LUCA-SECRET-MEMO", "LUCA-FOLDER", "LUCA-TEMPLATE", "LUCA-PHONE", "LUCA-SHOP", "LUCA-INVOICE", "LUCA-STANDING", "LUCA-PASSKEY",
                 lucaAccount["iban"] as! String,
                 "Bernasconi",
             ]
@@ -74,7 +80,7 @@ struct IsolationAPITests {
             let ids = [
                 "accounts": lucaAccountID, "payments": paymentID, "templates": templateID, "template-folders": folderID, "devices": String(device.id),
                 "receipts": receiptID, "appointments": appointmentID, "cash-orders": cashOrderID, "certificates": certificateID,
-                "messages": messageID, "transactions": transactionID, "standing-orders": standingID,
+                "messages": messageID, "transactions": transactionID, "standing-orders": standingID, "passkeys": passkeyID,
                 "cards": try #require(lucaAccounts.first { $0["kind"] as? String == "card" }?["id"] as? String),
             ]
             let body = #"""

@@ -26,7 +26,7 @@ struct SecurityRecordAPITests {
             #expect(last["channel"] as? String == "api")
             #expect(last["at"] as? String == ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(firstAt) / 1000)))
             #expect((record.json["remembered_browsers"] as? [[String: Any]])?.count == 1)
-            #expect(record.json["devices"] is [Any] && record.json["second_factors"] is [Any])
+            #expect(record.json["devices"] is [Any] && record.json["second_factors"] is [Any] && record.json["passkeys"] is [Any])
 
             let ended = try await client.call(.post, "/v1/sessions/end-others", token: second)
             #expect(ended.status == .ok && ended.json["ended"] as? Int == 1, "\(ended.text)")

@@ -25,6 +25,17 @@ extension Migration {
             confirmed_at_ms BIGINT)
             """,
             "CREATE INDEX second_factors_customer ON second_factors (customer_id, kind, status)",
+            // Passkeys (WebAuthn): the credential's COSE key as the authenticator wrote it, its counter.
+            """
+            CREATE TABLE passkeys (id %PK%, customer_id BIGINT NOT NULL REFERENCES customers(id), credential_id TEXT NOT NULL UNIQUE, \
+            public_key TEXT NOT NULL, algorithm INTEGER NOT NULL, sign_count BIGINT NOT NULL, aaguid TEXT NOT NULL, name TEXT NOT NULL, \
+            backup_eligible INTEGER NOT NULL, created_at_ms BIGINT NOT NULL, last_used_at_ms BIGINT)
+            """,
+            "CREATE INDEX passkeys_customer ON passkeys (customer_id, id)",
+            """
+            CREATE TABLE webauthn_challenges (challenge TEXT PRIMARY KEY, purpose TEXT NOT NULL, customer_id BIGINT, \
+            expires_at_ms BIGINT NOT NULL, used_at_ms BIGINT)
+            """,
             // The channel a session was opened on (web, app, api, xml), for "last login" after the next.
             "ALTER TABLE sessions ADD COLUMN channel TEXT",
         ])

@@ -5,7 +5,7 @@
 public import struct Foundation.Date
 import HTTPTypes
 extension Operations {
-    /// Everything that can log in as the customer — the login before this one, devices, authenticator apps, remembered browsers.
+    /// Everything that can log in as the customer — the login before this one, devices, authenticator apps, passkeys, remembered browsers.
     ///
     /// - Remark: HTTP `GET /v1/security`.
     /// - Remark: Generated from `#/paths//v1/security/get`.
@@ -40,6 +40,8 @@ extension Operations {
                     public struct JsonPayload: Codable, Hashable, Sendable {
                         /// - Remark: Generated from `#/paths/v1/security/GET/responses/200/content/json/devices`.
                         public var devices: [Components.Schemas.Device]
+                        /// - Remark: Generated from `#/paths/v1/security/GET/responses/200/content/json/passkeys`.
+                        public var passkeys: [Components.Schemas.Passkey]
                         /// - Remark: Generated from `#/paths/v1/security/GET/responses/200/content/json/SecondFactorsPayload`.
                         public struct SecondFactorsPayloadPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/paths/v1/security/GET/responses/200/content/json/SecondFactorsPayload/kind`.
@@ -104,19 +106,23 @@ extension Operations {
                         ///
                         /// - Parameters:
                         ///   - devices:
+                        ///   - passkeys:
                         ///   - secondFactors:
                         ///   - rememberedBrowsers:
                         public init(
                             devices: [Components.Schemas.Device],
+                            passkeys: [Components.Schemas.Passkey],
                             secondFactors: Operations.GetV1Security.Output.Ok.Body.JsonPayload.SecondFactorsPayload,
                             rememberedBrowsers: Operations.GetV1Security.Output.Ok.Body.JsonPayload.RememberedBrowsersPayload
                         ) {
                             self.devices = devices
+                            self.passkeys = passkeys
                             self.secondFactors = secondFactors
                             self.rememberedBrowsers = rememberedBrowsers
                         }
                         public enum CodingKeys: String, CodingKey {
                             case devices
+                            case passkeys
                             case secondFactors = "second_factors"
                             case rememberedBrowsers = "remembered_browsers"
                         }
@@ -250,7 +256,7 @@ extension Operations {
 
 /// Convenience overloads for operation inputs.
 extension APIProtocol {
-    /// Everything that can log in as the customer — the login before this one, devices, authenticator apps, remembered browsers.
+    /// Everything that can log in as the customer — the login before this one, devices, authenticator apps, passkeys, remembered browsers.
     ///
     /// - Remark: HTTP `GET /v1/security`.
     /// - Remark: Generated from `#/paths//v1/security/get`.
@@ -260,7 +266,7 @@ extension APIProtocol {
 }
 
 extension Client {
-    /// Everything that can log in as the customer — the login before this one, devices, authenticator apps, remembered browsers.
+    /// Everything that can log in as the customer — the login before this one, devices, authenticator apps, passkeys, remembered browsers.
     ///
     /// - Remark: HTTP `GET /v1/security`.
     /// - Remark: Generated from `#/paths//v1/security/get`.

@@ -1113,6 +1113,471 @@ extension Operations {
             }
         }
     }
+    /// A challenge for a passkey login — request options for navigator.credentials.get (PublicKeyCredentialRequestOptionsJSON).
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/passkey/options`.
+    /// - Remark: Generated from `#/paths//v1/sessions/passkey/options/post`.
+    public enum PostV1SessionsPasskeyOptions {
+        public static let id: Swift.String = "post/v1/sessions/passkey/options"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sessions/passkey/options/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostV1SessionsPasskeyOptions.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostV1SessionsPasskeyOptions.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.PostV1SessionsPasskeyOptions.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.PostV1SessionsPasskeyOptions.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/passkey/options/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/passkey/options/POST/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/sessions/passkey/options/POST/responses/200/content/json/publicKey`.
+                        public var publicKey: OpenAPIRuntime.OpenAPIObjectContainer
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - publicKey:
+                        public init(publicKey: OpenAPIRuntime.OpenAPIObjectContainer) {
+                            self.publicKey = publicKey
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case publicKey
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/sessions/passkey/options/POST/responses/200/content/application\/json`.
+                    case json(Operations.PostV1SessionsPasskeyOptions.Output.Ok.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.PostV1SessionsPasskeyOptions.Output.Ok.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PostV1SessionsPasskeyOptions.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.PostV1SessionsPasskeyOptions.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The request options.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/passkey/options/post/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.PostV1SessionsPasskeyOptions.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.PostV1SessionsPasskeyOptions.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rejection with a stable code and the field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/passkey/options/post/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Log in with a passkey — the assertion as toJSON() writes it (AuthenticationResponseJSON); a level-2 session.
+    ///
+    /// Checked as WebAuthn §7.2 says: type, challenge (single use, 5 minutes), origin, RP id hash, user present and verified, the signature with the registered key, the user handle, and the signature counter (it must grow). A refusal is 401 passkey_refused with the check as field.
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/passkey`.
+    /// - Remark: Generated from `#/paths//v1/sessions/passkey/post`.
+    public enum PostV1SessionsPasskey {
+        public static let id: Swift.String = "post/v1/sessions/passkey"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sessions/passkey/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostV1SessionsPasskey.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostV1SessionsPasskey.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.PostV1SessionsPasskey.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/sessions/passkey/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/passkey/POST/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/passkey/POST/requestBody/json/id`.
+                    public var id: Swift.String
+                    /// - Remark: Generated from `#/paths/v1/sessions/passkey/POST/requestBody/json/rawId`.
+                    public var rawId: Swift.String?
+                    /// - Remark: Generated from `#/paths/v1/sessions/passkey/POST/requestBody/json/type`.
+                    public var _type: Swift.String?
+                    /// - Remark: Generated from `#/paths/v1/sessions/passkey/POST/requestBody/json/response`.
+                    public struct ResponsePayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/sessions/passkey/POST/requestBody/json/response/clientDataJSON`.
+                        public var clientDataJSON: Swift.String
+                        /// - Remark: Generated from `#/paths/v1/sessions/passkey/POST/requestBody/json/response/authenticatorData`.
+                        public var authenticatorData: Swift.String
+                        /// - Remark: Generated from `#/paths/v1/sessions/passkey/POST/requestBody/json/response/signature`.
+                        public var signature: Swift.String
+                        /// - Remark: Generated from `#/paths/v1/sessions/passkey/POST/requestBody/json/response/userHandle`.
+                        public var userHandle: Swift.String?
+                        /// Creates a new `ResponsePayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - clientDataJSON:
+                        ///   - authenticatorData:
+                        ///   - signature:
+                        ///   - userHandle:
+                        public init(
+                            clientDataJSON: Swift.String,
+                            authenticatorData: Swift.String,
+                            signature: Swift.String,
+                            userHandle: Swift.String? = nil
+                        ) {
+                            self.clientDataJSON = clientDataJSON
+                            self.authenticatorData = authenticatorData
+                            self.signature = signature
+                            self.userHandle = userHandle
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case clientDataJSON
+                            case authenticatorData
+                            case signature
+                            case userHandle
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/sessions/passkey/POST/requestBody/json/response`.
+                    public var response: Operations.PostV1SessionsPasskey.Input.Body.JsonPayload.ResponsePayload
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - id:
+                    ///   - rawId:
+                    ///   - _type:
+                    ///   - response:
+                    public init(
+                        id: Swift.String,
+                        rawId: Swift.String? = nil,
+                        _type: Swift.String? = nil,
+                        response: Operations.PostV1SessionsPasskey.Input.Body.JsonPayload.ResponsePayload
+                    ) {
+                        self.id = id
+                        self.rawId = rawId
+                        self._type = _type
+                        self.response = response
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case id
+                        case rawId
+                        case _type = "type"
+                        case response
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/sessions/passkey/POST/requestBody/content/application\/json`.
+                case json(Operations.PostV1SessionsPasskey.Input.Body.JsonPayload)
+            }
+            public var body: Operations.PostV1SessionsPasskey.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.PostV1SessionsPasskey.Input.Headers = .init(),
+                body: Operations.PostV1SessionsPasskey.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/passkey/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/passkey/POST/responses/201/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/sessions/passkey/POST/responses/201/content/json/token`.
+                        public var token: Swift.String
+                        /// - Remark: Generated from `#/paths/v1/sessions/passkey/POST/responses/201/content/json/level`.
+                        public enum LevelPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                            case _0
+                            case _1
+                            case _2
+                            /// A value this version of the client does not know (a newer server's), as it came.
+                            case unknown(Swift.Int)
+                            public init(rawValue: Swift.Int) {
+                                switch rawValue {
+                                case 0: self = ._0
+                                case 1: self = ._1
+                                case 2: self = ._2
+                                default: self = .unknown(rawValue)
+                                }
+                            }
+                            public var rawValue: Swift.Int {
+                                switch self {
+                                case ._0: return 0
+                                case ._1: return 1
+                                case ._2: return 2
+                                case .unknown(let value): return value
+                                }
+                            }
+                            /// The values the document names.
+                            public static var allCases: [Self] { [._0, ._1, ._2] }
+                        }
+                        /// - Remark: Generated from `#/paths/v1/sessions/passkey/POST/responses/201/content/json/level`.
+                        public var level: Operations.PostV1SessionsPasskey.Output.Created.Body.JsonPayload.LevelPayload
+                        /// - Remark: Generated from `#/paths/v1/sessions/passkey/POST/responses/201/content/json/expires_at`.
+                        public var expiresAt: Foundation.Date
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - token:
+                        ///   - level:
+                        ///   - expiresAt:
+                        public init(
+                            token: Swift.String,
+                            level: Operations.PostV1SessionsPasskey.Output.Created.Body.JsonPayload.LevelPayload,
+                            expiresAt: Foundation.Date
+                        ) {
+                            self.token = token
+                            self.level = level
+                            self.expiresAt = expiresAt
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case token
+                            case level
+                            case expiresAt = "expires_at"
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/sessions/passkey/POST/responses/201/content/application\/json`.
+                    case json(Operations.PostV1SessionsPasskey.Output.Created.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.PostV1SessionsPasskey.Output.Created.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PostV1SessionsPasskey.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.PostV1SessionsPasskey.Output.Created.Body) {
+                    self.body = body
+                }
+            }
+            /// A session.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/passkey/post/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.PostV1SessionsPasskey.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.PostV1SessionsPasskey.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rejection with a stable code and the field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/passkey/post/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rejection with a stable code and the field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/passkey/post/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rejection with a stable code and the field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/passkey/post/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Log in with an enrolled device - its signature over a challenge nonce (level 1), plus the PIN (level 2).
     ///
     /// - Remark: HTTP `POST /v1/sessions/device`.
@@ -1449,6 +1914,28 @@ extension APIProtocol {
         body: Operations.PostV1SessionsActivation.Input.Body
     ) async throws -> Operations.PostV1SessionsActivation.Output {
         try await postV1SessionsActivation(Operations.PostV1SessionsActivation.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// A challenge for a passkey login — request options for navigator.credentials.get (PublicKeyCredentialRequestOptionsJSON).
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/passkey/options`.
+    /// - Remark: Generated from `#/paths//v1/sessions/passkey/options/post`.
+    public func postV1SessionsPasskeyOptions(headers: Operations.PostV1SessionsPasskeyOptions.Input.Headers = .init()) async throws -> Operations.PostV1SessionsPasskeyOptions.Output {
+        try await postV1SessionsPasskeyOptions(Operations.PostV1SessionsPasskeyOptions.Input(headers: headers))
+    }
+    /// Log in with a passkey — the assertion as toJSON() writes it (AuthenticationResponseJSON); a level-2 session.
+    ///
+    /// Checked as WebAuthn §7.2 says: type, challenge (single use, 5 minutes), origin, RP id hash, user present and verified, the signature with the registered key, the user handle, and the signature counter (it must grow). A refusal is 401 passkey_refused with the check as field.
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/passkey`.
+    /// - Remark: Generated from `#/paths//v1/sessions/passkey/post`.
+    public func postV1SessionsPasskey(
+        headers: Operations.PostV1SessionsPasskey.Input.Headers = .init(),
+        body: Operations.PostV1SessionsPasskey.Input.Body
+    ) async throws -> Operations.PostV1SessionsPasskey.Output {
+        try await postV1SessionsPasskey(Operations.PostV1SessionsPasskey.Input(
             headers: headers,
             body: body
         ))
@@ -2054,6 +2541,225 @@ extension Client {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .unprocessableContent(.init(body: body))
+                case 429:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .tooManyRequests(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// A challenge for a passkey login — request options for navigator.credentials.get (PublicKeyCredentialRequestOptionsJSON).
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/passkey/options`.
+    /// - Remark: Generated from `#/paths//v1/sessions/passkey/options/post`.
+    public func postV1SessionsPasskeyOptions(_ input: Operations.PostV1SessionsPasskeyOptions.Input) async throws -> Operations.PostV1SessionsPasskeyOptions.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.PostV1SessionsPasskeyOptions.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/sessions/passkey/options",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .post
+                )
+                suppressMutabilityWarning(&request)
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.PostV1SessionsPasskeyOptions.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Operations.PostV1SessionsPasskeyOptions.Output.Ok.Body.JsonPayload.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                case 429:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .tooManyRequests(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Log in with a passkey — the assertion as toJSON() writes it (AuthenticationResponseJSON); a level-2 session.
+    ///
+    /// Checked as WebAuthn §7.2 says: type, challenge (single use, 5 minutes), origin, RP id hash, user present and verified, the signature with the registered key, the user handle, and the signature counter (it must grow). A refusal is 401 passkey_refused with the check as field.
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/passkey`.
+    /// - Remark: Generated from `#/paths//v1/sessions/passkey/post`.
+    public func postV1SessionsPasskey(_ input: Operations.PostV1SessionsPasskey.Input) async throws -> Operations.PostV1SessionsPasskey.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.PostV1SessionsPasskey.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/sessions/passkey",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .post
+                )
+                suppressMutabilityWarning(&request)
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                let body: OpenAPIRuntime.HTTPBody?
+                switch input.body {
+                case let .json(value):
+                    body = try converter.setRequiredRequestBodyAsJSON(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "application/json; charset=utf-8"
+                    )
+                }
+                return (request, body)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 201:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.PostV1SessionsPasskey.Output.Created.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Operations.PostV1SessionsPasskey.Output.Created.Body.JsonPayload.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .created(.init(body: body))
+                case 400:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(body: body))
+                case 401:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(body: body))
                 case 429:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses._Error.Body

@@ -291,6 +291,85 @@ extension Components.Schemas {
             case currency
         }
     }
+    /// - Remark: Generated from `#/components/schemas/Passkey`.
+    public struct Passkey: Codable, Hashable, Sendable {
+        /// - Remark: Generated from `#/components/schemas/Passkey/id`.
+        public var id: Swift.String
+        /// - Remark: Generated from `#/components/schemas/Passkey/name`.
+        public var name: Swift.String
+        /// COSE algorithm: ES256, EdDSA, RS256.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Passkey/algorithm`.
+        public enum AlgorithmPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+            case _n7
+            case _n8
+            case _n257
+            /// A value this version of the client does not know (a newer server's), as it came.
+            case unknown(Swift.Int)
+            public init(rawValue: Swift.Int) {
+                switch rawValue {
+                case -7: self = ._n7
+                case -8: self = ._n8
+                case -257: self = ._n257
+                default: self = .unknown(rawValue)
+                }
+            }
+            public var rawValue: Swift.Int {
+                switch self {
+                case ._n7: return -7
+                case ._n8: return -8
+                case ._n257: return -257
+                case .unknown(let value): return value
+                }
+            }
+            /// The values the document names.
+            public static var allCases: [Self] { [._n7, ._n8, ._n257] }
+        }
+        /// COSE algorithm: ES256, EdDSA, RS256.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Passkey/algorithm`.
+        public var algorithm: Components.Schemas.Passkey.AlgorithmPayload
+        /// Whether the passkey may be synced (iCloud Keychain
+        ///
+        /// - Remark: Generated from `#/components/schemas/Passkey/backup_eligible`.
+        public var backupEligible: Swift.Bool
+        /// - Remark: Generated from `#/components/schemas/Passkey/created_at`.
+        public var createdAt: Foundation.Date
+        /// - Remark: Generated from `#/components/schemas/Passkey/last_used_at`.
+        public var lastUsedAt: Foundation.Date?
+        /// Creates a new `Passkey`.
+        ///
+        /// - Parameters:
+        ///   - id:
+        ///   - name:
+        ///   - algorithm: COSE algorithm: ES256, EdDSA, RS256.
+        ///   - backupEligible: Whether the passkey may be synced (iCloud Keychain
+        ///   - createdAt:
+        ///   - lastUsedAt:
+        public init(
+            id: Swift.String,
+            name: Swift.String,
+            algorithm: Components.Schemas.Passkey.AlgorithmPayload,
+            backupEligible: Swift.Bool,
+            createdAt: Foundation.Date,
+            lastUsedAt: Foundation.Date? = nil
+        ) {
+            self.id = id
+            self.name = name
+            self.algorithm = algorithm
+            self.backupEligible = backupEligible
+            self.createdAt = createdAt
+            self.lastUsedAt = lastUsedAt
+        }
+        public enum CodingKeys: String, CodingKey {
+            case id
+            case name
+            case algorithm
+            case backupEligible = "backup_eligible"
+            case createdAt = "created_at"
+            case lastUsedAt = "last_used_at"
+        }
+    }
     /// - Remark: Generated from `#/components/schemas/Account`.
     public struct Account: Codable, Hashable, Sendable {
         /// - Remark: Generated from `#/components/schemas/Account/id`.

@@ -540,7 +540,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/password`.
     /// - Remark: Generated from `#/paths//v1/password/put`.
     func putV1Password(_ input: Operations.PutV1Password.Input) async throws -> Operations.PutV1Password.Output
-    /// Everything that can log in as the customer — the login before this one, devices, authenticator apps, remembered browsers.
+    /// Everything that can log in as the customer — the login before this one, devices, authenticator apps, passkeys, remembered browsers.
     ///
     /// - Remark: HTTP `GET /v1/security`.
     /// - Remark: Generated from `#/paths//v1/security/get`.
@@ -550,6 +550,30 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/sessions/end-others`.
     /// - Remark: Generated from `#/paths//v1/sessions/end-others/post`.
     func postV1SessionsEndOthers(_ input: Operations.PostV1SessionsEndOthers.Input) async throws -> Operations.PostV1SessionsEndOthers.Output
+    /// Start registering a passkey (WebAuthn Level 3) — creation options for navigator.credentials.create.
+    ///
+    /// The answer's publicKey is PublicKeyCredentialCreationOptionsJSON (PublicKeyCredential.parseCreationOptionsFromJSON reads it): a single-use challenge valid 5 minutes, the bank's host as RP id, a discoverable credential with user verification, ES256, EdDSA or RS256, attestation none.
+    ///
+    /// - Remark: HTTP `POST /v1/passkeys/registration`.
+    /// - Remark: Generated from `#/paths//v1/passkeys/registration/post`.
+    func postV1PasskeysRegistration(_ input: Operations.PostV1PasskeysRegistration.Input) async throws -> Operations.PostV1PasskeysRegistration.Output
+    /// The customer's passkeys.
+    ///
+    /// - Remark: HTTP `GET /v1/passkeys`.
+    /// - Remark: Generated from `#/paths//v1/passkeys/get`.
+    func getV1Passkeys(_ input: Operations.GetV1Passkeys.Input) async throws -> Operations.GetV1Passkeys.Output
+    /// Register a passkey — the credential as toJSON() writes it (RegistrationResponseJSON), with a name.
+    ///
+    /// Checked as WebAuthn §7.1 says: type, challenge (single use, this customer's), origin, RP id hash, user present and verified, algorithm, and attestation (none, or packed self-attestation; others refused). A refusal is 401 passkey_refused with the check as field (origin, rp_id, challenge, flags, attestation, attestation_object…).
+    ///
+    /// - Remark: HTTP `POST /v1/passkeys`.
+    /// - Remark: Generated from `#/paths//v1/passkeys/post`.
+    func postV1Passkeys(_ input: Operations.PostV1Passkeys.Input) async throws -> Operations.PostV1Passkeys.Output
+    /// Remove a passkey.
+    ///
+    /// - Remark: HTTP `DELETE /v1/passkeys/{id}`.
+    /// - Remark: Generated from `#/paths//v1/passkeys/{id}/delete`.
+    func deleteV1PasskeysId(_ input: Operations.DeleteV1PasskeysId.Input) async throws -> Operations.DeleteV1PasskeysId.Output
     /// The customer's second login factors (an authenticator app being set up shows as pending).
     ///
     /// - Remark: HTTP `GET /v1/second-factors`.
@@ -577,6 +601,18 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/sessions/activation`.
     /// - Remark: Generated from `#/paths//v1/sessions/activation/post`.
     func postV1SessionsActivation(_ input: Operations.PostV1SessionsActivation.Input) async throws -> Operations.PostV1SessionsActivation.Output
+    /// A challenge for a passkey login — request options for navigator.credentials.get (PublicKeyCredentialRequestOptionsJSON).
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/passkey/options`.
+    /// - Remark: Generated from `#/paths//v1/sessions/passkey/options/post`.
+    func postV1SessionsPasskeyOptions(_ input: Operations.PostV1SessionsPasskeyOptions.Input) async throws -> Operations.PostV1SessionsPasskeyOptions.Output
+    /// Log in with a passkey — the assertion as toJSON() writes it (AuthenticationResponseJSON); a level-2 session.
+    ///
+    /// Checked as WebAuthn §7.2 says: type, challenge (single use, 5 minutes), origin, RP id hash, user present and verified, the signature with the registered key, the user handle, and the signature counter (it must grow). A refusal is 401 passkey_refused with the check as field.
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/passkey`.
+    /// - Remark: Generated from `#/paths//v1/sessions/passkey/post`.
+    func postV1SessionsPasskey(_ input: Operations.PostV1SessionsPasskey.Input) async throws -> Operations.PostV1SessionsPasskey.Output
     /// Log in with an enrolled device - its signature over a challenge nonce (level 1), plus the PIN (level 2).
     ///
     /// - Remark: HTTP `POST /v1/sessions/device`.

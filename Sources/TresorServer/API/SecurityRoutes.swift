@@ -4,7 +4,7 @@ import TresorCore
 import TresorDomain
 
 /// `GET /v1/security`: everything that can log in as the customer, in one place (the last login,
-/// devices, authenticator apps, remembered browsers); `POST /v1/sessions/end-others` ends every
+/// devices, authenticator apps, passkeys, remembered browsers); `POST /v1/sessions/end-others` ends every
 /// other way in at once.
 struct SecurityRoutes {
     let services: Services
@@ -27,9 +27,10 @@ struct SecurityRoutes {
         let lastLogin: LastLoginDTO?
         let devices: [DeviceRoutes.DeviceDTO]
         let secondFactors: [SecondFactorRoutes.FactorDTO]
+        let passkeys: [PasskeyRoutes.PasskeyDTO]
         let rememberedBrowsers: [BrowserDTO]
         enum CodingKeys: String, CodingKey {
-            case devices
+            case devices, passkeys
             case lastLogin = "last_login"
             case secondFactors = "second_factors"
             case rememberedBrowsers = "remembered_browsers"
@@ -40,6 +41,7 @@ struct SecurityRoutes {
             try container.encode(lastLogin, forKey: .lastLogin)
             try container.encode(devices, forKey: .devices)
             try container.encode(secondFactors, forKey: .secondFactors)
+            try container.encode(passkeys, forKey: .passkeys)
             try container.encode(rememberedBrowsers, forKey: .rememberedBrowsers)
         }
     }
@@ -56,6 +58,7 @@ struct SecurityRoutes {
                 secondFactors: try await services.secondFactors.factors(of: customer).map {
                     SecondFactorRoutes.FactorDTO(kind: $0.kind, status: $0.status, createdAt: Timestamp.iso($0.createdAtMillis))
                 },
+                passkeys: try await services.passkeys.passkeys(of: customer).map { PasskeyRoutes.PasskeyDTO($0) },
                 rememberedBrowsers: try await services.rememberedBrowsers.browsers(of: customer).map {
                     BrowserDTO(rememberedAt: Timestamp.iso($0.createdAtMillis), lastUsedAt: Timestamp.iso($0.lastUsedAtMillis))
                 }))

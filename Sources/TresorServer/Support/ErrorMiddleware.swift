@@ -51,7 +51,7 @@ struct ErrorMiddleware: RouterMiddleware {
 
     static func status(for code: DomainError.Code) -> HTTPResponse.Status {
         switch code {
-        case .invalidCredentials, .unauthorized, .invalidDeviceSignature, .invalidActivationCode: .unauthorized
+        case .invalidCredentials, .unauthorized, .invalidDeviceSignature, .invalidActivationCode, .passkeyRefused: .unauthorized
         case .stepUpRequired, .secondFactorRequired, .forbidden, .deviceLocked, .stationRequired, .deviceRequired, .deviceTooNew: .forbidden
         case .loginLocked, .rateLimited: .tooManyRequests
         case .accountNotFound, .notFound, .unknownBank: .notFound

@@ -1,0 +1,137 @@
+import Foundation
+import Hummingbird
+import TresorCore
+import TresorDomain
+
+/// Passkeys over the API, in WebAuthn Level 3's JSON encoding (what
+/// `PublicKeyCredential.parseCreationOptionsFromJSON` reads and `credential.toJSON()` writes):
+/// register from a full session, list, remove; log in with one (no session needed).
+struct PasskeyRoutes {
+    let passkeys: PasskeyService
+    let bank: BankService
+
+    /// The bank's RP id is the host the request came to; the origins its web app is served
+    /// from there (as the browser reached it) and the app's `https://` one.
+    static func verifier(_ request: Request) -> WebAuthnVerifier {
+        let host = String((request.head.authority ?? "localhost").split(separator: ":").first ?? "localhost").lowercased()
+        return WebAuthnVerifier(rpID: host, origins: [WebApp.origin(request), "https://\(host)"])
+    }
+
+    static func bytes(_ text: String?, _ field: String) throws -> [UInt8] {
+        guard let text, let bytes = WebAuthnBase64.decode(text) else {
+            throw DomainError(.invalidParameter, field: field, "Send \(field) in base64url, as the browser's toJSON() writes it.")
+        }
+        return bytes
+    }
+
+    func registrationOptions(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        let ceremony = try await passkeys.registrationOptions(for: principal)
+        let verifier = Self.verifier(request)
+        let bankName = try await bank.foundedProfile().name
+        let options: [String: Any] = [
+            "challenge": ceremony.challenge, "rp": ["id": verifier.rpID, "name": bankName],
+            "user": ["id": ceremony.userHandle ?? "", "name": principal.contract, "displayName": principal.contract],
+            "pubKeyCredParams": COSEKey.Algorithm.allCases.map { ["type": "public-key", "alg": $0.rawValue] },
+            "timeout": PasskeyService.challengeLifetimeSeconds * 1000, "attestation": "none",
+            "authenticatorSelection": ["residentKey": "required", "requireResidentKey": true, "userVerification": "required"],
+            "excludeCredentials": ceremony.excludeCredentials.map { ["type": "public-key", "id": $0] },
+        ]
+        return try Self.json(["publicKey": options])
+    }
+
+    struct Registration: Decodable {
+        let id: String
+        let type: String?
+        let name: String?
+        let response: Response
+        struct Response: Decodable {
+            let clientDataJSON: String
+            let attestationObject: String
+        }
+    }
+
+    func register(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        let input = try JSON.decodeWithFoundation(Registration.self, from: try await JSON.body(request))
+        let passkey = try await passkeys.register(
+            for: principal, id: input.id, clientDataJSON: try Self.bytes(input.response.clientDataJSON, "response.clientDataJSON"),
+            attestationObject: try Self.bytes(input.response.attestationObject, "response.attestationObject"), name: input.name ?? "Passkey",
+            verifier: Self.verifier(request))
+        return try JSON.response(["passkey": PasskeyDTO(passkey)], status: .created)
+    }
+
+    struct PasskeyDTO: Encodable {
+        let id: String
+        let name: String
+        let algorithm: Int
+        let backupEligible: Bool
+        let createdAt: String
+        let lastUsedAt: String?
+        enum CodingKeys: String, CodingKey {
+            case id, name, algorithm
+            case backupEligible = "backup_eligible"
+            case createdAt = "created_at"
+            case lastUsedAt = "last_used_at"
+        }
+        init(_ passkey: PasskeyService.Passkey) {
+            id = String(passkey.id)
+            name = passkey.name
+            algorithm = passkey.algorithm
+            backupEligible = passkey.backupEligible
+            createdAt = Timestamp.iso(passkey.createdAtMillis)
+            lastUsedAt = passkey.lastUsedAtMillis.map(Timestamp.iso)
+        }
+    }
+
+    func list(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        return try JSON.response(["passkeys": try await passkeys.passkeys(of: principal.customerID).map { PasskeyDTO($0) }])
+    }
+
+    func remove(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        guard let id = context.parameters.get("id").flatMap({ Int64($0) }) else { throw DomainError(.notFound, field: "id", "No such passkey.") }
+        try await passkeys.remove(id, for: principal)
+        return Response(status: .noContent)
+    }
+
+    func loginOptions(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let ceremony = try await passkeys.loginOptions(address: context.address)
+        let options: [String: Any] = [
+            "challenge": ceremony.challenge, "rpId": Self.verifier(request).rpID, "timeout": PasskeyService.challengeLifetimeSeconds * 1000,
+            "userVerification": "required", "allowCredentials": [[String: Any]](),
+        ]
+        return try Self.json(["publicKey": options])
+    }
+
+    struct Assertion: Decodable {
+        let id: String
+        let response: Response
+        struct Response: Decodable {
+            let clientDataJSON: String
+            let authenticatorData: String
+            let signature: String
+            let userHandle: String?
+        }
+    }
+
+    func login(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let input = try JSON.decodeWithFoundation(Assertion.self, from: try await JSON.body(request))
+        let grant = try await passkeys.login(
+            id: input.id, clientDataJSON: try Self.bytes(input.response.clientDataJSON, "response.clientDataJSON"),
+            authenticatorData: try Self.bytes(input.response.authenticatorData, "response.authenticatorData"),
+            signature: try Self.bytes(input.response.signature, "response.signature"), userHandle: input.response.userHandle,
+            verifier: Self.verifier(request), address: context.address)
+        return try DeviceRoutes.session(grant)
+    }
+
+    /// Options as WebAuthn's JSON has them (nested, mixed types): written with JSONSerialization.
+    static func json(_ value: [String: Any]) throws -> Response {
+        let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
