@@ -155,3 +155,58 @@ struct PasskeyAPITests {
         #expect(try CBOR.decode([0xa2, 0x01, 0x02, 0x20, 0x58, 0x01, 0x07]) == .map([.unsigned(1): .unsigned(2), .negative(0): .bytes([7])]))
     }
 }
+
+/// A payment signed with a passkey: the challenge commits to the payment's summary, so an
+/// assertion made for one payment (or for the payment before it was changed) signs nothing else.
+@Suite("Signing payments with a passkey")
+struct PasskeySigningAPITests {
+    static func escaped(_ json: String) -> String { json.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") }
+
+    @Test("the passkey signs the payment it was shown; another payment's assertion, a changed amount and a replay do not")
+    func signWithPasskey() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let anna = try await PayingCustomer.annaMeier(client, harness: harness)
+            var phone = SoftAuthenticator()
+            let options = try await client.call(.post, "/v1/passkeys/registration", token: anna.token)
+            let challenge = try #require((options.json["publicKey"] as? [String: Any])?["challenge"] as? String)
+            #expect(
+                try await client.call(
+                    .post, "/v1/passkeys", token: anna.token,
+                    json: phone.register(challenge: challenge, rpID: "localhost", origin: "http://localhost")
+                ).status == .created)
+            let chosen = try await client.call(.put, "/v1/signing/provider", token: anna.token, json: #"{"provider": "passkey"}"#)
+            #expect(chosen.status == .ok, "\(chosen.text)")
+
+            let first = try await anna.pay(anna.ibanPayment(iban: ForeignIBANs.german, amount: "42.00", date: "2026-12-01"))
+            let second = try await anna.pay(anna.ibanPayment(iban: ForeignIBANs.german, amount: "43.00", date: nil))
+            let firstSignature = try #require(first.payment["signature"] as? [String: Any])
+            #expect(firstSignature["provider"] as? String == "passkey")
+            let firstChallenge = try #require(firstSignature["message"] as? String)
+            let secondChallenge = try #require((second.payment["signature"] as? [String: Any])?["message"] as? String)
+            let firstID = try #require(first.paymentID)
+            let secondID = try #require(second.paymentID)
+            func sign(_ id: String, _ assertion: String) async throws -> APIHarness.Reply {
+                try await client.call(.post, "/v1/payments/\(id)/signature", token: anna.token, json: #"{"code": "\#(Self.escaped(assertion))"}"#)
+            }
+            // The first payment's assertion does not sign the second.
+            let forFirst = try phone.assert(challenge: firstChallenge, rpID: "localhost", origin: "http://localhost")
+            #expect(try await sign(secondID, forFirst).errorCode == "invalid_signature")
+            // Changed after the challenge: the old assertion signs nothing, a new challenge is shown.
+            let changed = try await client.call(
+                .patch, "/v1/payments/\(firstID)", token: anna.token, json: #"{"amount": \#(PayingCustomer.money("420.00"))}"#)
+            let newChallenge = try #require((changed.payment["signature"] as? [String: Any])?["message"] as? String, "\(changed.text.prefix(2000))")
+            #expect(newChallenge != firstChallenge)
+            #expect(try await sign(firstID, forFirst).status.code / 100 == 4)
+            let signed = try await sign(firstID, try phone.assert(challenge: newChallenge, rpID: "localhost", origin: "http://localhost"))
+            #expect(signed.status == .ok && signed.paymentStatus == "pending" && signed.payment.money("amount") == "420.00", "\(signed.text)")
+            // Another origin than the bank's is refused for the second payment; its own assertion signs it.
+            #expect(
+                try await sign(secondID, try phone.assert(challenge: secondChallenge, rpID: "localhost", origin: "https://evil.example")).errorCode
+                    == "invalid_signature")
+            let good = try phone.assert(challenge: secondChallenge, rpID: "localhost", origin: "http://localhost")
+            #expect(try await sign(secondID, good).paymentStatus == "executed")
+            #expect(try await sign(secondID, good).status.code / 100 == 4, "signed once")
+        }
+    }
+}

@@ -28,7 +28,7 @@ extension Migration {
             // Passkeys (WebAuthn): the credential's COSE key as the authenticator wrote it, its counter.
             """
             CREATE TABLE passkeys (id %PK%, customer_id BIGINT NOT NULL REFERENCES customers(id), credential_id TEXT NOT NULL UNIQUE, \
-            public_key TEXT NOT NULL, algorithm INTEGER NOT NULL, sign_count BIGINT NOT NULL, aaguid TEXT NOT NULL, name TEXT NOT NULL, \
+            rp_id TEXT NOT NULL, public_key TEXT NOT NULL, algorithm INTEGER NOT NULL, sign_count BIGINT NOT NULL, aaguid TEXT NOT NULL, name TEXT NOT NULL, \
             backup_eligible INTEGER NOT NULL, created_at_ms BIGINT NOT NULL, last_used_at_ms BIGINT)
             """,
             "CREATE INDEX passkeys_customer ON passkeys (customer_id, id)",

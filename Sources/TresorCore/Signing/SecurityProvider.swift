@@ -10,6 +10,8 @@ public enum SigningProviderKind: String, Sendable, Codable, CaseIterable {
     case authenticator
     /// The enrolled device's key signs the transaction summary.
     case deviceKey = "device_key"
+    /// A passkey (WebAuthn) signs a challenge made from the transaction summary.
+    case passkey
 }
 
 /// What the customer is asked, e.g. "code no. 17 of your TAN list" or an 8-digit question.
@@ -20,6 +22,19 @@ public struct ChallengePrompt: Sendable, Hashable {
     /// For the device key: the exact text to sign, `<binding>|<question>`, where the binding is
     /// the SHA-256 of the payment's signing summary (the app recomputes it from what it shows).
     public var message: String? = nil
+}
+
+extension ChallengePrompt {
+    /// What the device or passkey signs for a stored challenge, derived again from its binding
+    /// and question (nothing else needs storing): `<binding>|<question>` for the device key, the
+    /// WebAuthn challenge for a passkey; nil for codes typed by hand.
+    static func message(_ kind: SigningProviderKind, binding: String, question: String) -> String? {
+        switch kind {
+        case .deviceKey: "\(binding)|\(question)"
+        case .passkey: WebAuthnBase64.encode(PasskeyProvider.challenge(binding: binding, question: question))
+        case .tanList, .authenticator: nil
+        }
+    }
 }
 
 /// A challenge as stored: bound to the payment's signing summary.
@@ -142,7 +157,9 @@ struct DeviceKeyProvider: SecurityProvider {
             throw DomainError(.signingUnavailable, field: "provider", "No active device to sign with; enrol one or choose another method.")
         }
         let question = nonce.hexadecimal
-        return ChallengePrompt(provider: .deviceKey, position: nil, question: question, message: "\(binding)|\(question)")
+        return ChallengePrompt(
+            provider: .deviceKey, position: nil, question: question,
+            message: ChallengePrompt.message(.deviceKey, binding: binding, question: question))
     }
 
     func verify(_ response: String, challenge: StoredChallenge, now: Int64, in session: any SQLSession) async throws -> Bool {

@@ -27,7 +27,7 @@ public struct SigningService: Sendable {
     var providers: [SigningProviderKind: any SecurityProvider] {
         [
             .tanList: TANListProvider(random: random), .authenticator: AuthenticatorProvider(secrets: secrets),
-            .deviceKey: DeviceKeyProvider(random: random),
+            .deviceKey: DeviceKeyProvider(random: random), .passkey: PasskeyProvider(),
         ]
     }
 
@@ -86,6 +86,21 @@ public struct SigningService: Sendable {
             try await Self.upsertSettings(customer, provider: .deviceKey, secret: nil, tanList: nil, policy: policy, now: now, in: session)
             try await AuditLog.append(
                 AuditEntry(atMillis: now, actor: actor, action: "signing.enrol", subject: "customer:\(customer)", details: "device_key"),
+                dialect: dialect, in: session)
+        }
+    }
+
+    /// Signs payments with the customer's passkeys from now on (one must be registered).
+    public func usePasskey(for customer: CustomerID, actor: String) async throws {
+        let now = clock.unixMillis
+        let dialect = database.dialect
+        let policy = policy
+        try await database.transaction { session in
+            let count = try await session.queryOne(SQL("SELECT COUNT(*) FROM passkeys WHERE customer_id = ?", [.int(customer.rawValue)]))!.int(0)
+            guard count > 0 else { throw DomainError(.signingUnavailable, field: "provider", "Register a passkey first.") }
+            try await Self.upsertSettings(customer, provider: .passkey, secret: nil, tanList: nil, policy: policy, now: now, in: session)
+            try await AuditLog.append(
+                AuditEntry(atMillis: now, actor: actor, action: "signing.enrol", subject: "customer:\(customer)", details: "passkey"),
                 dialect: dialect, in: session)
         }
     }
@@ -199,7 +214,7 @@ public struct SigningService: Sendable {
                 let question = row.optionalText(2)
                 return ChallengePrompt(
                     provider: kind, position: row.optionalInt(1).map { Int($0) }, question: question,
-                    message: kind == .deviceKey ? question.map { "\(row.text(3))|\($0)" } : nil)
+                    message: question.flatMap { ChallengePrompt.message(kind, binding: row.text(3), question: $0) })
             }
         }
     }

@@ -42,6 +42,7 @@ extension Operations {
                             case tanList
                             case authenticator
                             case deviceKey
+                            case passkey
                             case _empty_
                             /// A value this version of the client does not know (a newer server's), as it came.
                             case unknown(Swift.String)
@@ -50,6 +51,7 @@ extension Operations {
                                 case "tan_list": self = .tanList
                                 case "authenticator": self = .authenticator
                                 case "device_key": self = .deviceKey
+                                case "passkey": self = .passkey
                                 case "": self = ._empty_
                                 default: self = .unknown(rawValue)
                                 }
@@ -59,12 +61,13 @@ extension Operations {
                                 case .tanList: return "tan_list"
                                 case .authenticator: return "authenticator"
                                 case .deviceKey: return "device_key"
+                                case .passkey: return "passkey"
                                 case ._empty_: return ""
                                 case .unknown(let value): return value
                                 }
                             }
                             /// The values the document names.
-                            public static var allCases: [Self] { [.tanList, .authenticator, .deviceKey, ._empty_] }
+                            public static var allCases: [Self] { [.tanList, .authenticator, .deviceKey, .passkey, ._empty_] }
                         }
                         /// - Remark: Generated from `#/paths/v1/signing/GET/responses/200/content/json/provider`.
                         public var provider: Operations.GetV1Signing.Output.Ok.Body.JsonPayload.ProviderPayload?
@@ -239,12 +242,14 @@ extension Operations {
                     public enum ProviderPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
                         case authenticator
                         case deviceKey
+                        case passkey
                         /// A value this version of the client does not know (a newer server's), as it came.
                         case unknown(Swift.String)
                         public init(rawValue: Swift.String) {
                             switch rawValue {
                             case "authenticator": self = .authenticator
                             case "device_key": self = .deviceKey
+                            case "passkey": self = .passkey
                             default: self = .unknown(rawValue)
                             }
                         }
@@ -252,11 +257,12 @@ extension Operations {
                             switch self {
                             case .authenticator: return "authenticator"
                             case .deviceKey: return "device_key"
+                            case .passkey: return "passkey"
                             case .unknown(let value): return value
                             }
                         }
                         /// The values the document names.
-                        public static var allCases: [Self] { [.authenticator, .deviceKey] }
+                        public static var allCases: [Self] { [.authenticator, .deviceKey, .passkey] }
                     }
                     /// - Remark: Generated from `#/paths/v1/signing/provider/PUT/requestBody/json/provider`.
                     public var provider: Operations.PutV1SigningProvider.Input.Body.JsonPayload.ProviderPayload

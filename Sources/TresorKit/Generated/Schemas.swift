@@ -990,6 +990,7 @@ extension Components.Schemas {
                 case tanList
                 case authenticator
                 case deviceKey
+                case passkey
                 /// A value this version of the client does not know (a newer server's), as it came.
                 case unknown(Swift.String)
                 public init(rawValue: Swift.String) {
@@ -997,6 +998,7 @@ extension Components.Schemas {
                     case "tan_list": self = .tanList
                     case "authenticator": self = .authenticator
                     case "device_key": self = .deviceKey
+                    case "passkey": self = .passkey
                     default: self = .unknown(rawValue)
                     }
                 }
@@ -1005,11 +1007,12 @@ extension Components.Schemas {
                     case .tanList: return "tan_list"
                     case .authenticator: return "authenticator"
                     case .deviceKey: return "device_key"
+                    case .passkey: return "passkey"
                     case .unknown(let value): return value
                     }
                 }
                 /// The values the document names.
-                public static var allCases: [Self] { [.tanList, .authenticator, .deviceKey] }
+                public static var allCases: [Self] { [.tanList, .authenticator, .deviceKey, .passkey] }
             }
             /// - Remark: Generated from `#/components/schemas/Payment/signature/provider`.
             public var provider: Components.Schemas.Payment.SignaturePayload.ProviderPayload
@@ -1021,7 +1024,7 @@ extension Components.Schemas {
             ///
             /// - Remark: Generated from `#/components/schemas/Payment/signature/question`.
             public var question: Swift.String?
-            /// device_key: what the enrolled device signs with its key (ECDSA P-256, base64 signature sent as the code).
+            /// device_key: what the enrolled device signs with its key (ECDSA P-256, base64 signature sent as the code). passkey: the WebAuthn challenge (base64url of SHA-256 of the payment's binding and the nonce) for navigator.credentials.get; the assertion's toJSON() is sent as the code.
             ///
             /// - Remark: Generated from `#/components/schemas/Payment/signature/message`.
             public var message: Swift.String?
@@ -1035,7 +1038,7 @@ extension Components.Schemas {
             ///   - provider:
             ///   - position: The TAN list position to enter.
             ///   - question: The 8-digit OCRA question for the authenticator app; for device_key, the fresh nonce in `message`.
-            ///   - message: device_key: what the enrolled device signs with its key (ECDSA P-256, base64 signature sent as the code).
+            ///   - message: device_key: what the enrolled device signs with its key (ECDSA P-256, base64 signature sent as the code). passkey: the WebAuthn challenge (base64url of SHA-256 of the payment's binding and the nonce) for navigator.credentials.get; the assertion's toJSON() is sent as the code.
             ///   - summary: Amount and payee the signature covers.
             public init(
                 provider: Components.Schemas.Payment.SignaturePayload.ProviderPayload,

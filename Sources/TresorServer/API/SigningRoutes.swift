@@ -45,8 +45,12 @@ struct SigningRoutes {
         case .deviceKey:
             try await signing.useDeviceKey(for: principal.customerID, actor: actor)
             return try JSON.response(Body(provider: "device_key", otpauthURI: nil))
+        case .passkey:
+            try await signing.usePasskey(for: principal.customerID, actor: actor)
+            return try JSON.response(Body(provider: "passkey", otpauthURI: nil))
         case .tanList, nil:
-            throw DomainError(.invalidParameter, field: "provider", "Choose authenticator or device_key; TAN lists are issued by your branch.")
+            throw DomainError(
+                .invalidParameter, field: "provider", "Choose authenticator, device_key or passkey; TAN lists are issued by your branch.")
         }
     }
 

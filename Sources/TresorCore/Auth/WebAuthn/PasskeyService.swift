@@ -116,11 +116,12 @@ public struct PasskeyService: Sendable {
                 let row = try await session.queryOne(
                     SQL(
                         """
-                        INSERT INTO passkeys (customer_id, credential_id, public_key, algorithm, sign_count, aaguid, name, backup_eligible, created_at_ms) \
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                        INSERT INTO passkeys (customer_id, credential_id, rp_id, public_key, algorithm, sign_count, aaguid, name, backup_eligible, \
+                        created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
                         """,
                         [
-                            .int(principal.customerID.rawValue), .text(credential), .text(WebAuthnBase64.encode(registered.publicKey)),
+                            .int(principal.customerID.rawValue), .text(credential), .text(verifier.rpID),
+                            .text(WebAuthnBase64.encode(registered.publicKey)),
                             .int(Int64(registered.algorithm.rawValue)), .int(Int64(registered.signCount)),
                             .text(registered.aaguid.map { String(format: "%02x", $0) }.joined()), .text(label),
                             .int(registered.backupEligible ? 1 : 0),

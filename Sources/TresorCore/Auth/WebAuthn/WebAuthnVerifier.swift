@@ -10,9 +10,21 @@ public struct WebAuthnVerifier: Sendable {
     public let rpID: String
     public let origins: Set<String>
 
-    public init(rpID: String, origins: Set<String>) {
+    /// With `originsOfRPHost`, any origin whose host is the RP id is accepted too (`https://`,
+    /// or `http://` on localhost, any port): a payment signed later, from whatever page or app
+    /// of the bank, is checked against the RP id the passkey was registered under.
+    public let originsOfRPHost: Bool
+
+    public init(rpID: String, origins: Set<String>, originsOfRPHost: Bool = false) {
         self.rpID = rpID
         self.origins = origins
+        self.originsOfRPHost = originsOfRPHost
+    }
+
+    func accepts(origin: String) -> Bool {
+        if origins.contains(origin) { return true }
+        guard originsOfRPHost, let url = URL(string: origin), url.path.isEmpty, url.host?.lowercased() == rpID else { return false }
+        return url.scheme == "https" || (url.scheme == "http" && rpID == "localhost")
     }
 
     /// A credential that passed registration.
@@ -112,7 +124,7 @@ public struct WebAuthnVerifier: Sendable {
         guard WebAuthnBase64.decode(client.challenge) == challenge else {
             throw Self.refused("challenge", "The challenge is not the one this server handed out.")
         }
-        guard origins.contains(client.origin) else { throw Self.refused("origin", "The origin \(client.origin.prefix(80)) is not this bank's.") }
+        guard accepts(origin: client.origin) else { throw Self.refused("origin", "The origin \(client.origin.prefix(80)) is not this bank's.") }
         guard client.crossOrigin != true else { throw Self.refused("origin", "A cross-origin ceremony is not accepted.") }
     }
 
