@@ -8,13 +8,17 @@ import hashlib
 import json
 import os
 import urllib.parse
+import urllib.request
+import uuid
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa
 from fido2 import cose
 from fido2.webauthn import AttestationObject, AttestedCredentialData, AuthenticatorData, CollectedClientData
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
-from webbase import BASE, BrowserTest, api
+from webbase import ARTIFACTS, BASE, BrowserTest, api
 
 # WebAuthn needs a domain as RP id (not an IP address): the same server, reached as localhost.
 LOCAL = BASE.replace("127.0.0.1", "localhost")
@@ -112,3 +116,73 @@ class PasskeyInteropTest(BrowserTest):
             # The last assertion again: its challenge is used up.
             status, refused = call("POST", "/v1/sessions/passkey", body)
             self.assertEqual((status, refused["error"]["code"], refused["error"]["field"]), (401, "passkey_refused", "challenge"))
+
+
+class PasskeyScreensTest(BrowserTest):
+    """The web app's passkey screens with Chromium's virtual authenticator at 375 px: added
+    under Settings, "Mit Passkey anmelden" on the login page, "Mit Passkey bestätigen" on a
+    payment that needs a signature."""
+
+    def shot(self, name):
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        self.browser.save_screenshot(os.path.join(ARTIFACTS, f"passkey-{name}.png"))
+
+    def test_add_log_in_and_sign_with_a_passkey(self):
+        self.browser.get(LOCAL + "/login")
+        self.browser.execute_cdp_cmd("WebAuthn.enable", {"enableUI": False})
+        self.browser.execute_cdp_cmd("WebAuthn.addVirtualAuthenticator", {"options": {
+            "protocol": "ctap2", "ctap2Version": "ctap2_1", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
+            "isUserVerified": True, "automaticPresenceSimulation": True}})
+        self.browser.find_element(By.ID, "contract").send_keys("10000049")
+        self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
+        self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
+        self.wait_until(lambda b: urllib.parse.urlsplit(b.current_url).path == "/home")
+        self.browser.get(LOCAL + "/settings")
+        self.browser.find_element(By.ID, "passkey-add").click()
+        self.wait_until(lambda b: "saved=1" in b.current_url)
+        names = [li.text for li in self.browser.find_elements(By.CSS_SELECTOR, "#passkeys li")]
+        self.assertTrue(any(n.startswith("Passkey") for n in names), names)
+        Select(self.browser.find_element(By.ID, "provider")).select_by_value("passkey")
+        self.browser.find_element(By.CSS_SELECTOR, "form[action='/settings/signing'] button").click()
+        self.wait_until(lambda b: "Passkey" in b.find_element(By.CSS_SELECTOR, "[data-testid=provider]").text)
+        for mode in ["light", "dark"]:
+            self.browser.get(LOCAL + f"/appearance/{mode}?back=/settings")
+            self.browser.execute_script("document.getElementById('passkeys').scrollIntoView()")
+            self.assert_fits_and_accessible()
+            self.shot(f"settings-{mode}")
+
+        # A new browser session: the passkey alone logs in.
+        self.browser.delete_all_cookies()
+        self.browser.get(LOCAL + "/login")
+        for mode in ["light", "dark"]:
+            self.browser.get(LOCAL + f"/appearance/{mode}?back=/login")
+            self.assertTrue(self.browser.find_element(By.ID, "passkey-login").is_displayed())
+            self.assert_fits_and_accessible()
+            self.shot(f"login-{mode}")
+        self.browser.find_element(By.ID, "passkey-login").click()
+        self.wait_until(lambda b: urllib.parse.urlsplit(b.current_url).path == "/home")
+
+        # A payment to a new payee waits for the passkey's signature, made on its page.
+        status, grant = api("POST", "/v1/sessions", {"contract": "10000049", "password": "tresor-demo"}, host=HOST)
+        token = grant["token"]
+        accounts = api("GET", "/v1/accounts", token=token, host=HOST)[1]["accounts"]
+        current = next(a for a in accounts if a["kind"] == "current" and a["currency"] == "CHF")
+        body = {"type": "iban", "debtor_account": current["id"], "amount": {"amount": "61.30", "currency": "CHF"},
+                "creditor": {"name": "Elektro Zubehör GmbH", "iban": "DE89370400440532013000", "street": "Hauptstrasse", "building_number": "5",
+                             "postal_code": "10115", "town": "Berlin", "country": "DE"}, "message": "Rechnung 88"}
+        call = urllib.request.Request(LOCAL + "/v1/payments", method="POST", data=json.dumps(body).encode(),
+                                      headers={"Content-Type": "application/json", "Authorization": "Bearer " + token,
+                                               "Idempotency-Key": str(uuid.uuid4())})
+        payment = json.loads(urllib.request.urlopen(call).read())["payment"]
+        self.assertEqual((payment["status"], payment["signature"]["provider"]), ("needs_signature", "passkey"))
+        self.browser.get(LOCAL + f"/payments/{payment['id']}")
+        self.assertEqual(self.browser.find_element(By.ID, "sign-submit").text, "Mit Passkey bestätigen")
+        for mode in ["light", "dark"]:
+            self.browser.get(LOCAL + f"/appearance/{mode}?back=/payments/{payment['id']}")
+            self.assert_fits_and_accessible()
+            self.shot(f"sign-{mode}")
+        self.browser.find_element(By.ID, "sign-submit").click()
+        self.wait_until(lambda b: not b.find_elements(By.ID, "sign-submit"))
+        status, shown = api("GET", f"/v1/payments/{payment['id']}", token=token, host=HOST)
+        self.assertEqual(shown["payment"]["status"], "executed")
+        self.browser.get(LOCAL + "/appearance/auto?back=/home")

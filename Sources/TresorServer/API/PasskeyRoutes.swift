@@ -27,17 +27,31 @@ struct PasskeyRoutes {
     func registrationOptions(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
         let ceremony = try await passkeys.registrationOptions(for: principal)
-        let verifier = Self.verifier(request)
-        let bankName = try await bank.foundedProfile().name
-        let options: [String: Any] = [
-            "challenge": ceremony.challenge, "rp": ["id": verifier.rpID, "name": bankName],
-            "user": ["id": ceremony.userHandle ?? "", "name": principal.contract, "displayName": principal.contract],
+        return try Self.json(
+            [
+                "publicKey": Self.creationOptions(
+                    ceremony, request: request, bankName: try await bank.foundedProfile().name, contract: principal.contract)
+            ])
+    }
+
+    /// PublicKeyCredentialCreationOptionsJSON for a ceremony (the API's and the web app's).
+    static func creationOptions(_ ceremony: PasskeyService.Ceremony, request: Request, bankName: String, contract: String) -> [String: Any] {
+        [
+            "challenge": ceremony.challenge, "rp": ["id": verifier(request).rpID, "name": bankName],
+            "user": ["id": ceremony.userHandle ?? "", "name": contract, "displayName": contract],
             "pubKeyCredParams": COSEKey.Algorithm.allCases.map { ["type": "public-key", "alg": $0.rawValue] },
             "timeout": PasskeyService.challengeLifetimeSeconds * 1000, "attestation": "none",
             "authenticatorSelection": ["residentKey": "required", "requireResidentKey": true, "userVerification": "required"],
             "excludeCredentials": ceremony.excludeCredentials.map { ["type": "public-key", "id": $0] },
         ]
-        return try Self.json(["publicKey": options])
+    }
+
+    /// PublicKeyCredentialRequestOptionsJSON for a login ceremony.
+    static func requestOptions(_ ceremony: PasskeyService.Ceremony, request: Request) -> [String: Any] {
+        [
+            "challenge": ceremony.challenge, "rpId": verifier(request).rpID, "timeout": PasskeyService.challengeLifetimeSeconds * 1000,
+            "userVerification": "required", "allowCredentials": [[String: Any]](),
+        ]
     }
 
     struct Registration: Decodable {
@@ -98,11 +112,7 @@ struct PasskeyRoutes {
 
     func loginOptions(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let ceremony = try await passkeys.loginOptions(address: context.address)
-        let options: [String: Any] = [
-            "challenge": ceremony.challenge, "rpId": Self.verifier(request).rpID, "timeout": PasskeyService.challengeLifetimeSeconds * 1000,
-            "userVerification": "required", "allowCredentials": [[String: Any]](),
-        ]
-        return try Self.json(["publicKey": options])
+        return try Self.json(["publicKey": Self.requestOptions(ceremony, request: request)])
     }
 
     struct Assertion: Decodable {

@@ -276,6 +276,7 @@ extension WebApp {
             page.values["challenge"] = [
                 "position": challenge.position.map(String.init) ?? "", "question": challenge.question ?? "", "tan": challenge.provider == .tanList,
                 "authenticator": challenge.provider == .authenticator, "device": challenge.provider == .deviceKey,
+                "passkey": challenge.provider == .passkey, "passkey_challenge": challenge.provider == .passkey ? challenge.message ?? "" : "",
             ]
         }
         if let failed = request.uri.queryParameters.get("error") { page.values["error"] = page.strings["error_\(failed)"] ?? String(failed) }
@@ -305,7 +306,7 @@ extension WebApp {
     func sign(_ request: Request, context: TresorRequestContext) async throws -> Response {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var request = request
-        let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
+        let form = WebSupport.form(try await request.collectBody(upTo: 16 * 1024))
         guard checkCSRF(form, token: token) else { return await formExpired(request) }
         guard let id = PaymentID(text: context.parameters.get("id") ?? "") else { return await notFound(request) }
         do {

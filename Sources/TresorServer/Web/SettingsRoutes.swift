@@ -43,6 +43,12 @@ extension WebApp {
                 "created": language.format(services.calendar.date(of: Date(timeIntervalSince1970: Double(device.createdAtMillis) / 1000))),
             ]
         }
+        page.values["passkeys"] = try await services.passkeys.passkeys(of: principal.customerID).map { passkey in
+            [
+                "id": String(passkey.id), "name": passkey.name,
+                "created": language.format(services.calendar.date(of: Date(timeIntervalSince1970: Double(passkey.createdAtMillis) / 1000))),
+            ]
+        }
         let signing = try await services.signing.settings(of: principal.customerID)
         page.values["provider"] = page.strings["provider_\(signing.provider?.rawValue ?? "none")"] ?? ""
         page.values["limit"] = language.format(Money(minorUnits: signing.limitMinor, currency: .chf))
@@ -105,6 +111,9 @@ extension WebApp {
                     for: principal.customerID, label: principal.contract, actor: actor)
             case "device_key":
                 try await services.signing.useDeviceKey(for: principal.customerID, actor: actor)
+                page.values["notice"] = page.strings["settings_saved"]
+            case "passkey":
+                try await services.signing.usePasskey(for: principal.customerID, actor: actor)
                 page.values["notice"] = page.strings["settings_saved"]
             default:
                 break

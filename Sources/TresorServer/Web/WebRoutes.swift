@@ -34,6 +34,7 @@ extension WebApp {
         registerCash(on: router)
         registerActivation(on: router)
         registerSecondFactor(on: router)
+        registerPasskeys(on: router)
         registerLoan(on: router)
         registerMore(on: router)
         registerInbox(on: router)

@@ -379,3 +379,56 @@ document.addEventListener("invalid", (event) => {
   const folded = event.target.closest("details:not([open])");
   if (folded) folded.open = true;
 }, true);
+
+// Passkeys (WebAuthn), where the browser has them: add one under Settings, log in with one,
+// confirm a payment with one. The server answers in WebAuthn's JSON (parse…FromJSON, toJSON).
+const hasPasskeys = Boolean(window.PublicKeyCredential && PublicKeyCredential.parseCreationOptionsFromJSON);
+document.addEventListener("DOMContentLoaded", () => {
+  if (!hasPasskeys) return;
+  for (const part of document.querySelectorAll(".passkey-add, .passkey-login")) part.hidden = false;
+});
+async function postJSON(path, body) {
+  const reply = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body || {}),
+                                   credentials: "same-origin"});
+  return [reply.ok, await reply.json().catch(() => ({}))];
+}
+function showPasskeyError(button, id) {
+  const message = id && document.getElementById(id);
+  if (message) { message.textContent = button.dataset.error; message.hidden = false; }
+  else alert(button.dataset.error);
+}
+document.addEventListener("click", async (event) => {
+  const add = event.target.closest && event.target.closest("#passkey-add");
+  if (add) {
+    try {
+      const [, options] = await postJSON("/settings/passkeys/options", {csrf: add.dataset.csrf});
+      const credential = await navigator.credentials.create({publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options.publicKey)});
+      const [ok, answer] = await postJSON("/settings/passkeys", {...credential.toJSON(), name: add.dataset.name, csrf: add.dataset.csrf});
+      if (ok) { location.assign(answer.location); return; }
+    } catch (error) { /* cancelled by the customer, or refused below */ }
+    showPasskeyError(add, "passkey-error");
+    return;
+  }
+  const login = event.target.closest && event.target.closest("#passkey-login");
+  if (login) {
+    try {
+      const [, options] = await postJSON("/login/passkey/options");
+      const assertion = await navigator.credentials.get({publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options.publicKey)});
+      const [ok, answer] = await postJSON("/login/passkey", assertion.toJSON());
+      if (ok) { location.assign(answer.location); return; }
+    } catch (error) { /* cancelled, or refused below */ }
+    showPasskeyError(login, "login-error-passkey");
+  }
+});
+document.addEventListener("submit", async (event) => {
+  const form = event.target;
+  if (!form.dataset || !form.dataset.passkeySign || form.dataset.signed) return;
+  event.preventDefault();
+  try {
+    const assertion = await navigator.credentials.get({publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(
+      {challenge: form.dataset.passkeySign, userVerification: "required", allowCredentials: []})});
+    form.querySelector("#passkey-code").value = JSON.stringify(assertion.toJSON());
+  } catch (error) { /* sent empty: the server counts it as a wrong answer and says so */ }
+  form.dataset.signed = "1";
+  form.submit();
+});
