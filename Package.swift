@@ -135,7 +135,10 @@ let package = Package(
             path: "Examples/tresor-shell"
         ),
         /// What several test targets share: the stores they run against.
-        .target(name: "TresorTestSupport", dependencies: ["TresorLedger", "TresorSQLite", "TresorPostgres"], path: "Tests/TresorTestSupport"),
+        .target(
+            name: "TresorTestSupport",
+            dependencies: ["TresorLedger", "TresorSQLite", "TresorPostgres", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/TresorTestSupport"),
         .testTarget(name: "TresorDomainTests", dependencies: ["TresorDomain"]),
         .testTarget(name: "TresorScanTests", dependencies: ["TresorScan", "TresorDomain", "CZXing", "TresorTestSupport"]),
         .testTarget(
@@ -149,7 +152,7 @@ let package = Package(
         .testTarget(
             name: "TresorKitTests",
             dependencies: [
-                "TresorKit", "TresorDomain",
+                "TresorKit", "TresorDomain", "TresorTestSupport",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]

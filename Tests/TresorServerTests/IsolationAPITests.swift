@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 import TresorCore
 import TresorDomain
+import TresorTestSupport
 
 @Suite("Isolation: customer A against customer B's ids on every /v1 route")
 struct IsolationAPITests {

@@ -1,15 +1,21 @@
 import Crypto
 import Foundation
-import TresorCore
 
 /// A passkey authenticator in software for the tests: a P-256 key, `none` attestation, and
 /// every byte of what it sends open to tampering (flags, RP id, origin, counter, signature).
 /// Its CBOR writer is its own (a few lines), not the server's reader turned round.
-struct SoftAuthenticator {
-    let key = P256.Signing.PrivateKey()
-    let credentialID = (0..<32).map { _ in UInt8.random(in: 0...255) }
-    var counter: UInt32 = 0
-    var id: String { WebAuthnBase64.encode(credentialID) }
+public struct SoftAuthenticator: Sendable {
+    public let key = P256.Signing.PrivateKey()
+    public let credentialID = (0..<32).map { _ in UInt8.random(in: 0...255) }
+    public var counter: UInt32 = 0
+    public var id: String { Self.base64URL(credentialID) }
+
+    public init() {}
+
+    public static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
 
     static func head(_ major: UInt8, _ value: Int) -> [UInt8] {
         switch value {
@@ -43,36 +49,55 @@ struct SoftAuthenticator {
         return data
     }
 
-    /// `navigator.credentials.create()`'s answer, as `toJSON()` writes it.
-    func register(
-        challenge: String, rpID: String, origin: String, flags: UInt8 = 0x45, format: String = "none", attestationTail: [UInt8] = [],
-        name: String = "Test passkey"
-    ) -> String {
+    /// What `navigator.credentials.create()` makes: clientDataJSON and the attestation object.
+    public func registration(
+        challenge: String, rpID: String, origin: String, flags: UInt8 = 0x45, format: String = "none", attestationTail: [UInt8] = []
+    ) -> (clientData: [UInt8], attestationObject: [UInt8]) {
         let clientData = Self.clientData(type: "webauthn.create", challenge: challenge, origin: origin)
         let authData = authenticatorData(rpID: rpID, flags: flags, count: 0, credential: true)
         let object = Self.map([
             (Self.text("fmt"), Self.text(format)), (Self.text("attStmt"), Self.map([])), (Self.text("authData"), Self.bytes(authData)),
         ])
+        return (clientData, object + attestationTail)
+    }
+
+    /// `navigator.credentials.create()`'s answer, as `toJSON()` writes it.
+    public func register(
+        challenge: String, rpID: String, origin: String, flags: UInt8 = 0x45, format: String = "none", attestationTail: [UInt8] = [],
+        name: String = "Test passkey"
+    ) -> String {
+        let (clientData, object) = registration(
+            challenge: challenge, rpID: rpID, origin: origin, flags: flags, format: format, attestationTail: attestationTail)
         return """
-            {"id":"\(id)","rawId":"\(id)","type":"public-key","name":"\(name)","response":{"clientDataJSON":"\(WebAuthnBase64.encode(clientData))",\
-            "attestationObject":"\(WebAuthnBase64.encode(object + attestationTail))"}}
+            {"id":"\(id)","rawId":"\(id)","type":"public-key","name":"\(name)","response":{"clientDataJSON":"\(Self.base64URL(clientData))",\
+            "attestationObject":"\(Self.base64URL(object))"}}
             """
     }
 
-    /// `navigator.credentials.get()`'s answer; the counter goes up by one unless `count` says.
-    mutating func assert(
+    /// What `navigator.credentials.get()` makes; the counter goes up by one unless `count` says.
+    public mutating func assertion(
         challenge: String, rpID: String, origin: String, flags: UInt8 = 0x05, count: UInt32? = nil, type: String = "webauthn.get",
-        flipSignatureBit: Bool = false, userHandle: String? = nil
-    ) throws -> String {
+        flipSignatureBit: Bool = false
+    ) throws -> (clientData: [UInt8], authenticatorData: [UInt8], signature: [UInt8]) {
         counter += 1
         let clientData = Self.clientData(type: type, challenge: challenge, origin: origin)
         let authData = authenticatorData(rpID: rpID, flags: flags, count: count ?? counter, credential: false)
         var signature = Array(try key.signature(for: authData + Array(SHA256.hash(data: clientData))).derRepresentation)
         if flipSignatureBit { signature[signature.count - 1] ^= 0x01 }
+        return (clientData, authData, signature)
+    }
+
+    /// `navigator.credentials.get()`'s answer, as `toJSON()` writes it.
+    public mutating func assert(
+        challenge: String, rpID: String, origin: String, flags: UInt8 = 0x05, count: UInt32? = nil, type: String = "webauthn.get",
+        flipSignatureBit: Bool = false, userHandle: String? = nil
+    ) throws -> String {
+        let (clientData, authData, signature) = try assertion(
+            challenge: challenge, rpID: rpID, origin: origin, flags: flags, count: count, type: type, flipSignatureBit: flipSignatureBit)
         let handle = userHandle.map { #","userHandle":"\#($0)""# } ?? ""
         return """
-            {"id":"\(id)","rawId":"\(id)","type":"public-key","response":{"clientDataJSON":"\(WebAuthnBase64.encode(clientData))",\
-            "authenticatorData":"\(WebAuthnBase64.encode(authData))","signature":"\(WebAuthnBase64.encode(signature))"\(handle)}}
+            {"id":"\(id)","rawId":"\(id)","type":"public-key","response":{"clientDataJSON":"\(Self.base64URL(clientData))",\
+            "authenticatorData":"\(Self.base64URL(authData))","signature":"\(Self.base64URL(signature))"\(handle)}}
             """
     }
 }
