@@ -47,6 +47,12 @@ struct PasskeyAPITests {
             #expect(login.status == .created && login.json["level"] as? Int == 2, "\(login.text)")
             let session = try #require(login.json["token"] as? String)
             #expect(try await client.call(.get, "/v1/payments", token: session).status == .ok)
+            // The password forgotten: the passkey's session sets a new one without it.
+            let reset = try await client.call(.put, "/v1/password", token: session, json: #"{"new_password": "Neues-Passwort-2026"}"#)
+            #expect(reset.status == .noContent, "\(reset.text)")
+            #expect(
+                try await client.call(.post, "/v1/sessions", json: #"{"contract": "10000012", "password": "Neues-Passwort-2026"}"#).status == .created
+            )
             let listed = try await client.call(.get, "/v1/passkeys", token: session)
             let passkey = try #require((listed.json["passkeys"] as? [[String: Any]])?.first)
             #expect(passkey["name"] as? String == "Test passkey" && passkey["algorithm"] as? Int == -7 && passkey["last_used_at"] is String)

@@ -172,14 +172,20 @@ public struct AuthService: Sendable {
     }
 
     /// Sets a new password without the old one, for a customer who forgot it, from a session
-    /// opened with an enrolled device's key and its PIN (possession and knowledge: the two
-    /// factors the password would have been one of). The customer's other sessions end, and a
-    /// password lock is lifted. Audited as `password.reset`.
+    /// opened with an enrolled device's key and its PIN, or with a passkey (possession and
+    /// knowledge or biometrics: the two factors the password would have been one of). The
+    /// customer's other sessions end, and a password lock is lifted. Audited as `password.reset`.
     public func resetPassword(principal: Principal, token: String, new: String) async throws {
-        guard principal.level >= 2, let device = principal.deviceID else {
+        let current = Hashing.sha256Hex(Array(token.utf8))
+        let channel = try await database.read { session in
+            try await session.queryOne(SQL("SELECT channel FROM sessions WHERE token_hash = ?", [.text(current)]))?.optionalText(0)
+        }
+        let way = principal.deviceID.map { "device \($0)" } ?? (channel == "passkey" ? "passkey" : nil)
+        guard principal.level >= 2, let way else {
             throw DomainError(
                 .forbidden, field: "current_password",
-                "Without the current password, only the app on an enrolled device (with its PIN) can set a new one; or ask your branch for a letter.")
+                "Without the current password, only an enrolled device (with its PIN) or a passkey can set a new one; or ask your branch for a letter."
+            )
         }
         let name = try await database.read { session in
             try await session.queryOne(SQL("SELECT name FROM customers WHERE id = ?", [.int(principal.customerID.rawValue)]))?.text(0)
@@ -188,7 +194,6 @@ public struct AuthService: Sendable {
         let newHash = hash(new)
         let now = clock.unixMillis
         let dialect = database.dialect
-        let current = Hashing.sha256Hex(Array(token.utf8))
         try await database.transaction { session in
             try await session.execute(SQL("UPDATE contracts SET password_hash = ? WHERE number = ?", [.text(newHash), .text(principal.contract)]))
             try await session.execute(SQL("DELETE FROM login_failures WHERE contract = ?", [.text(principal.contract)]))
@@ -197,7 +202,7 @@ public struct AuthService: Sendable {
                     "UPDATE sessions SET revoked = 1 WHERE customer_id = ? AND token_hash <> ?",
                     [.int(principal.customerID.rawValue), .text(current)]))
             try await AuditLog.append(
-                AuditEntry.customer(principal, at: now, action: "password.reset", details: "from device \(device), other sessions ended"),
+                AuditEntry.customer(principal, at: now, action: "password.reset", details: "from \(way), other sessions ended"),
                 dialect: dialect, in: session)
         }
     }

@@ -4,9 +4,9 @@
 @_spi(Generated) public import OpenAPIRuntime
 import HTTPTypes
 extension Operations {
-    /// A new password, with the current one; or without it from the app on an enrolled device logged in with its PIN.
+    /// A new password, with the current one; or without it from a session opened with an enrolled device and its PIN, or with a passkey.
     ///
-    /// The new password must meet the policy (422 weak_password). Without current_password the session must be a device session with the PIN (level 2 by device key and PIN; else 403 forbidden): the customer who forgot the password sets a new one that way, every other session of theirs ends and a password lock is lifted.
+    /// The new password must meet the policy (422 weak_password). Without current_password the session must be a device session with the PIN (level 2 by device key and PIN) or a passkey's (else 403 forbidden): the customer who forgot the password sets a new one that way, every other session of theirs ends and a password lock is lifted.
     ///
     /// - Remark: HTTP `PUT /v1/password`.
     /// - Remark: Generated from `#/paths//v1/password/put`.
@@ -230,9 +230,9 @@ extension Operations {
 
 /// Convenience overloads for operation inputs.
 extension APIProtocol {
-    /// A new password, with the current one; or without it from the app on an enrolled device logged in with its PIN.
+    /// A new password, with the current one; or without it from a session opened with an enrolled device and its PIN, or with a passkey.
     ///
-    /// The new password must meet the policy (422 weak_password). Without current_password the session must be a device session with the PIN (level 2 by device key and PIN; else 403 forbidden): the customer who forgot the password sets a new one that way, every other session of theirs ends and a password lock is lifted.
+    /// The new password must meet the policy (422 weak_password). Without current_password the session must be a device session with the PIN (level 2 by device key and PIN) or a passkey's (else 403 forbidden): the customer who forgot the password sets a new one that way, every other session of theirs ends and a password lock is lifted.
     ///
     /// - Remark: HTTP `PUT /v1/password`.
     /// - Remark: Generated from `#/paths//v1/password/put`.
@@ -248,9 +248,9 @@ extension APIProtocol {
 }
 
 extension Client {
-    /// A new password, with the current one; or without it from the app on an enrolled device logged in with its PIN.
+    /// A new password, with the current one; or without it from a session opened with an enrolled device and its PIN, or with a passkey.
     ///
-    /// The new password must meet the policy (422 weak_password). Without current_password the session must be a device session with the PIN (level 2 by device key and PIN; else 403 forbidden): the customer who forgot the password sets a new one that way, every other session of theirs ends and a password lock is lifted.
+    /// The new password must meet the policy (422 weak_password). Without current_password the session must be a device session with the PIN (level 2 by device key and PIN) or a passkey's (else 403 forbidden): the customer who forgot the password sets a new one that way, every other session of theirs ends and a password lock is lifted.
     ///
     /// - Remark: HTTP `PUT /v1/password`.
     /// - Remark: Generated from `#/paths//v1/password/put`.

@@ -533,9 +533,9 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/sessions/current/step-up`.
     /// - Remark: Generated from `#/paths//v1/sessions/current/step-up/post`.
     func postV1SessionsCurrentStepUp(_ input: Operations.PostV1SessionsCurrentStepUp.Input) async throws -> Operations.PostV1SessionsCurrentStepUp.Output
-    /// A new password, with the current one; or without it from the app on an enrolled device logged in with its PIN.
+    /// A new password, with the current one; or without it from a session opened with an enrolled device and its PIN, or with a passkey.
     ///
-    /// The new password must meet the policy (422 weak_password). Without current_password the session must be a device session with the PIN (level 2 by device key and PIN; else 403 forbidden): the customer who forgot the password sets a new one that way, every other session of theirs ends and a password lock is lifted.
+    /// The new password must meet the policy (422 weak_password). Without current_password the session must be a device session with the PIN (level 2 by device key and PIN) or a passkey's (else 403 forbidden): the customer who forgot the password sets a new one that way, every other session of theirs ends and a password lock is lifted.
     ///
     /// - Remark: HTTP `PUT /v1/password`.
     /// - Remark: Generated from `#/paths//v1/password/put`.

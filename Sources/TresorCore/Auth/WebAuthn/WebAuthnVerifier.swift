@@ -14,11 +14,15 @@ public struct WebAuthnVerifier: Sendable {
     /// or `http://` on localhost, any port): a payment signed later, from whatever page or app
     /// of the bank, is checked against the RP id the passkey was registered under.
     public let originsOfRPHost: Bool
+    /// Tresor's passkeys must verify the user (a PIN or biometrics): that is what makes one a
+    /// login of two factors. Only tests of other implementations' recorded ceremonies turn it off.
+    public let requiresUserVerification: Bool
 
-    public init(rpID: String, origins: Set<String>, originsOfRPHost: Bool = false) {
+    public init(rpID: String, origins: Set<String>, originsOfRPHost: Bool = false, requiresUserVerification: Bool = true) {
         self.rpID = rpID
         self.origins = origins
         self.originsOfRPHost = originsOfRPHost
+        self.requiresUserVerification = requiresUserVerification
     }
 
     func accepts(origin: String) -> Bool {
@@ -133,7 +137,7 @@ public struct WebAuthnVerifier: Sendable {
             throw Self.refused("rp_id", "The authenticator signed for another relying party than \(rpID).")
         }
         guard data.userPresent else { throw Self.refused("flags", "The user was not present (UP flag).") }
-        guard data.userVerified else {
+        guard data.userVerified || !requiresUserVerification else {
             throw Self.refused("flags", "The user was not verified (UV flag): a passkey must ask for the PIN or biometrics.")
         }
         // why: backed-up without backup-eligible is a contradiction an honest authenticator never writes.
