@@ -275,11 +275,7 @@ public struct CustomerService: Sendable {
     }
 
     /// `ABCDEFGHJKMN` → `ABCD-EFGH-JKMN`, as printed on the letter.
-    static func grouped(_ code: String) -> String {
-        stride(from: 0, to: code.count, by: 4).map { start in
-            String(code.dropFirst(start).prefix(4))
-        }.joined(separator: "-")
-    }
+    static func grouped(_ code: String) -> String { code.spacedBlocks(of: 4, separator: "-") }
 
     /// What a customer types of a code: any case, with or without dashes and spaces.
     static func normalised(_ typed: String) -> String {

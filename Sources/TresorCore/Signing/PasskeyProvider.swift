@@ -52,10 +52,6 @@ struct PasskeyProvider: SecurityProvider {
                 clientDataJSON: clientData, authenticatorData: authenticatorData, signature: signature,
                 challenge: Self.challenge(binding: challenge.binding, question: question), publicKey: key, storedCount: UInt32(row.int(3)))
         else { return false }
-        // why conditional: the counter moves once per signature, whichever request gets there first.
-        return try await session.queryOne(
-            SQL(
-                "UPDATE passkeys SET sign_count = ?, last_used_at_ms = ? WHERE id = ? AND (sign_count < ? OR ? = 0) RETURNING id",
-                [.int(Int64(count)), .int(now), .int(row.int(0)), .int(Int64(count)), .int(Int64(count))])) != nil
+        return try await PasskeyService.advanceCounter(passkey: row.int(0), to: count, now: now, in: session)
     }
 }

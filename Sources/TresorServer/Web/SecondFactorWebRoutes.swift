@@ -66,9 +66,7 @@ extension WebApp {
         Self.addSteps(&page, current: 3, count: 4)
         let enrolment = try await services.secondFactors.pendingTOTP(for: principal, issuer: try await services.bank.foundedProfile().name)
         page.values["qr"] = QRMatrix(enrolment.uri)?.svg(title: page.strings["totp_enrol_title"] ?? "") ?? ""
-        page.values["secret_grouped"] = stride(from: 0, to: enrolment.secret.count, by: 4).map { start in
-            String(enrolment.secret.dropFirst(start).prefix(4))
-        }.joined(separator: " ")
+        page.values["secret_grouped"] = enrolment.secret.spacedBlocks(of: 4)
         return page
     }
 

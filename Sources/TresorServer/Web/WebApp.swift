@@ -153,10 +153,8 @@ struct WebApp: Sendable {
     /// The signed-in customer: a level-2 session (a password session waiting for its second
     /// factor is not one; `/login/code` finishes it).
     func session(_ request: Request) async -> (principal: Principal, token: String)? {
-        guard let token = WebSupport.cookies(request)[WebSupport.sessionCookie], let principal = try? await services.auth.authenticate(token: token),
-            principal.level >= 2
-        else { return nil }
-        return (principal, token)
+        guard let pending = await pendingSession(request), pending.principal.level >= 2 else { return nil }
+        return pending
     }
 
     /// Refuses a state-changing form whose CSRF field does not match the session's token.

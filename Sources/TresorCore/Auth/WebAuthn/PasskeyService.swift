@@ -203,13 +203,9 @@ public struct PasskeyService: Sendable {
                 publicKey: WebAuthnBase64.decode(row.text(2)) ?? [], storedCount: UInt32(row.int(3)))
             let dialect = dialect
             try await database.transaction { session in
-                // why conditional: two logins with one counter value at once; only the first counts.
-                guard
-                    try await session.queryOne(
-                        SQL(
-                            "UPDATE passkeys SET sign_count = ?, last_used_at_ms = ? WHERE id = ? AND (sign_count < ? OR ? = 0) RETURNING id",
-                            [.int(Int64(count)), .int(now), .int(row.int(0)), .int(Int64(count)), .int(Int64(count))])) != nil
-                else { throw WebAuthnVerifier.refused("sign_count", "The signature counter went back.") }
+                guard try await Self.advanceCounter(passkey: row.int(0), to: count, now: now, in: session) else {
+                    throw WebAuthnVerifier.refused("sign_count", "The signature counter went back.")
+                }
                 try await AuditLog.append(
                     AuditEntry(
                         atMillis: now, actor: "customer:\(customer)", contract: contract, action: "login", subject: "passkey:\(row.int(0))",
@@ -222,6 +218,15 @@ public struct PasskeyService: Sendable {
             try await auditRefusal(error, actor: "customer:\(customer)", contract: contract, action: "login", now: now)
             throw error
         }
+    }
+
+    /// Records a used passkey's new counter, unless another request got there with it first
+    /// (two logins or signatures with one counter value at once: only the first counts).
+    static func advanceCounter(passkey id: Int64, to count: UInt32, now: Int64, in session: any SQLSession) async throws -> Bool {
+        try await session.queryOne(
+            SQL(
+                "UPDATE passkeys SET sign_count = ?, last_used_at_ms = ? WHERE id = ? AND (sign_count < ? OR ? = 0) RETURNING id",
+                [.int(Int64(count)), .int(now), .int(id), .int(Int64(count)), .int(Int64(count))])) != nil
     }
 
     func auditRefusal(_ error: DomainError, actor: String, contract: String?, action: String, now: Int64) async throws {

@@ -147,10 +147,7 @@ public struct WebAuthnVerifier: Sendable {
 
 /// base64url without padding, as WebAuthn's JSON encodes binary.
 public enum WebAuthnBase64 {
-    public static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    public static func encode(_ bytes: [UInt8]) -> String { AuthService.base64URL(bytes) }
 
     public static func decode(_ text: String) -> [UInt8]? {
         guard text.count <= 65_536, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
