@@ -27,6 +27,7 @@ public struct Services: Sendable {
     public let budgets: BudgetService
     public let resources: ResourceService
     public let cards: CardService
+    public let accountStatus: AccountStatusService
     public let settings: BankSettings
     public let branches: BranchService
     public let appointments: AppointmentService
@@ -74,6 +75,7 @@ public struct Services: Sendable {
         budgets = BudgetService(database: database, clock: clock)
         resources = ResourceService(database: database, clock: clock)
         cards = CardService(database: database, ledger: ledger, clock: clock)
+        accountStatus = AccountStatusService(database: database, ledger: ledger, clock: clock)
         settings = BankSettings(database: database)
         standingOrders = StandingOrderService(payments: payments, settings: settings)
         scheduler = PaymentScheduler(payments: payments, standingOrders: standingOrders)

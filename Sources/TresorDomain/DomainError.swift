@@ -42,6 +42,10 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case sameAccount = "same_account"
         case insufficientFunds = "insufficient_funds"
         case accountNotFound = "account_not_found"
+        /// The account was closed: it takes no payment in or out.
+        case accountClosed = "account_closed"
+        /// Operations blocked the account (not its card): no payment leaves it.
+        case accountBlocked = "account_blocked"
         case invalidCredentials = "invalid_credentials"
         case unauthorized = "unauthorized"
         case idempotencyKeyRequired = "idempotency_key_required"

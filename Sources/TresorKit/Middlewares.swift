@@ -3,7 +3,7 @@ import HTTPTypes
 import OpenAPIRuntime
 
 /// Turns every answer with the server's error shape into a thrown `TresorError`, so the facade
-/// reads only the happy path of each generated operation; a 401 also forgets the session.
+/// reads only the happy path of each generated operation; a 401 `unauthorized` also forgets the session.
 struct ErrorMiddleware: ClientMiddleware {
     let onUnauthorized: @Sendable () async -> Void
 
@@ -15,7 +15,6 @@ struct ErrorMiddleware: ClientMiddleware {
         guard response.status.code >= 400 else { return (response, responseBody) }
         var data = Data()
         if let responseBody { data = try await Data(collecting: responseBody, upTo: 1 << 20) }
-        if response.status.code == 401 { await onUnauthorized() }
         struct Envelope: Decodable {
             struct Payload: Decodable {
                 var code: String
@@ -25,7 +24,11 @@ struct ErrorMiddleware: ClientMiddleware {
             }
             var error: Payload
         }
-        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: data) else {
+        let envelope = try? JSONDecoder().decode(Envelope.self, from: data)
+        // why only `unauthorized`: that 401 says the session is gone; a wrong second factor
+        // (`invalid_credentials` naming `code` or `tan`) leaves it waiting for the right one.
+        if response.status.code == 401 && (envelope?.error.code ?? "unauthorized") == "unauthorized" { await onUnauthorized() }
+        guard let envelope else {
             throw TresorError(
                 status: response.status.code, code: TresorError.unexpectedResponse,
                 message: "The server answered \(response.status.code) without an error body.")

@@ -80,6 +80,24 @@ extension TresorClient {
         return Session(level: granted.level.rawValue, expiresAt: granted.expiresAt)
     }
 
+    /// The WebAuthn challenge of a payment waiting for a passkey's signature (its `signature.message`,
+    /// which commits to the amount, currency and payee): what the phone's assertion must sign.
+    /// Nil when the payment asks for another method.
+    public static func passkeyChallenge(of payment: Payment) -> Data? {
+        guard let challenge = payment.signature, challenge.provider == .passkey else { return nil }
+        return bytes(challenge.message)
+    }
+
+    /// Signs a payment with the phone's assertion over ``passkeyChallenge(of:)``.
+    public func sign(
+        _ payment: Payment, passkeyCredentialID credentialID: Data, clientDataJSON: Data, authenticatorData: Data, signature: Data,
+        trustPayee: Bool = false
+    ) async throws -> Payment {
+        let code = Self.passkeySignatureCode(
+            credentialID: credentialID, clientDataJSON: clientDataJSON, authenticatorData: authenticatorData, signature: signature)
+        return try await sign(payment.id, code: code, trustPayee: trustPayee)
+    }
+
     /// The answer to a payment's passkey challenge (`signature.message`, the WebAuthn challenge
     /// that commits to the payment), as the `code` its signature takes.
     public static func passkeySignatureCode(credentialID: Data, clientDataJSON: Data, authenticatorData: Data, signature: Data) -> String {

@@ -15,7 +15,8 @@ import OpenAPIRuntime
 ///
 /// Every failure is a ``TresorError`` with the server's stable `code`, the `field` at fault and
 /// its `suggested` repair. A `403 step_up_required` is answered by ``stepUpHandler`` when set
-/// (the app asks for the password) and the request is sent once more; a `401` forgets the session.
+/// (the app asks for the password) and the request is sent once more; a `401 unauthorized` (the
+/// session is gone) forgets the session, a wrong second factor does not.
 /// Everything the facade does not wrap is reachable through ``api``, the generated client.
 public actor TresorClient {
     /// The generated client (all of `openapi.yaml`), with this client's session and cache.
@@ -107,6 +108,18 @@ public actor TresorClient {
     /// once; a wrong or used one throws `invalid_credentials` with ``TresorError/field`` `code`.
     public func stepUp(code: String) async throws {
         _ = try await call { try await $0.postV1SessionsCurrentStepUp(body: .json(.init(code: code))).ok }
+    }
+
+    /// The position of the printed TAN list whose code ``stepUp(tan:)`` must send: the app shows
+    /// "code no. 17 of your TAN list". Asking again names the same position until it is answered.
+    public func tanPosition() async throws -> Int {
+        try await call { try await $0.postV1SessionsCurrentStepUpTan().ok.body.json.position }
+    }
+
+    /// Raises a level-1 session to level 2 with the code at the position ``tanPosition()`` named;
+    /// a wrong one throws `invalid_credentials` with ``TresorError/field`` `tan`.
+    public func stepUp(tan: String) async throws {
+        _ = try await call { try await $0.postV1SessionsCurrentStepUp(body: .json(.init(tan: tan))).ok }
     }
 
     /// Starts setting up an authenticator app as the second login factor (needs level 2): the

@@ -21,6 +21,13 @@ public enum AccountKind: String, Sendable, Codable, CaseIterable {
     }
 }
 
+/// Where an account stands with the bank. Operations block an account (a court order, a death,
+/// a compliance hold): no debits, and credits from other banks wait in suspense. A closed
+/// account has nothing left on it and takes nothing more; its history stays.
+public enum AccountStatus: String, Sendable, Codable, CaseIterable {
+    case open, blocked, closed
+}
+
 /// An account row with its balances. `held` is reserved by holds and not yet posted.
 public struct Account: Sendable, Hashable {
     public let id: AccountID
@@ -32,8 +39,10 @@ public struct Account: Sendable, Hashable {
     public let overdraftLimitMinor: Int64
     public let bookedMinor: Int64
     public let heldMinor: Int64
-    /// A blocked card (lost, stolen): the ledger refuses every debit and hold; credits still arrive.
+    /// The ledger refuses every debit and hold: a blocked card (lost, stolen), or an account
+    /// the bank blocked or closed (`status`); credits still arrive unless it is closed.
     public let debitsBlocked: Bool
+    public let status: AccountStatus
 
     public var booked: Money { Money(minorUnits: bookedMinor, currency: currency) }
     /// Booked balance less holds: what a new payment may still use before the overdraft limit.
@@ -45,7 +54,8 @@ public struct Account: Sendable, Hashable {
 
     public init(
         id: AccountID, customerID: CustomerID?, iban: IBAN, name: String, kind: AccountKind, currency: Currency,
-        overdraftLimitMinor: Int64, bookedMinor: Int64, heldMinor: Int64, debitsBlocked: Bool = false
+        overdraftLimitMinor: Int64, bookedMinor: Int64, heldMinor: Int64, debitsBlocked: Bool = false,
+        status: AccountStatus = .open
     ) {
         self.id = id
         self.customerID = customerID
@@ -57,6 +67,7 @@ public struct Account: Sendable, Hashable {
         self.bookedMinor = bookedMinor
         self.heldMinor = heldMinor
         self.debitsBlocked = debitsBlocked
+        self.status = status
     }
 }
 

@@ -102,6 +102,7 @@ extension BatchWriter {
             case "account_not_found": outcomes.append(.failure(LedgerError.accountNotFound(account!)))
             case "currency_mismatch": outcomes.append(.failure(LedgerError.currencyMismatch(account!)))
             case "debits_blocked": outcomes.append(.failure(LedgerError.debitsBlocked(account!)))
+            case "account_closed": outcomes.append(.failure(LedgerError.accountClosed(account!)))
             case "insufficient_funds": outcomes.append(.failure(LedgerError.insufficientFunds(account!)))
             case "amount_too_large": outcomes.append(.failure(balanceTooLarge))
             case let other: preconditionFailure("tresor_book_set answered \(other)")

@@ -229,7 +229,8 @@ enum BatchWriter {
         let enforcesLimit: Bool
         let overdraftLimit: Int64
         let held: Int64
-        let debitsBlocked: Bool
+        /// 0 open, 1 debits refused (a blocked card or account), 2 closed: credits refused too.
+        let debitsBlocked: Int64
         var booked: Int64
         var changed = false
         let id: AccountID
@@ -251,7 +252,7 @@ enum BatchWriter {
                 let id = AccountID(row.int(0))
                 accounts[id] = AccountState(
                     currency: row.text(1), enforcesLimit: row.int(2) != 0, overdraftLimit: row.int(3), held: row.int(5),
-                    debitsBlocked: row.int(6) != 0, booked: row.int(4), id: id)
+                    debitsBlocked: row.int(6), booked: row.int(4), id: id)
             }
         }
         return accounts
@@ -269,10 +270,11 @@ enum BatchWriter {
         for (offset, line) in ordered {
             guard let account = accounts[line.accountID] else { return .failure(LedgerError.accountNotFound(line.accountID)) }
             guard account.currency == line.amount.currency.code else { return .failure(LedgerError.currencyMismatch(line.accountID)) }
+            if account.debitsBlocked == Ledger.closedMark { return .failure(LedgerError.accountClosed(line.accountID)) }
             let amount = line.amount.minorUnits
             let (next, overflow) = (trial[line.accountID] ?? account.booked).addingReportingOverflow(amount)
             if amount < 0 {
-                if account.debitsBlocked { return .failure(LedgerError.debitsBlocked(line.accountID)) }
+                if account.debitsBlocked != 0 { return .failure(LedgerError.debitsBlocked(line.accountID)) }
                 if overflow || (account.enforcesLimit && next - account.held < -account.overdraftLimit) {
                     return .failure(LedgerError.insufficientFunds(line.accountID))
                 }

@@ -169,7 +169,7 @@ extension Ledger {
                 """
                 UPDATE accounts SET booked_minor = booked_minor + ?, revision = revision + 1 WHERE id = ? AND currency = ? \
                 AND (? > 0 OR enforce_limit = 0 OR booked_minor + ? - held_minor >= -overdraft_limit_minor) \
-                AND (? > 0 OR debits_blocked = 0) \
+                AND (? > 0 OR debits_blocked = 0) AND debits_blocked <> \(closedMark) \
                 RETURNING booked_minor
                 """,
                 [.int(amount), .int(line.accountID.rawValue), .text(line.amount.currency.code), .int(amount), .int(amount), .int(amount)]))
@@ -181,6 +181,7 @@ extension Ledger {
     static func refusal(for accountID: AccountID, currency: Currency, in session: any SQLSession) async throws -> LedgerError {
         guard let account = try await account(accountID, in: session) else { return .accountNotFound(accountID) }
         guard account.currency == currency else { return .currencyMismatch(accountID) }
+        if account.status == .closed { return .accountClosed(accountID) }
         if account.debitsBlocked { return .debitsBlocked(accountID) }
         return .insufficientFunds(accountID)
     }

@@ -81,6 +81,14 @@ extension Ledger {
                 ON p.id = (SELECT MAX(id) FROM postings WHERE account_id = a.id) WHERE p.balance_after_minor <> a.booked_minor
                 """
             ) { "account \($0.int(0)) books \($0.int(1)) but its last posting says \($0.int(2))" }
+            try await check(
+                "a closed account is empty and takes nothing",
+                "SELECT id, booked_minor, held_minor FROM accounts WHERE status = 'closed' AND (booked_minor <> 0 OR held_minor <> 0 OR debits_blocked <> \(Self.closedMark))"
+            ) { "closed account \($0.int(0)) books \($0.int(1)) and holds \($0.int(2)), or takes payments" }
+            try await check(
+                "a blocked account takes no debits",
+                "SELECT id FROM accounts WHERE status = 'blocked' AND debits_blocked = 0"
+            ) { "blocked account \($0.int(0)) takes debits" }
             for row in try await session.query(SQL("SELECT id, iban FROM accounts")) {
                 if row.optionalText(1).flatMap({ try? IBAN($0) }) == nil {
                     found.append(InvariantViolation(rule: "valid IBAN", detail: "account \(row.int(0)) has IBAN \(row.optionalText(1) ?? "none")"))

@@ -52,11 +52,16 @@ public struct Ledger: Sendable {
         }
     }
 
+    /// `accounts.debits_blocked` of a closed account: the ledger refuses its credits as well as
+    /// its debits (1 refuses debits only: a blocked card or account). why in that column: every
+    /// booking path already reads it with the balance it locks, so no path can miss a closing.
+    public static let closedMark: Int64 = 2
+
     /// The columns `account(from:)` reads, in its order.
     public static let accountColumns =
-        "id, customer_id, iban, name, kind, currency, overdraft_limit_minor, booked_minor, held_minor, debits_blocked"
+        "id, customer_id, iban, name, kind, currency, overdraft_limit_minor, booked_minor, held_minor, debits_blocked, status"
     /// The columns of `accountColumns`, read by `account(from:)`; a query may add its own after them.
-    static let accountColumnCount = 10
+    static let accountColumnCount = 11
 
     public static func account(from row: SQLRow) -> Account {
         // why: rows were validated on the way in; a bad one here is corruption, not input.
@@ -64,7 +69,7 @@ public struct Ledger: Sendable {
             id: AccountID(row.int(0)), customerID: row.optionalInt(1).map(CustomerID.init),
             iban: IBAN(stored: row.text(2)), name: row.text(3), kind: AccountKind(rawValue: row.text(4))!,
             currency: Currency(code: row.text(5))!, overdraftLimitMinor: row.int(6), bookedMinor: row.int(7),
-            heldMinor: row.int(8), debitsBlocked: row.int(9) != 0)
+            heldMinor: row.int(8), debitsBlocked: row.int(9) != 0, status: AccountStatus(rawValue: row.text(10))!)
     }
 
     /// Opens an account. The IBAN is derived from the new row id by `iban`, in the same

@@ -6,6 +6,8 @@ public enum LedgerError: Error, Sendable, Equatable {
     case currencyMismatch(AccountID)
     case insufficientFunds(AccountID)
     case debitsBlocked(AccountID)
+    /// The account was closed (`accounts.debits_blocked` = 2): it takes no credit either.
+    case accountClosed(AccountID)
     case holdNotActive(HoldID)
     case idempotencyKeyReused
 
@@ -19,6 +21,8 @@ public enum LedgerError: Error, Sendable, Equatable {
             DomainError(.insufficientFunds, field: "amount", "The account's available balance does not cover this amount.")
         case .debitsBlocked(let id):
             DomainError(.cardBlocked, field: "account", "Account \(id) is blocked: the card was reported lost, stolen or damaged.")
+        case .accountClosed(let id):
+            DomainError(.accountClosed, field: "account", "Account \(id) is closed.")
         case .holdNotActive(let id):
             DomainError(.holdNotActive, "Hold \(id) is not active.")
         case .idempotencyKeyReused:

@@ -97,6 +97,7 @@ public func buildRouter(
     let v1 = router.group("/v1").add(middleware: BearerAuthMiddleware(auth: services.auth)).add(middleware: ETagMiddleware())
     v1.delete("/sessions/current", use: sessions.logout)
     v1.post("/sessions/current/step-up", use: deviceRoutes.stepUp)
+    v1.post("/sessions/current/step-up/tan", use: deviceRoutes.tanPosition)
     v1.get("/devices", use: deviceRoutes.list)
     let secondFactorRoutes = SecondFactorRoutes(secondFactors: services.secondFactors, bank: services.bank)
     v1.put("/password", use: PasswordRoutes(auth: services.auth).change)

@@ -12,6 +12,7 @@ struct Tresor: AsyncParsableCommand {
             AuditCommand.self, SigningCommand.self, SecretsCommand.self,
             StaffCommand.self, CustomersCommand.self, DevicesCommand.self,
             ReceiptsCommand.self, BanksCommand.self, ResourcesCommand.self, BackupCommand.self, RestoreCommand.self, CardsCommand.self,
+            AccountsCommand.self,
             BranchesCommand.self, AppointmentsCommand.self, FXCommand.self, CashOrdersCommand.self, StatementsCommand.self, CertificatesCommand.self,
             StationsCommand.self, ClearingCommand.self, InvoicesCommand.self, StandingOrdersCommand.self,
             Bench.self,

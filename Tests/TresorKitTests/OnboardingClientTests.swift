@@ -51,6 +51,40 @@ struct OnboardingClientTests {
     }
 }
 
+/// The printed TAN list as a login factor from an app: the position the server names, then its code.
+@Suite("TresorKit: the TAN list at login", .serialized)
+struct TANLoginClientTests {
+    @Test("the position the branch's new list is asked at, the same when asked again; a wrong code refused by field, the right one taken")
+    func tanStepUp() async throws {
+        let server = try await LiveServer.start()
+        defer { server.stop() }
+        // why before the login: the command opens the demo bank's file as the server does.
+        let process = Process()
+        process.executableURL = try LiveServer.executable()
+        process.arguments = [
+            "signing", "tan-list", "--banks", server.directory.appendingPathComponent("banks").path, "--bank", "tresor", "--contract", "10000012",
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let codes = Dictionary(uniqueKeysWithValues: printed.matches(of: /(\d+): (\d{6})/).map { (Int($0.1)!, String($0.2)) })
+        #expect(codes.count == 50, "\(printed)")
+        let client = TresorClient(baseURL: server.url)
+        _ = try await client.login(contract: "10000012", password: "tresor-demo")
+        let position = try await client.tanPosition()
+        #expect(try await client.tanPosition() == position)
+        do {
+            try await client.stepUp(tan: codes[position == 1 ? 2 : 1]!)
+            Issue.record("another position's code was taken")
+        } catch let error as TresorError {
+            #expect(error.status == 401 && error.field == "tan", "\(error)")
+        }
+        try await client.stepUp(tan: try #require(codes[position]))
+    }
+}
+
 /// Passkeys from an app built on TresorKit, against a real server: the ceremony's parameters as
 /// `ASAuthorizationPlatformPublicKeyCredentialProvider` takes them, and the raw bytes a phone
 /// makes (here a software authenticator) sent back for registration and login.
@@ -90,5 +124,38 @@ struct PasskeyClientTests {
         } catch let error as TresorError {
             #expect(error.status == 401 && error.code == "passkey_refused" && error.field == "challenge", "\(error)")
         }
+
+        // Signing with it: a payment to a new payee asks for the passkey; the assertion over its
+        // challenge executes it, one over another payment's challenge does not.
+        _ = try await client.api.putV1SigningProvider(body: .json(.init(provider: .passkey))).ok
+        let debtor = try #require(AccountID(text: try await TresorClientTests.currentAccount(client).id))
+        func payment(_ minor: Int64) async throws -> Payment {
+            var request = PaymentRequest(type: .iban, debtorAccount: debtor, amount: Money(minorUnits: minor, currency: .chf))
+            request.creditor = CreditorInput(
+                name: "Velo Meier", iban: "CH9300762011623852957", street: "Seeweg", buildingNumber: "3", postalCode: "3000", town: "Bern",
+                country: "CH")
+            return try await client.pay(request)
+        }
+        let first = try await payment(7_500)
+        let second = try await payment(8_000)
+        #expect(TresorClient.passkeyChallenge(of: first) != nil)
+        let other = try #require(TresorClient.passkeyChallenge(of: second))
+        // why https: an app's assertion names the bank's associated domain, as iOS writes it.
+        let appOrigin = "https://\(login.relyingPartyID)"
+        let answer = try phone.assertion(challenge: SoftAuthenticator.base64URL(Array(other)), rpID: login.relyingPartyID, origin: appOrigin)
+        do {
+            _ = try await client.sign(
+                first, passkeyCredentialID: Data(phone.credentialID), clientDataJSON: Data(answer.clientData),
+                authenticatorData: Data(answer.authenticatorData), signature: Data(answer.signature))
+            Issue.record("another payment's assertion signed this one")
+        } catch let error as TresorError {
+            #expect(error.status == 422 && error.code == "invalid_signature", "\(error)")
+        }
+        // why the second payment: a refused answer gives the first a new challenge (`PasskeyProvider`).
+        let right = try phone.assertion(challenge: SoftAuthenticator.base64URL(Array(other)), rpID: login.relyingPartyID, origin: appOrigin)
+        let paid = try await client.sign(
+            second, passkeyCredentialID: Data(phone.credentialID), clientDataJSON: Data(right.clientData),
+            authenticatorData: Data(right.authenticatorData), signature: Data(right.signature))
+        #expect(paid.status.rawValue == "executed", "\(paid.status)")
     }
 }

@@ -54,7 +54,8 @@ struct JSONWriterTests {
             return AccountDTO(
                 id: AccountID(Int64(index + 1)), iban: "CH9300762011623852957", name: Self.awkward.randomElement(using: &random)!,
                 kind: ["current", "savings", "card"][index % 3], currency: "CHF", booked: money, available: money,
-                overdraftLimit: Money(minorUnits: 0, currency: .chf), blocked: index % 3 == 2 ? Bool.random(using: &random) : nil)
+                overdraftLimit: Money(minorUnits: 0, currency: .chf), blocked: index % 3 == 2 ? Bool.random(using: &random) : nil,
+                status: AccountStatus.allCases.randomElement(using: &random)!.rawValue)
         }
         struct Body: Encodable { let accounts: [AccountDTO] }
         #expect((try Self.written(AccountListDTO(accounts: accounts)) as! NSDictionary).isEqual(try Self.encoded(Body(accounts: accounts))))

@@ -107,6 +107,46 @@ struct TwoFactorAPITests {
         }
     }
 
+    @Test("the printed TAN list as the second factor: the server names a position and keeps it; its code works once; wrong ones lock the list")
+    func tanList() async throws {
+        let harness = try await APIHarness.make(configure: { $0.loginFactors = 2 })
+        try await harness.run { client in
+            func logIn() async throws -> String {
+                try #require(
+                    try await client.call(.post, "/v1/sessions", json: #"{"contract": "10000012", "password": "tresor-demo"}"#).json["token"]
+                        as? String)
+            }
+            func position(_ token: String) async throws -> APIHarness.Reply {
+                try await client.call(.post, "/v1/sessions/current/step-up/tan", token: token)
+            }
+            let token = try await logIn()
+            let none = try await position(token)
+            #expect(none.status == .notFound && none.errorField == "tan", "no list issued yet: \(none.text)")
+            let customer = try await harness.services.auth.authenticate(token: token).customerID
+            let codes = try await harness.services.signing.issueTANList(for: customer, actor: "staff:test")
+            let asked = try #require(try await position(token).json["position"] as? Int)
+            #expect(try await position(token).json["position"] as? Int == asked, "asking again names the same position")
+            let right = try #require(codes.first { $0.position == asked }?.code)
+            let wrong = try #require(codes.first { $0.position != asked }?.code)
+            #expect(try await client.call(.get, "/v1/payments", token: token).status == .forbidden, "level 1 before the TAN")
+            let refused = try await stepUp(client, token, #"{"tan": "\#(wrong)"}"#)
+            #expect(refused.status == .unauthorized && refused.errorField == "tan", "another position's code: \(refused.text)")
+            #expect(try await stepUp(client, token, #"{"tan": "\#(right)"}"#).json["level"] as? Int == 2)
+            #expect(try await client.call(.get, "/v1/payments", token: token).status == .ok)
+
+            // The used code never works again; the next session is asked another position.
+            let next = try await logIn()
+            let nextAsked = try #require(try await position(next).json["position"] as? Int)
+            #expect(nextAsked != asked)
+            #expect(try await stepUp(client, next, #"{"tan": "\#(right)"}"#).status == .unauthorized)
+            for _ in 0..<4 { #expect(try await stepUp(client, next, #"{"tan": "000000x"}"#).status == .unauthorized) }
+            let locked = try await stepUp(client, next, #"{"tan": "\#(codes.first { $0.position == nextAsked }!.code)"}"#)
+            #expect(locked.status == .tooManyRequests && locked.errorCode == "login_locked", "\(locked.text)")
+            let trail = try await harness.services.audit.trail(contract: "10000012", fromMillis: 0, toMillis: .max)
+            #expect(trail.contains { $0.action == "login.step_up" && $0.details == "tan_list" })
+        }
+    }
+
     @Test("wrong codes lock the code, not the password; a bank with one factor gives level 2 for the password")
     func lockoutPerFactor() async throws {
         let harness = try await APIHarness.make(configure: { $0.loginFactors = 2 })

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import TresorDomain
 
 @testable import TresorServer
 
@@ -38,7 +39,10 @@ struct WebAppTests {
             let logoutWithoutToken = try await client.call(
                 .post, "/logout", json: "csrf=wrong",
                 headers: ["Cookie": "tresor_session=\(token)", "Content-Type": "application/x-www-form-urlencoded"])
-            #expect(logoutWithoutToken.status == .seeOther)
+            #expect(logoutWithoutToken.status == .forbidden, "refused like every other forged form post")
+            #expect(
+                !logoutWithoutToken.headers[values: .setCookie].contains { $0.hasPrefix("tresor_session=") },
+                "nor is the browser's session cookie cleared")
             #expect(try await client.call(.get, "/v1/accounts", token: token).status == .ok, "a forged logout does not end the session")
         }
     }
@@ -194,5 +198,23 @@ struct WebThemeTests {
                 #expect(anyHeaders[.contentEncoding] == "gzip", "\(file): * takes gzip")
             }
         }
+    }
+}
+
+@Suite("Web app: directions to a branch")
+struct BranchRouteTests {
+    @Test("the phone's own maps app: Apple Maps on Apple devices, geo: on Android, OpenStreetMap elsewhere; coordinates as written")
+    func routeLinks() throws {
+        let point = try GeoPoint(latitude: "47.376887", longitude: "8.5")
+        let iPhone =
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1"
+        let android = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36"
+        #expect(WebApp.routeLink(to: point, name: "Zürich HB", userAgent: iPhone) == "https://maps.apple.com/?daddr=47.376887,8.500000")
+        #expect(WebApp.routeLink(to: point, name: "Zürich HB", userAgent: android) == "geo:47.376887,8.500000?q=47.376887,8.500000(Z%C3%BCrich%20HB)")
+        #expect(
+            WebApp.routeLink(to: point, name: "Zürich HB", userAgent: nil) == "https://www.openstreetmap.org/directions?route=%3B47.376887%2C8.500000"
+        )
+        let south = try GeoPoint(latitude: "-33.8688", longitude: "-151.2093")
+        #expect(WebApp.routeLink(to: south, name: "", userAgent: iPhone) == "https://maps.apple.com/?daddr=-33.868800,-151.209300")
     }
 }

@@ -98,3 +98,20 @@ struct WebAuthnVectorTests {
             } == "origin")
     }
 }
+
+@Suite("WebAuthn: the bank's RP id and origins from the host a request reached")
+struct WebAuthnBankOriginTests {
+    @Test("the host is the RP id; the web app's origin as reached (http only on loopback) and an app's https one are accepted")
+    func origins() {
+        let local = WebAuthnVerifier.bank(reachedAt: "127.0.0.1:8080")
+        #expect(local.rpID == "127.0.0.1" && local.origins == ["http://127.0.0.1:8080", "https://127.0.0.1"])
+        let bank = WebAuthnVerifier.bank(reachedAt: "EBanking.Alpenbank.CH")
+        #expect(bank.rpID == "ebanking.alpenbank.ch" && bank.origins == ["https://ebanking.alpenbank.ch"])
+        #expect(!bank.origins.contains("http://ebanking.alpenbank.ch"), "plain http is never a bank's origin")
+        let proxied = WebAuthnVerifier.bank(reachedAt: "ebanking.alpenbank.ch:8443")
+        #expect(proxied.origins == ["https://ebanking.alpenbank.ch:8443", "https://ebanking.alpenbank.ch"])
+        let six = WebAuthnVerifier.bank(reachedAt: "[::1]:9000")
+        #expect(six.rpID == "[::1]" && six.origins.contains("http://[::1]:9000"))
+        #expect(WebAuthnVerifier.bank(reachedAt: nil).rpID == "localhost")
+    }
+}

@@ -3,13 +3,14 @@ an appointment booked and found in the inbox and the calendar, banknotes ordered
 rates, and the loan calculator ending in an appointment. Run by scripts/web-test.sh against the
 real server's clock, so nothing here depends on the day it runs."""
 import datetime
+import os
 import urllib.parse
 
 import icalendar
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from webbase import BASE, BrowserTest
+from webbase import ARTIFACTS, BASE, BrowserTest
 
 
 class BranchBankTest(BrowserTest):
@@ -117,6 +118,16 @@ class BranchBankTest(BrowserTest):
         self.click_and_wait("#places li a", "/branches/")
         self.assertIn("Uster", self.browser.find_element(By.TAG_NAME, "h1").text)
         self.assertEqual(len(self.browser.find_elements(By.CSS_SELECTOR, "#hours tr")), 7)
+        route = self.browser.find_element(By.ID, "branch-route")
+        self.assertEqual(route.text, "Route")
+        self.assertRegex(route.get_attribute("href"), r"^https://www\.openstreetmap\.org/directions\?route=%3B47\.\d{6}%2C8\.\d{6}$")
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        here = urllib.parse.urlsplit(self.browser.current_url).path
+        for mode in ["light", "dark"]:
+            self.browser.get(BASE + f"/appearance/{mode}?back={here}")
+            self.assert_fits_and_accessible()
+            self.browser.save_screenshot(os.path.join(ARTIFACTS, f"branch-page-{mode}.png"))
+        self.browser.get(BASE + f"/appearance/auto?back={here}")
         self.click_and_wait("#book-appointment", "/appointments/new")
         Select(self.browser.find_element(By.ID, "topic")).select_by_value("investment")
         self.browser.find_element(By.ID, "note").send_keys("Sparplan für die Kinder")

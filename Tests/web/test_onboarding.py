@@ -94,6 +94,36 @@ class OnboardingTest(BrowserTest):
             self.browser.get(BASE + "/appearance/auto?back=/home")
             self.browser.delete_all_cookies()
 
+    def test_an_authenticator_app_set_up_from_the_settings(self):
+        """A bank with one login factor: the app is set up (or replaced on a new phone) from the settings."""
+        contract, code, link = new_customer("Elias Frei", "1984-09-12")
+        self.browser.get(link)
+        self.browser.find_element(By.CSS_SELECTOR, "form[action='/activate'] button").click()
+        self.wait_until(lambda b: b.find_elements(By.ID, "confirm"))
+        self.browser.find_element(By.ID, "password").send_keys("Alpenrose-Morgenkaffee")
+        self.browser.find_element(By.ID, "confirm").send_keys("Alpenrose-Morgenkaffee")
+        self.browser.find_element(By.CSS_SELECTOR, "form[action='/activate/password'] button").click()
+        self.wait_until(lambda b: b.find_element(By.ID, "activate-done"))
+        self.browser.get(BASE + "/settings")
+        self.assertIn("keine", self.browser.find_element(By.ID, "settings-authenticator").text)
+        for round in range(2):  # the second: a new phone replaces the first app
+            self.browser.find_element(By.ID, "settings-authenticator-setup").click()
+            secret = self.wait_until(lambda b: b.find_element(By.ID, "totp-secret")).text.replace(" ", "")
+            self.assertFalse(self.browser.find_elements(By.CSS_SELECTOR, ".steps"), "no first-login steps in the settings")
+            if round == 0:
+                self.assert_fits_and_accessible()
+                os.makedirs(ARTIFACTS, exist_ok=True)
+                self.browser.save_screenshot(os.path.join(ARTIFACTS, "settings-authenticator-light.png"))
+            field = self.browser.find_element(By.ID, "code")
+            field.send_keys(pyotp.TOTP(secret).now())
+            field.submit()
+            self.wait_until(lambda b: urllib.parse.urlsplit(b.current_url).path == "/settings")
+            self.assertIn("eingerichtet", self.browser.find_element(By.ID, "settings-authenticator").text)
+        status, body = api("GET", "/v1/security", token=self.browser.get_cookie("tresor_session")["value"])
+        self.assertEqual(status, 200, body)
+        self.assertEqual(len([f for f in body["second_factors"] if f["kind"] == "totp" and f["status"] == "active"]), 1, body)
+        self.browser.delete_all_cookies()
+
     def test_the_login_form_catches_a_mistyped_contract_number_before_sending(self):
         self.browser.get(BASE + "/login")
         self.assertIn("auf Ihrer Karte", self.browser.find_element(By.ID, "forgot-contract").text)
@@ -162,12 +192,14 @@ class TwoFactorBankTest(BrowserTest):
         self.browser.save_screenshot(os.path.join(ARTIFACTS, f"first-login-3-authenticator-{mode}.png"))
         return secret
 
-    def password_only(self, contract):
+    def password_only(self, contract, remember=False):
         """A new browser's login with the password: it ends at the code page."""
         self.browser.delete_all_cookies()
         self.browser.get(self.base + "/login")
         self.browser.find_element(By.ID, "contract").send_keys(contract)
         self.browser.find_element(By.ID, "password").send_keys("Alpenrose-Morgenkaffee")
+        if remember:
+            self.browser.find_element(By.ID, "remember").click()
         self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
         self.wait_until(lambda b: urllib.parse.urlsplit(b.current_url).path == "/login/code")
 
@@ -220,3 +252,34 @@ class TwoFactorBankTest(BrowserTest):
         with self.assertRaises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(request)
         self.assertEqual(refused.exception.code, 401)
+
+    def test_the_printed_tan_list_as_the_second_factor(self):
+        contract, code = self.take_on("Mia Keller", "1979-06-21")
+        self.enter_code(pyotp.TOTP(self.first_login_to_the_app(contract, code, "light")).now())
+        self.wait_until(lambda b: b.find_elements(By.ID, "activate-done"))
+        printed = subprocess.run([TRESOR, "signing", "tan-list", "--banks", self.folder, "--bank", "alpen", "--contract", contract, "--staff", "desk"],
+                                 check=True, capture_output=True, text=True).stdout
+        codes = {int(position): tan for position, tan in re.findall(r"(\d+): (\d{6})", printed)}
+        self.assertEqual(len(codes), 50, printed)
+        self.password_only(contract, remember=True)
+        self.assertIsNone(self.browser.get_cookie("tresor_device"), "the password alone remembers nothing")
+        self.browser.find_element(By.ID, "use-tan").click()
+        position = int(self.wait_until(lambda b: b.find_element(By.CSS_SELECTOR, "[data-testid=tan-position] strong")).text)
+        self.browser.get(self.base + "/login/code?tan=1")
+        self.assertEqual(int(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=tan-position] strong").text), position,
+                         "the page shown again asks the same position")
+        for mode in ["light", "dark"]:
+            self.browser.get(self.base + f"/appearance/{mode}?back=/login/code%3Ftan%3D1")
+            self.assert_fits_and_accessible()
+            self.browser.save_screenshot(os.path.join(ARTIFACTS, f"login-tan-{mode}.png"))
+        other = next(tan for at, tan in codes.items() if at != position)
+        field = self.browser.find_element(By.ID, "tan")
+        field.send_keys(other)
+        field.submit()
+        self.wait_until(lambda b: b.find_element(By.ID, "second-factor-error"))
+        self.assertEqual(int(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=tan-position] strong").text), position)
+        field = self.browser.find_element(By.ID, "tan")
+        field.send_keys(codes[position])
+        field.submit()
+        self.wait_until(lambda b: urllib.parse.urlsplit(b.current_url).path == "/home")
+        self.assertIsNotNone(self.browser.get_cookie("tresor_device"), "remembered once the second factor was given")

@@ -51,6 +51,18 @@ class WebAppTest(BrowserTest):
         ibans = [e.text for e in self.browser.find_elements(By.CSS_SELECTOR, ".iban span")]
         self.assertTrue(ibans and all(i.startswith("CH") for i in ibans), ibans)
         self.assertEqual(len(self.browser.find_elements(By.CSS_SELECTOR, "[data-testid=available]")), len(ibans))
+        # The filter by product: only the cards, then all again.
+        filters = [a.text for a in self.browser.find_elements(By.CSS_SELECTOR, "#account-filters a")]
+        self.assertEqual(filters[0], "Alle")
+        self.assertIn("Kartenkonto", filters)
+        self.browser.find_element(By.LINK_TEXT, "Kartenkonto").click()
+        self.wait_until(lambda b: "kind=card" in b.current_url)
+        self.assertEqual([e.text for e in self.browser.find_elements(By.CSS_SELECTOR, ".account h2 small")], ["Kartenkonto"])
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "#account-filters [aria-current=true]").text, "Kartenkonto")
+        self.assert_fits_and_accessible()
+        self.browser.find_element(By.LINK_TEXT, "Alle").click()
+        self.wait_until(lambda b: "kind=" not in b.current_url)
+        self.assertEqual(len(self.browser.find_elements(By.CSS_SELECTOR, ".iban span")), len(ibans))
 
     def test_every_page_fits_375px_and_passes_the_accessibility_check(self):
         for path in ["/login", "/branches", "/branches/1"]:

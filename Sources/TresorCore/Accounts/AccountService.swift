@@ -15,9 +15,15 @@ public struct AccountService: Sendable {
         self.clock = clock
     }
 
+    /// The customer's accounts as the overview, the forms and the app's lists show them.
     public func accounts(of principal: Principal) async throws -> [Account] {
-        try await ledger.accounts(of: principal.customerID)
+        Self.shown(try await ledger.accounts(of: principal.customerID))
     }
+
+    /// The accounts a customer's lists show: every one but the closed (their history is still
+    /// read by id). why not in the query: the overview's revision counts every account, so a
+    /// closing still changes it (`Ledger.callerOverviewRevision`).
+    public static func shown(_ accounts: [Account]) -> [Account] { accounts.filter { $0.status != .closed } }
 
     public func account(_ id: AccountID, of principal: Principal, field: String = "id") async throws -> Account {
         try await ledger.database.read { session in try await Self.account(id, of: principal, field: field, in: session) }

@@ -27,7 +27,10 @@ public struct CardService: Sendable {
         let now = clock.unixMillis
         let dialect = database.dialect
         try await database.transaction { session in
-            try await session.execute(SQL("UPDATE accounts SET debits_blocked = 1, revision = revision + 1 WHERE id = ?", [.int(id.rawValue)]))
+            try await session.execute(
+                SQL(
+                    "UPDATE accounts SET debits_blocked = CASE WHEN status = 'closed' THEN \(Ledger.closedMark) ELSE 1 END, revision = revision + 1 WHERE id = ?",
+                    [.int(id.rawValue)]))
             try await session.execute(
                 SQL(
                     "INSERT INTO card_blocks (account_id, reason, blocked_at_ms, blocked_by) VALUES (?, ?, ?, ?)",
@@ -53,7 +56,11 @@ public struct CardService: Sendable {
         let now = clock.unixMillis
         let dialect = database.dialect
         try await database.transaction { session in
-            try await session.execute(SQL("UPDATE accounts SET debits_blocked = 0, revision = revision + 1 WHERE id = ?", [.int(id.rawValue)]))
+            // why the status: an account operations blocked or closed stays shut to debits (`AccountStatusService`).
+            try await session.execute(
+                SQL(
+                    "UPDATE accounts SET debits_blocked = CASE status WHEN 'open' THEN 0 WHEN 'closed' THEN \(Ledger.closedMark) ELSE 1 END, revision = revision + 1 WHERE id = ?",
+                    [.int(id.rawValue)]))
             try await session.execute(
                 SQL(
                     "UPDATE card_blocks SET unblocked_at_ms = ?, unblocked_by = ? WHERE account_id = ? AND unblocked_at_ms IS NULL",

@@ -129,16 +129,10 @@ public struct SecondFactorService: Sendable {
     /// Raises the caller's session to level 2 with a code of the authenticator app. Wrong codes
     /// count towards a lock of their own (`totp:<contract>`), as wrong passwords do towards theirs.
     public func stepUp(token: String, principal: Principal, code typed: String) async throws {
-        let key = "totp:\(principal.contract)"
-        let now = clock.unixMillis
-        try await auth.limiter.hit(auth.config.rateLimits.loginPerContract, key: key)
-        try await auth.refuseIfLocked(key, now: now)
         let code = Digits.ascii(typed).filter { $0 != " " }
         let customer = principal.customerID
         let secrets = secrets
-        let dialect = dialect
-        let tokenHash = Hashing.sha256Hex(Array(token.utf8))
-        let raised = try await database.transaction { session -> Bool in
+        try await raise(token: token, principal: principal, factor: "totp", refusal: Self.invalidCode) { session, now in
             guard
                 let factor = try await session.queryOne(
                     SQL(
@@ -147,21 +141,40 @@ public struct SecondFactorService: Sendable {
             else { throw DomainError(.notFound, field: "code", "No authenticator app is set up; ask your branch.") }
             let secret = try secrets.open(factor.text(1), context: Self.context(customer))
             // why `last_step <`: the same code (or an older one) twice is a replay, refused.
-            guard let step = TOTP.matchingStep(code, secret: secret, atUnixSeconds: now / 1000), step > factor.int(2),
-                try await session.queryOne(
-                    SQL(
-                        "UPDATE second_factors SET last_step = ? WHERE id = ? AND last_step < ? RETURNING id",
-                        [.int(step), .int(factor.int(0)), .int(step)])) != nil
-            else { return false }
+            guard let step = TOTP.matchingStep(code, secret: secret, atUnixSeconds: now / 1000), step > factor.int(2) else { return false }
+            return try await session.queryOne(
+                SQL(
+                    "UPDATE second_factors SET last_step = ? WHERE id = ? AND last_step < ? RETURNING id",
+                    [.int(step), .int(factor.int(0)), .int(step)])) != nil
+        }
+    }
+
+    /// What every second factor's step-up shares: its own rate limit and lock
+    /// (`<factor>:<contract>`, apart from the password's), `answered` in a transaction (true: the
+    /// factor was right and is used up there), then the session raised to level 2 in the same
+    /// transaction, the factor's failures forgotten and audited; else a failure counted and
+    /// `refusal` thrown.
+    func raise(
+        token: String, principal: Principal, factor: String, refusal: DomainError,
+        answered: @escaping @Sendable (any SQLSession, Int64) async throws -> Bool
+    ) async throws {
+        let key = "\(factor):\(principal.contract)"
+        let now = clock.unixMillis
+        try await auth.limiter.hit(auth.config.rateLimits.loginPerContract, key: key)
+        try await auth.refuseIfLocked(key, now: now)
+        let dialect = dialect
+        let tokenHash = Hashing.sha256Hex(Array(token.utf8))
+        let raised = try await database.transaction { session -> Bool in
+            guard try await answered(session, now) else { return false }
             try await session.execute(SQL("DELETE FROM login_failures WHERE contract = ?", [.text(key)]))
-            try await session.execute(SQL("UPDATE sessions SET level = 2 WHERE token_hash = ?", [.text(tokenHash)]))
+            try await session.execute(SQL("UPDATE sessions SET level = 2, tan_position = NULL WHERE token_hash = ?", [.text(tokenHash)]))
             try await AuditLog.append(
-                AuditEntry.customer(principal, at: now, action: "login.step_up", details: "totp"), dialect: dialect, in: session)
+                AuditEntry.customer(principal, at: now, action: "login.step_up", details: factor), dialect: dialect, in: session)
             return true
         }
         guard raised else {
-            try await auth.recordFailure(key, customer: customer, address: principal.address, now: now)
-            throw Self.invalidCode
+            try await auth.recordFailure(key, customer: principal.customerID, address: principal.address, now: now)
+            throw refusal
         }
     }
 }

@@ -12,6 +12,10 @@ public enum SuspenseReason: String, Sendable, CaseIterable {
     case notCustomerAccount = "not_a_customer_account"
     /// The account is kept in another currency.
     case currencyNotKept = "currency_not_kept"
+    /// Operations blocked the account (`tresor accounts block`).
+    case accountBlocked = "account_blocked"
+    /// The account was closed.
+    case accountClosed = "account_closed"
 
     /// What operations read in the list.
     public var text: String {
@@ -20,6 +24,8 @@ public enum SuspenseReason: String, Sendable, CaseIterable {
         case .unknownAccount: "no account of ours has this IBAN"
         case .notCustomerAccount: "the IBAN is one of the bank's own accounts"
         case .currencyNotKept: "the account is kept in another currency"
+        case .accountBlocked: "the account is blocked"
+        case .accountClosed: "the account is closed"
         }
     }
 }
@@ -141,6 +147,11 @@ struct CreditBooking {
         guard credit.creditorAccount != nil else { return .noAccount }
         guard let account else { return .unknownAccount }
         guard !account.kind.isBankOwn, account.customerID != nil else { return .notCustomerAccount }
+        switch account.status {
+        case .open: break
+        case .blocked: return .accountBlocked
+        case .closed: return .accountClosed
+        }
         guard account.currency == credit.amount.currency else { return .currencyNotKept }
         return nil
     }
@@ -188,7 +199,7 @@ struct CreditBooking {
             for row in rows {
                 let account = Ledger.account(from: row)
                 found[account.iban.electronic] = account
-                if let qr = row.optionalText(10) { found[qr] = account }
+                if let qr = row.optionalText(11) { found[qr] = account }
             }
         }
         return found

@@ -101,6 +101,8 @@ extension ClearingService {
             guard let target = try await Ledger.account(account, in: session), let customer = target.customerID, !target.kind.isBankOwn else {
                 throw DomainError(.accountNotFound, field: "account", "No customer account \(account.rawValue).")
             }
+            // why a blocked account may be chosen: operations assigning a credit to it decided so; a closed one takes nothing.
+            guard target.status != .closed else { throw target.statusRefusal(field: "account", debit: false)! }
             guard target.currency == credit.amount.currency else {
                 throw DomainError(
                     .currencyMismatch, field: "account",

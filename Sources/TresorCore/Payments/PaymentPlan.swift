@@ -85,6 +85,7 @@ struct PaymentPlanner: Sendable {
         guard let debtor = try await reads.account(instruction.debtorAccount), debtor.customerID == customer else {
             throw DomainError(.accountNotFound, field: "debtor_account", "No such account.")
         }
+        if let refusal = debtor.statusRefusal(field: "debtor_account", debit: true) { throw refusal }
         if debtor.kind == .savingsBook {
             throw DomainError(.stationRequired, field: "debtor_account", StationService.savingsBookRule)
         }
@@ -103,6 +104,7 @@ struct PaymentPlanner: Sendable {
             else {
                 throw DomainError(.accountNotFound, field: "creditor.account", "No such account.")
             }
+            if let refusal = account.statusRefusal(field: "creditor.account", debit: false) { throw refusal }
             credit = account
         case .iban, .qrbill:
             let iban = instruction.creditorIBAN!
@@ -110,6 +112,7 @@ struct PaymentPlanner: Sendable {
                 guard let account = try await Ledger.account(iban: iban, in: session), !account.kind.isBankOwn else {
                     throw DomainError(.accountNotFound, field: "creditor.iban", "There is no account with this IBAN at our bank.")
                 }
+                if let refusal = account.statusRefusal(field: "creditor.iban", debit: false) { throw refusal }
                 credit = account
             } else {
                 credit = try await clearing(instruction.amount.currency, reading: reads)

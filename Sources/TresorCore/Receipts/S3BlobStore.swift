@@ -47,7 +47,10 @@ public struct S3BlobStore: BlobStore {
         self.configuration = configuration
         cipher = BlobCipher(key: key)
         let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.timeoutIntervalForRequest = configuration.answerSeconds
+        // why later than our own limit (`send`): that limit is the one a request ends by; the two
+        // set alike raced, and a loaded machine let URLSession's fire first (an error of another
+        // shape). URLSession's stays as a backstop.
+        sessionConfiguration.timeoutIntervalForRequest = max(60, configuration.answerSeconds * 2)
         session = URLSession(configuration: sessionConfiguration)
     }
 

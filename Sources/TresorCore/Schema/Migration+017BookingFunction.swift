@@ -137,6 +137,8 @@ extension Migration {
                         state[i] := 'account_not_found';
                     ELSIF a_currency[k] <> l_currency[j] THEN
                         state[i] := 'currency_mismatch';
+                    ELSIF a_blocked[k] = 2 THEN
+                        state[i] := 'account_closed';
                     ELSE
                         nxt := trial[k]::numeric + l_amount[j];
                         IF l_amount[j] < 0 THEN

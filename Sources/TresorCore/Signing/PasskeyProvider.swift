@@ -24,32 +24,20 @@ struct PasskeyProvider: SecurityProvider {
             provider: .passkey, position: nil, question: question, message: ChallengePrompt.message(.passkey, binding: binding, question: question))
     }
 
-    struct Assertion: Decodable {
-        let id: String
-        let response: Response
-        struct Response: Decodable {
-            let clientDataJSON: String
-            let authenticatorData: String
-            let signature: String
-        }
-    }
-
     func verify(_ response: String, challenge: StoredChallenge, now: Int64, in session: any SQLSession) async throws -> Bool {
         guard let question = challenge.question, response.utf8.count <= 16_384,
-            let assertion = try? JSONDecoder().decode(Assertion.self, from: Data(response.utf8)),
+            let assertion = try? JSONDecoder().decode(WebAuthnAssertionJSON.self, from: Data(response.utf8)),
+            let parts = try? assertion.bytes(),
             let row = try await session.queryOne(
                 SQL(
                     "SELECT id, rp_id, public_key, sign_count FROM passkeys WHERE credential_id = ? AND customer_id = ?",
                     [.text(assertion.id), .int(challenge.customerID.rawValue)])),
-            let clientData = WebAuthnBase64.decode(assertion.response.clientDataJSON),
-            let authenticatorData = WebAuthnBase64.decode(assertion.response.authenticatorData),
-            let signature = WebAuthnBase64.decode(assertion.response.signature),
             let key = WebAuthnBase64.decode(row.text(2))
         else { return false }
         let verifier = WebAuthnVerifier(rpID: row.text(1), origins: [], originsOfRPHost: true)
         guard
             let (count, _) = try? verifier.verifyAssertion(
-                clientDataJSON: clientData, authenticatorData: authenticatorData, signature: signature,
+                clientDataJSON: parts.clientDataJSON, authenticatorData: parts.authenticatorData, signature: parts.signature,
                 challenge: Self.challenge(binding: challenge.binding, question: question), publicKey: key, storedCount: UInt32(row.int(3)))
         else { return false }
         return try await PasskeyService.advanceCounter(passkey: row.int(0), to: count, now: now, in: session)

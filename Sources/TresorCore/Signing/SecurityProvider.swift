@@ -88,7 +88,15 @@ struct TANListProvider: SecurityProvider {
             let list = try await session.queryOne(
                 SQL("SELECT tan_list FROM signing_settings WHERE customer_id = ?", [.int(challenge.customerID.rawValue)]))?.int(0)
         else { return false }
-        let hash = Self.codeHash(customer: challenge.customerID, list: list, position: position, code: response)
+        return try await Self.useCode(response, customer: challenge.customerID, list: list, position: position, now: now, in: session)
+    }
+
+    /// Uses up the code at `position` of `list` if `code` is it; whether it was. Also the login's
+    /// second factor (`SecondFactorService.stepUp(token:principal:tan:)`).
+    static func useCode(
+        _ code: String, customer: CustomerID, list: Int64, position: Int, now: Int64, in session: any SQLSession
+    ) async throws -> Bool {
+        let hash = codeHash(customer: customer, list: list, position: position, code: code)
         // why one conditional UPDATE: checking and consuming the code is one step, so a code
         // cannot be used twice even by two requests at the same moment.
         let consumed = try await session.queryOne(
@@ -96,7 +104,7 @@ struct TANListProvider: SecurityProvider {
                 """
                 UPDATE tan_entries SET used_at_ms = ? WHERE customer_id = ? AND list_number = ? AND position = ? \
                 AND code_hash = ? AND used_at_ms IS NULL RETURNING position
-                """, [.int(now), .int(challenge.customerID.rawValue), .int(list), .int(Int64(position)), .text(hash)]))
+                """, [.int(now), .int(customer.rawValue), .int(list), .int(Int64(position)), .text(hash)]))
         return consumed != nil
     }
 }

@@ -61,7 +61,7 @@ public struct TransferService: Sendable {
 
     /// `transfer(…)` with its accounts as the caller read them (`Ledger.accounts(_:in:)` in the
     /// read that looked the session up); the request is checked here, first. why that is safe: ownership, kind and currency do not
-    /// change once an account is open, and the balance is checked again when the batch books.
+    /// change once an account is open, and the balance and the status (blocked, closed) are checked when the batch books.
     public func transfer(
         _ request: TransferRequest, by principal: Principal, between found: [Account], idempotencyKey: String, requestHash: String
     ) async throws -> CommitOutcome {
@@ -100,8 +100,21 @@ public struct TransferService: Sendable {
         do {
             outcome = try await accounts.ledger.commit(draft, claim: claim, now: clock.unixMillis, record: audit)
         } catch let error as LedgerError {
-            throw error.domainError
+            throw Self.refusal(error, from: from, to: to)
         }
         return outcome
+    }
+
+    /// The ledger's refusal with the request's field. why the ledger decides a blocked or closed
+    /// account here, not a check before it: the accounts may have been read before the bank
+    /// blocked, lifted or closed one (`KnownAccounts`); the ledger reads the status it locks.
+    static func refusal(_ error: LedgerError, from: Account, to: Account) -> DomainError {
+        switch error {
+        case .debitsBlocked(let id) where id == from.id && from.kind != .card:
+            DomainError(.accountBlocked, field: "from_account", "The account \(from.iban.formatted) is blocked by the bank.")
+        case .accountClosed(let id):
+            DomainError(.accountClosed, field: id == from.id ? "from_account" : "to_account", "The account is closed.")
+        default: error.domainError
+        }
     }
 }

@@ -367,9 +367,9 @@ extension Operations {
             }
         }
     }
-    /// Raise a level-1 session to level 2 with the password or the authenticator app's code; the token stays.
+    /// Raise a level-1 session to level 2 with the password, the authenticator app's code or a TAN; the token stays.
     ///
-    /// Send one of the two. Where the bank asks for two login factors (`login_factors: 2`), a password session (level 1 after POST /v1/sessions) steps up only with the code of the authenticator app set up under /v1/second-factors (403 second_factor_required for the password again); a device session with the password. A code works once; wrong codes lock the code (429 login_locked) apart from the password.
+    /// Send one of the three. Where the bank asks for two login factors (`login_factors: 2`), a password session (level 1 after POST /v1/sessions) steps up only with the code of the authenticator app set up under /v1/second-factors, or with the code of the printed TAN list at the position POST /v1/sessions/current/step-up/tan named (403 second_factor_required for the password again); a device session with the password. A code works once; wrong codes lock that factor (429 login_locked) apart from the password.
     ///
     /// - Remark: HTTP `POST /v1/sessions/current/step-up`.
     /// - Remark: Generated from `#/paths//v1/sessions/current/step-up/post`.
@@ -396,21 +396,27 @@ extension Operations {
                     public var password: Swift.String?
                     /// - Remark: Generated from `#/paths/v1/sessions/current/step-up/POST/requestBody/json/code`.
                     public var code: Swift.String?
+                    /// - Remark: Generated from `#/paths/v1/sessions/current/step-up/POST/requestBody/json/tan`.
+                    public var tan: Swift.String?
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
                     ///   - password:
                     ///   - code:
+                    ///   - tan:
                     public init(
                         password: Swift.String? = nil,
-                        code: Swift.String? = nil
+                        code: Swift.String? = nil,
+                        tan: Swift.String? = nil
                     ) {
                         self.password = password
                         self.code = code
+                        self.tan = tan
                     }
                     public enum CodingKeys: String, CodingKey {
                         case password
                         case code
+                        case tan
                     }
                 }
                 /// - Remark: Generated from `#/paths/v1/sessions/current/step-up/POST/requestBody/content/application\/json`.
@@ -607,6 +613,179 @@ extension Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Which code of the printed TAN list raises this session; the same position until it is answered.
+    ///
+    /// The position is chosen by the server among the unused codes of the customer's current TAN list and kept with the session. 404 not_found (field tan) when the customer has no list with codes left.
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/current/step-up/tan`.
+    /// - Remark: Generated from `#/paths//v1/sessions/current/step-up/tan/post`.
+    public enum PostV1SessionsCurrentStepUpTan {
+        public static let id: Swift.String = "post/v1/sessions/current/step-up/tan"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sessions/current/step-up/tan/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostV1SessionsCurrentStepUpTan.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostV1SessionsCurrentStepUpTan.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.PostV1SessionsCurrentStepUpTan.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.PostV1SessionsCurrentStepUpTan.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/current/step-up/tan/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/current/step-up/tan/POST/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/sessions/current/step-up/tan/POST/responses/200/content/json/position`.
+                        public var position: Swift.Int
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - position:
+                        public init(position: Swift.Int) {
+                            self.position = position
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case position
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/sessions/current/step-up/tan/POST/responses/200/content/application\/json`.
+                    case json(Operations.PostV1SessionsCurrentStepUpTan.Output.Ok.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.PostV1SessionsCurrentStepUpTan.Output.Ok.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PostV1SessionsCurrentStepUpTan.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.PostV1SessionsCurrentStepUpTan.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The position to answer with POST /v1/sessions/current/step-up {"tan"}.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/current/step-up/tan/post/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.PostV1SessionsCurrentStepUpTan.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.PostV1SessionsCurrentStepUpTan.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rejection with a stable code and the field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/current/step-up/tan/post/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rejection with a stable code and the field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/current/step-up/tan/post/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
                             response: self
                         )
                     }
@@ -1881,9 +2060,9 @@ extension APIProtocol {
     public func deleteV1SessionsCurrent(headers: Operations.DeleteV1SessionsCurrent.Input.Headers = .init()) async throws -> Operations.DeleteV1SessionsCurrent.Output {
         try await deleteV1SessionsCurrent(Operations.DeleteV1SessionsCurrent.Input(headers: headers))
     }
-    /// Raise a level-1 session to level 2 with the password or the authenticator app's code; the token stays.
+    /// Raise a level-1 session to level 2 with the password, the authenticator app's code or a TAN; the token stays.
     ///
-    /// Send one of the two. Where the bank asks for two login factors (`login_factors: 2`), a password session (level 1 after POST /v1/sessions) steps up only with the code of the authenticator app set up under /v1/second-factors (403 second_factor_required for the password again); a device session with the password. A code works once; wrong codes lock the code (429 login_locked) apart from the password.
+    /// Send one of the three. Where the bank asks for two login factors (`login_factors: 2`), a password session (level 1 after POST /v1/sessions) steps up only with the code of the authenticator app set up under /v1/second-factors, or with the code of the printed TAN list at the position POST /v1/sessions/current/step-up/tan named (403 second_factor_required for the password again); a device session with the password. A code works once; wrong codes lock that factor (429 login_locked) apart from the password.
     ///
     /// - Remark: HTTP `POST /v1/sessions/current/step-up`.
     /// - Remark: Generated from `#/paths//v1/sessions/current/step-up/post`.
@@ -1895,6 +2074,15 @@ extension APIProtocol {
             headers: headers,
             body: body
         ))
+    }
+    /// Which code of the printed TAN list raises this session; the same position until it is answered.
+    ///
+    /// The position is chosen by the server among the unused codes of the customer's current TAN list and kept with the session. 404 not_found (field tan) when the customer has no list with codes left.
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/current/step-up/tan`.
+    /// - Remark: Generated from `#/paths//v1/sessions/current/step-up/tan/post`.
+    public func postV1SessionsCurrentStepUpTan(headers: Operations.PostV1SessionsCurrentStepUpTan.Input.Headers = .init()) async throws -> Operations.PostV1SessionsCurrentStepUpTan.Output {
+        try await postV1SessionsCurrentStepUpTan(Operations.PostV1SessionsCurrentStepUpTan.Input(headers: headers))
     }
     /// End every session of the customer but this one, and forget every remembered browser.
     ///
@@ -2131,9 +2319,9 @@ extension Client {
             }
         )
     }
-    /// Raise a level-1 session to level 2 with the password or the authenticator app's code; the token stays.
+    /// Raise a level-1 session to level 2 with the password, the authenticator app's code or a TAN; the token stays.
     ///
-    /// Send one of the two. Where the bank asks for two login factors (`login_factors: 2`), a password session (level 1 after POST /v1/sessions) steps up only with the code of the authenticator app set up under /v1/second-factors (403 second_factor_required for the password again); a device session with the password. A code works once; wrong codes lock the code (429 login_locked) apart from the password.
+    /// Send one of the three. Where the bank asks for two login factors (`login_factors: 2`), a password session (level 1 after POST /v1/sessions) steps up only with the code of the authenticator app set up under /v1/second-factors, or with the code of the printed TAN list at the position POST /v1/sessions/current/step-up/tan named (403 second_factor_required for the password again); a device session with the password. A code works once; wrong codes lock that factor (429 login_locked) apart from the password.
     ///
     /// - Remark: HTTP `POST /v1/sessions/current/step-up`.
     /// - Remark: Generated from `#/paths//v1/sessions/current/step-up/post`.
@@ -2300,6 +2488,112 @@ extension Client {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .tooManyRequests(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Which code of the printed TAN list raises this session; the same position until it is answered.
+    ///
+    /// The position is chosen by the server among the unused codes of the customer's current TAN list and kept with the session. 404 not_found (field tan) when the customer has no list with codes left.
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/current/step-up/tan`.
+    /// - Remark: Generated from `#/paths//v1/sessions/current/step-up/tan/post`.
+    public func postV1SessionsCurrentStepUpTan(_ input: Operations.PostV1SessionsCurrentStepUpTan.Input) async throws -> Operations.PostV1SessionsCurrentStepUpTan.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.PostV1SessionsCurrentStepUpTan.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/sessions/current/step-up/tan",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .post
+                )
+                suppressMutabilityWarning(&request)
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.PostV1SessionsCurrentStepUpTan.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Operations.PostV1SessionsCurrentStepUpTan.Output.Ok.Body.JsonPayload.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                case 401:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(body: body))
+                case 404:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(body: body))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,

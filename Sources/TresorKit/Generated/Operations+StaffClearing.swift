@@ -152,6 +152,8 @@ extension Components.Schemas {
             case unknownAccount
             case notACustomerAccount
             case currencyNotKept
+            case accountBlocked
+            case accountClosed
             case _empty_
             /// A value this version of the client does not know (a newer server's), as it came.
             case unknown(Swift.String)
@@ -161,6 +163,8 @@ extension Components.Schemas {
                 case "unknown_account": self = .unknownAccount
                 case "not_a_customer_account": self = .notACustomerAccount
                 case "currency_not_kept": self = .currencyNotKept
+                case "account_blocked": self = .accountBlocked
+                case "account_closed": self = .accountClosed
                 case "": self = ._empty_
                 default: self = .unknown(rawValue)
                 }
@@ -171,12 +175,14 @@ extension Components.Schemas {
                 case .unknownAccount: return "unknown_account"
                 case .notACustomerAccount: return "not_a_customer_account"
                 case .currencyNotKept: return "currency_not_kept"
+                case .accountBlocked: return "account_blocked"
+                case .accountClosed: return "account_closed"
                 case ._empty_: return ""
                 case .unknown(let value): return value
                 }
             }
             /// The values the document names.
-            public static var allCases: [Self] { [.noAccount, .unknownAccount, .notACustomerAccount, .currencyNotKept, ._empty_] }
+            public static var allCases: [Self] { [.noAccount, .unknownAccount, .notACustomerAccount, .currencyNotKept, .accountBlocked, .accountClosed, ._empty_] }
         }
         /// - Remark: Generated from `#/components/schemas/ClearingCredit/suspense_reason`.
         public var suspenseReason: Components.Schemas.ClearingCredit.SuspenseReasonPayload?

@@ -425,6 +425,38 @@ extension Components.Schemas {
         ///
         /// - Remark: Generated from `#/components/schemas/Account/blocked`.
         public var blocked: Swift.Bool?
+        /// blocked: the bank blocked the account, no payment leaves or reaches it (422 account_blocked). closed: it takes nothing (422 account_closed); closed accounts are left out of GET /v1/accounts.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Account/status`.
+        public enum StatusPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+            case open
+            case blocked
+            case closed
+            /// A value this version of the client does not know (a newer server's), as it came.
+            case unknown(Swift.String)
+            public init(rawValue: Swift.String) {
+                switch rawValue {
+                case "open": self = .open
+                case "blocked": self = .blocked
+                case "closed": self = .closed
+                default: self = .unknown(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case .open: return "open"
+                case .blocked: return "blocked"
+                case .closed: return "closed"
+                case .unknown(let value): return value
+                }
+            }
+            /// The values the document names.
+            public static var allCases: [Self] { [.open, .blocked, .closed] }
+        }
+        /// blocked: the bank blocked the account, no payment leaves or reaches it (422 account_blocked). closed: it takes nothing (422 account_closed); closed accounts are left out of GET /v1/accounts.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Account/status`.
+        public var status: Components.Schemas.Account.StatusPayload?
         /// Creates a new `Account`.
         ///
         /// - Parameters:
@@ -437,6 +469,7 @@ extension Components.Schemas {
         ///   - available:
         ///   - overdraftLimit:
         ///   - blocked: Card accounts only; a blocked card refuses debits (card_blocked).
+        ///   - status: blocked: the bank blocked the account, no payment leaves or reaches it (422 account_blocked). closed: it takes nothing (422 account_closed); closed accounts are left out of GET /v1/accounts.
         public init(
             id: Swift.String,
             iban: Swift.String,
@@ -446,7 +479,8 @@ extension Components.Schemas {
             booked: Components.Schemas.Money,
             available: Components.Schemas.Money,
             overdraftLimit: Components.Schemas.Money,
-            blocked: Swift.Bool? = nil
+            blocked: Swift.Bool? = nil,
+            status: Components.Schemas.Account.StatusPayload? = nil
         ) {
             self.id = id
             self.iban = iban
@@ -457,6 +491,7 @@ extension Components.Schemas {
             self.available = available
             self.overdraftLimit = overdraftLimit
             self.blocked = blocked
+            self.status = status
         }
         public enum CodingKeys: String, CodingKey {
             case id
@@ -468,6 +503,7 @@ extension Components.Schemas {
             case available
             case overdraftLimit = "overdraft_limit"
             case blocked
+            case status
         }
     }
     /// - Remark: Generated from `#/components/schemas/Address`.

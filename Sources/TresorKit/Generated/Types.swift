@@ -526,13 +526,20 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/beneficiaries`.
     /// - Remark: Generated from `#/paths//v1/beneficiaries/get`.
     func getV1Beneficiaries(_ input: Operations.GetV1Beneficiaries.Input) async throws -> Operations.GetV1Beneficiaries.Output
-    /// Raise a level-1 session to level 2 with the password or the authenticator app's code; the token stays.
+    /// Raise a level-1 session to level 2 with the password, the authenticator app's code or a TAN; the token stays.
     ///
-    /// Send one of the two. Where the bank asks for two login factors (`login_factors: 2`), a password session (level 1 after POST /v1/sessions) steps up only with the code of the authenticator app set up under /v1/second-factors (403 second_factor_required for the password again); a device session with the password. A code works once; wrong codes lock the code (429 login_locked) apart from the password.
+    /// Send one of the three. Where the bank asks for two login factors (`login_factors: 2`), a password session (level 1 after POST /v1/sessions) steps up only with the code of the authenticator app set up under /v1/second-factors, or with the code of the printed TAN list at the position POST /v1/sessions/current/step-up/tan named (403 second_factor_required for the password again); a device session with the password. A code works once; wrong codes lock that factor (429 login_locked) apart from the password.
     ///
     /// - Remark: HTTP `POST /v1/sessions/current/step-up`.
     /// - Remark: Generated from `#/paths//v1/sessions/current/step-up/post`.
     func postV1SessionsCurrentStepUp(_ input: Operations.PostV1SessionsCurrentStepUp.Input) async throws -> Operations.PostV1SessionsCurrentStepUp.Output
+    /// Which code of the printed TAN list raises this session; the same position until it is answered.
+    ///
+    /// The position is chosen by the server among the unused codes of the customer's current TAN list and kept with the session. 404 not_found (field tan) when the customer has no list with codes left.
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/current/step-up/tan`.
+    /// - Remark: Generated from `#/paths//v1/sessions/current/step-up/tan/post`.
+    func postV1SessionsCurrentStepUpTan(_ input: Operations.PostV1SessionsCurrentStepUpTan.Input) async throws -> Operations.PostV1SessionsCurrentStepUpTan.Output
     /// A new password, with the current one; or without it from a session opened with an enrolled device and its PIN, or with a passkey.
     ///
     /// The new password must meet the policy (422 weak_password). Without current_password the session must be a device session with the PIN (level 2 by device key and PIN) or a passkey's (else 403 forbidden): the customer who forgot the password sets a new one that way, every other session of theirs ends and a password lock is lifted.

@@ -15,9 +15,11 @@ struct AccountDTO: Encodable {
     let overdraftLimit: Money
     /// Only on card accounts: whether the card is blocked.
     let blocked: Bool?
+    /// `open`, `blocked` (by the bank: no debits) or `closed`.
+    let status: String
 
     enum CodingKeys: String, CodingKey {
-        case id, iban, name, kind, currency, booked, available, blocked
+        case id, iban, name, kind, currency, booked, available, blocked, status
         case overdraftLimit = "overdraft_limit"
     }
 
@@ -30,6 +32,7 @@ struct AccountDTO: Encodable {
         booked = account.booked
         available = account.available
         overdraftLimit = account.overdraftLimit
+        status = account.status.rawValue
         blocked = account.kind == .card ? account.debitsBlocked : nil
     }
 }
@@ -156,7 +159,7 @@ extension EntryDTO {
 extension AccountDTO {
     init(
         id: AccountID, iban: String, name: String, kind: String, currency: String, booked: Money, available: Money, overdraftLimit: Money,
-        blocked: Bool?
+        blocked: Bool?, status: String = AccountStatus.open.rawValue
     ) {
         self.id = id
         self.iban = iban
@@ -167,6 +170,7 @@ extension AccountDTO {
         self.available = available
         self.overdraftLimit = overdraftLimit
         self.blocked = blocked
+        self.status = status
     }
 }
 
@@ -232,6 +236,8 @@ extension AccountDTO: JSONWritable {
             json.string(name)
             json.key("overdraft_limit")
             json.money(overdraftLimit)
+            json.key("status")
+            json.string(status)
         }
     }
 }

@@ -28,7 +28,7 @@ struct AccountRoutes {
             }
         }
         let (principal, rows) = try await context.readJoined(Ledger.callerAccountsWithRevisions)
-        let accounts = Ledger.accounts(from: rows)
+        let accounts = AccountService.shown(Ledger.accounts(from: rows))
         let body = JSON.bytes(writing: AccountListDTO(accounts: accounts.map(AccountDTO.init)))
         let overview = KeptPage(revision: Ledger.overviewRevision(ofAccountRows: rows), body: body, tag: ETagMiddleware.tag(of: body))
         overviews.keep(overview, for: principal.customerID)

@@ -92,24 +92,34 @@ struct DeviceRoutes {
             try await devices.login(device: id, nonce: input.nonce, signature: input.signature, pin: input.pin, address: context.address))
     }
 
-    /// `POST /v1/sessions/current/step-up` `{"password"}`: level 1 → 2 on the same token.
-    /// `POST /v1/sessions/current/step-up` `{"password"}` or `{"code"}` (the authenticator app's,
-    /// the second factor where the bank asks for two).
+    /// `POST /v1/sessions/current/step-up` `{"password"}`, `{"code"}` (the authenticator app's)
+    /// or `{"tan"}` (the code at the position `tanPosition` named): level 1 → 2 on the same token;
+    /// the second and third are the second factor where the bank asks for two.
     func stepUp(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
         struct Input: Decodable {
             let password: String?
             let code: String?
+            let tan: String?
         }
         let input = try JSON.decode(Input.self, from: try await JSON.body(request))
         let token = String(request.headers[.authorization]!.dropFirst(7))
-        switch (input.password, input.code) {
-        case (let password?, nil): try await auth.stepUp(token: token, principal: principal, password: password)
-        case (nil, let code?): try await secondFactors.stepUp(token: token, principal: principal, code: code)
-        default: throw DomainError(.missingField, field: "password", "Send the password or the authenticator's code.")
+        switch (input.password, input.code, input.tan) {
+        case (let password?, nil, nil): try await auth.stepUp(token: token, principal: principal, password: password)
+        case (nil, let code?, nil): try await secondFactors.stepUp(token: token, principal: principal, code: code)
+        case (nil, nil, let tan?): try await secondFactors.stepUp(token: token, principal: principal, tan: tan)
+        default: throw DomainError(.missingField, field: "password", "Send one of the password, the authenticator's code or the TAN.")
         }
         struct Body: Encodable { let level: Int }
         return try JSON.response(Body(level: 2))
+    }
+
+    /// `POST /v1/sessions/current/step-up/tan`: which code of the TAN list to send next.
+    func tanPosition(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        let token = String(request.headers[.authorization]!.dropFirst(7))
+        struct Body: Encodable { let position: Int }
+        return try JSON.response(Body(position: try await secondFactors.tanPosition(token: token, principal: principal)))
     }
 
     func list(_ request: Request, context: TresorRequestContext) async throws -> Response {

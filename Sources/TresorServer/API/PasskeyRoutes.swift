@@ -10,19 +10,8 @@ struct PasskeyRoutes {
     let passkeys: PasskeyService
     let bank: BankService
 
-    /// The bank's RP id is the host the request came to; the origins its web app is served
-    /// from there (as the browser reached it) and the app's `https://` one.
-    static func verifier(_ request: Request) -> WebAuthnVerifier {
-        let host = String((request.head.authority ?? "localhost").split(separator: ":").first ?? "localhost").lowercased()
-        return WebAuthnVerifier(rpID: host, origins: [WebApp.origin(request), "https://\(host)"])
-    }
-
-    static func bytes(_ text: String?, _ field: String) throws -> [UInt8] {
-        guard let text, let bytes = WebAuthnBase64.decode(text) else {
-            throw DomainError(.invalidParameter, field: field, "Send \(field) in base64url, as the browser's toJSON() writes it.")
-        }
-        return bytes
-    }
+    /// The bank's RP id and origins, from the host the request came to.
+    static func verifier(_ request: Request) -> WebAuthnVerifier { .bank(reachedAt: request.head.authority) }
 
     func registrationOptions(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
@@ -54,24 +43,10 @@ struct PasskeyRoutes {
         ]
     }
 
-    struct Registration: Decodable {
-        let id: String
-        let type: String?
-        let name: String?
-        let response: Response
-        struct Response: Decodable {
-            let clientDataJSON: String
-            let attestationObject: String
-        }
-    }
-
     func register(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
-        let input = try JSON.decodeWithFoundation(Registration.self, from: try await JSON.body(request))
-        let passkey = try await passkeys.register(
-            for: principal, id: input.id, clientDataJSON: try Self.bytes(input.response.clientDataJSON, "response.clientDataJSON"),
-            attestationObject: try Self.bytes(input.response.attestationObject, "response.attestationObject"), name: input.name ?? "Passkey",
-            verifier: Self.verifier(request))
+        let credential = try JSON.decodeWithFoundation(WebAuthnRegistrationJSON.self, from: try await JSON.body(request))
+        let passkey = try await passkeys.register(for: principal, credential: credential, verifier: Self.verifier(request))
         return try JSON.response(["passkey": PasskeyDTO(passkey)], status: .created)
     }
 
@@ -115,24 +90,9 @@ struct PasskeyRoutes {
         return try Self.json(["publicKey": Self.requestOptions(ceremony, request: request)])
     }
 
-    struct Assertion: Decodable {
-        let id: String
-        let response: Response
-        struct Response: Decodable {
-            let clientDataJSON: String
-            let authenticatorData: String
-            let signature: String
-            let userHandle: String?
-        }
-    }
-
     func login(_ request: Request, context: TresorRequestContext) async throws -> Response {
-        let input = try JSON.decodeWithFoundation(Assertion.self, from: try await JSON.body(request))
-        let grant = try await passkeys.login(
-            id: input.id, clientDataJSON: try Self.bytes(input.response.clientDataJSON, "response.clientDataJSON"),
-            authenticatorData: try Self.bytes(input.response.authenticatorData, "response.authenticatorData"),
-            signature: try Self.bytes(input.response.signature, "response.signature"), userHandle: input.response.userHandle,
-            verifier: Self.verifier(request), address: context.address)
+        let assertion = try JSON.decodeWithFoundation(WebAuthnAssertionJSON.self, from: try await JSON.body(request))
+        let grant = try await passkeys.login(assertion: assertion, verifier: Self.verifier(request), address: context.address)
         return try DeviceRoutes.session(grant)
     }
 

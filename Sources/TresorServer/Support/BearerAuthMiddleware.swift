@@ -49,7 +49,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
     /// Level 1 (a remembered device without its PIN, or the password alone where the bank asks
     /// for two factors) reads: the overview of accounts and balances, an account's transactions
     /// and one transaction; it may block a card (a lost card cannot wait for a password), and may
-    /// step up or log out; everything else needs level 2.
+    /// step up (asking for a TAN list position first) or log out; everything else needs level 2.
     static func allowedAtLevel1(method: HTTPRequest.Method, parts: [Substring]) -> Bool {
         switch (method, parts.count) {
         case (.get, 2): return parts == ["v1", "accounts"]
@@ -57,6 +57,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
         case (.get, 4): return parts[1] == "accounts" && parts[3] == "transactions"
         case (.delete, 3): return parts == ["v1", "sessions", "current"]
         case (.post, 4): return parts == ["v1", "sessions", "current", "step-up"] || (parts[1] == "cards" && parts[3] == "block")
+        case (.post, 5): return parts == ["v1", "sessions", "current", "step-up", "tan"]
         default: return false
         }
     }

@@ -64,6 +64,7 @@ struct ErrorMiddleware: RouterMiddleware {
         case .unsupportedContentEncoding: .unsupportedMediaType
         case .storageUnavailable: .serviceUnavailable
         case .insufficientFunds, .currencyMismatch, .sameAccount, .holdNotActive, .unbalancedTransaction, .cardBlocked, .slotUnavailable,
+            .accountClosed, .accountBlocked,
             .invalidStationCode, .weakPassword:
             .unprocessableContent
         // Well-formed input that breaks a payment rule (a check digit, a QR-bill element, a limit).

@@ -122,6 +122,7 @@ extension WebApp {
             values["tel"] = phone.filter { $0 == "+" || $0.isNumber }
         }
         if let parent = branch.parentID { values["inside"] = String(parent) }
+        values["route"] = Self.routeLink(to: branch.position, name: branch.name, userAgent: request.headers[.userAgent])
         page.values["branch"] = values
         page.values["week"] = week.map { day -> [String: Any] in
             [
@@ -141,4 +142,16 @@ extension WebApp {
         return render("branch", page)
     }
 
+    /// Directions to `point` in the phone's own maps app: Apple Maps on an iPhone, iPad or Mac,
+    /// the `geo:` URI Android hands to the maps app the customer chose, OpenStreetMap elsewhere.
+    static func routeLink(to point: GeoPoint, name: String, userAgent: String?) -> String {
+        let (lat, lon) = (point.latitudeText, point.longitudeText)
+        let agent = userAgent ?? ""
+        if agent.contains("Android") {
+            let label = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            return "geo:\(lat),\(lon)?q=\(lat),\(lon)(\(label))"
+        }
+        if ["iPhone", "iPad", "Macintosh"].contains(where: agent.contains) { return "https://maps.apple.com/?daddr=\(lat),\(lon)" }
+        return "https://www.openstreetmap.org/directions?route=%3B\(lat)%2C\(lon)"
+    }
 }

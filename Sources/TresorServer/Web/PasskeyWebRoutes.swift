@@ -16,14 +16,23 @@ extension WebApp {
     }
 
     /// The JSON body of the script's calls, with its `csrf` checked against the session's.
-    func passkeyCall(_ request: Request) async throws -> (principal: Principal, token: String, body: [String: Any])? {
+    func passkeyCall(_ request: Request) async throws -> (principal: Principal, token: String, body: Data)? {
         var request = request
         guard let (principal, token) = await session(request) else { return nil }
         let data = Data(buffer: try await request.collectBody(upTo: 16 * 1024))
-        guard let body = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-            checkCSRF(["csrf": body["csrf"] as? String ?? ""], token: token)
-        else { return nil }
-        return (principal, token, body)
+        struct Signed: Decodable { let csrf: String? }
+        guard let signed = try? JSONDecoder().decode(Signed.self, from: data), checkCSRF(["csrf": signed.csrf ?? ""], token: token) else {
+            return nil
+        }
+        return (principal, token, data)
+    }
+
+    /// `body` as the credential JSON the script sent, or the refusal to answer it with.
+    static func credential<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
+        guard let credential = try? JSONDecoder().decode(type, from: body) else {
+            throw DomainError(.invalidParameter, field: "response", "Send the credential as the browser's toJSON() writes it.")
+        }
+        return credential
     }
 
     static func jsonError(_ error: DomainError, status: HTTPResponse.Status) throws -> Response {
@@ -43,13 +52,9 @@ extension WebApp {
 
     func passkeyRegister(_ request: Request, context: TresorRequestContext) async throws -> Response {
         guard let (principal, _, body) = try await passkeyCall(request) else { return Response(status: .forbidden) }
-        let response = body["response"] as? [String: Any] ?? [:]
         do {
             _ = try await services.passkeys.register(
-                for: principal, id: body["id"] as? String ?? "",
-                clientDataJSON: try PasskeyRoutes.bytes(response["clientDataJSON"] as? String, "response.clientDataJSON"),
-                attestationObject: try PasskeyRoutes.bytes(response["attestationObject"] as? String, "response.attestationObject"),
-                name: body["name"] as? String ?? "Passkey", verifier: PasskeyRoutes.verifier(request))
+                for: principal, credential: try Self.credential(WebAuthnRegistrationJSON.self, from: body), verifier: PasskeyRoutes.verifier(request))
             return try PasskeyRoutes.json(["location": "/settings?saved=1"])
         } catch let error as DomainError {
             return try Self.jsonError(error, status: .unprocessableContent)
@@ -78,17 +83,11 @@ extension WebApp {
     /// to the overview. why no CSRF token: nothing of a session is used or changed before it.
     func passkeyLogin(_ request: Request, context: TresorRequestContext) async throws -> Response {
         var request = request
-        let data = Data(buffer: try await request.collectBody(upTo: 16 * 1024))
-        let body = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-        let response = body["response"] as? [String: Any] ?? [:]
+        let body = Data(buffer: try await request.collectBody(upTo: 16 * 1024))
         do {
             let grant = try await services.passkeys.login(
-                id: body["id"] as? String ?? "",
-                clientDataJSON: try PasskeyRoutes.bytes(response["clientDataJSON"] as? String, "response.clientDataJSON"),
-                authenticatorData: try PasskeyRoutes.bytes(response["authenticatorData"] as? String, "response.authenticatorData"),
-                signature: try PasskeyRoutes.bytes(response["signature"] as? String, "response.signature"),
-                userHandle: response["userHandle"] as? String,
-                verifier: PasskeyRoutes.verifier(request), address: context.address)
+                assertion: try Self.credential(WebAuthnAssertionJSON.self, from: body), verifier: PasskeyRoutes.verifier(request),
+                address: context.address)
             var reply = try PasskeyRoutes.json(["location": "/home"])
             reply.headers[.setCookie] = WebSupport.cookie(WebSupport.sessionCookie, grant.token, request: request)
             return reply

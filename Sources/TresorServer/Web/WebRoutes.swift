@@ -3,6 +3,7 @@ import Hummingbird
 import TresorCore
 import TresorDocuments
 import TresorDomain
+import TresorLedger
 
 extension WebApp {
     func register(on router: Router<TresorRequestContext>) {
@@ -158,14 +159,16 @@ extension WebApp {
                 try await services.messages.setLanguage(page.language.rawValue, of: customer)
             }
             if grant.level < 2 {
-                // The bank asks for two factors: the password was the first.
+                // The bank asks for two factors: the password was the first; the wish to be
+                // remembered waits for the second (only a full login remembers a browser).
+                // why set or cleared each time: a wish from an abandoned login must not remember the next one.
+                cookies.append(
+                    WebSupport.cookie(
+                        WebSupport.rememberWishCookie, form["remember"] == "1" ? "1" : "", request: request, maxAge: form["remember"] == "1" ? nil : 0
+                    ))
                 return WebSupport.redirect("/login/code", cookies: cookies)
             }
-            if form["remember"] == "1" {
-                let remembered = try await services.rememberedBrowsers.remember(try await services.auth.authenticate(token: grant.token))
-                cookies.append(
-                    WebSupport.cookie(WebSupport.deviceCookie, remembered, request: request, maxAge: Int(RememberedBrowsers.lifetimeSeconds)))
-            }
+            if form["remember"] == "1" { cookies.append(try await rememberBrowser(token: grant.token, request: request)) }
             return WebSupport.redirect("/home", cookies: cookies)
         } catch let error as DomainError {
             page.values["error"] = Self.message(for: error, strings: page.strings)
@@ -175,11 +178,28 @@ extension WebApp {
         }
     }
 
+    /// The kinds of account a customer holds, in the order of their accounts, and the one `asked`
+    /// names if it is among them.
+    static func products(of accounts: [Account], asked: String?) -> (kinds: [AccountKind], chosen: AccountKind?) {
+        var kinds: [AccountKind] = []
+        for account in accounts where !kinds.contains(account.kind) { kinds.append(account.kind) }
+        return (kinds, asked.flatMap(AccountKind.init(rawValue:)).flatMap { kinds.contains($0) ? $0 : nil })
+    }
+
+    /// The cookie that remembers this browser for the customer of the full session `token`.
+    func rememberBrowser(token: String, request: Request) async throws -> String {
+        let remembered = try await services.rememberedBrowsers.remember(try await services.auth.authenticate(token: token))
+        return WebSupport.cookie(WebSupport.deviceCookie, remembered, request: request, maxAge: Int(RememberedBrowsers.lifetimeSeconds))
+    }
+
     func logout(_ request: Request, context: TresorRequestContext) async throws -> Response {
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
         // why any level: a password session waiting for its second factor is ended too.
-        if let (_, token) = await pendingSession(request), checkCSRF(form, token: token) {
+        if let (_, token) = await pendingSession(request) {
+            // why refused without the token: another site's form posting here would otherwise
+            // end the customer's session (its cookie cleared), as any cross-site post is refused.
+            guard checkCSRF(form, token: token) else { return await formExpired(request) }
             try await services.auth.logout(token: token)
         }
         return WebSupport.redirect("/login", cookies: [WebSupport.cookie(WebSupport.sessionCookie, "", request: request, maxAge: 0)])
@@ -258,11 +278,26 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
         let language = page.language
-        page.values["accounts"] = try await services.accounts.accounts(of: principal).map { account in
+        let all = try await services.accounts.accounts(of: principal)
+        let (kinds, chosen) = Self.products(of: all, asked: request.uri.queryParameters.get("kind").map { String($0) })
+        if kinds.count > 1 {
+            // A filter by product where the customer has more than one (accounts, cards, savings).
+            let everything: [String: Any] = ["label": page.strings["timeline_all"] ?? "", "href": "/accounts", "current": chosen == nil]
+            page.values["filters"] =
+                [everything]
+                + kinds.map { kind -> [String: Any] in
+                    [
+                        "label": page.strings["kind_\(kind.rawValue)"] ?? kind.rawValue, "href": "/accounts?kind=\(kind.rawValue)",
+                        "current": kind == chosen,
+                    ]
+                }
+        }
+        page.values["accounts"] = all.filter { chosen == nil || $0.kind == chosen }.map { account in
             var values: [String: Any] = [
                 "id": String(account.id.rawValue), "name": account.name, "iban": account.iban.formatted, "iban_compact": account.iban.electronic,
                 "kind": page.strings["kind_\(account.kind.rawValue)"] ?? account.kind.rawValue, "booked": language.format(account.booked),
                 "available": language.format(account.available), "held": account.heldMinor > 0,
+                "account_blocked": account.status == .blocked,
             ]
             if account.kind == .card {
                 // A card account's balance is what the card owes; its limit is the overdraft limit.

@@ -19,6 +19,9 @@ enum WebSupport {
     static let themeCookie = "theme"
     /// A remembered browser's token (RememberedBrowsers), for the level-1 quick balance view.
     static let deviceCookie = "tresor_device"
+    /// "Remember this device" ticked where the password was only the first factor: kept until
+    /// the second is given (a browser is remembered only after a full login).
+    static let rememberWishCookie = "tresor_remember_wish"
 
     static func cookies(_ request: Request) -> [String: String] {
         var cookies: [String: String] = [:]

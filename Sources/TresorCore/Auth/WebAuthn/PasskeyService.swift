@@ -92,6 +92,15 @@ public struct PasskeyService: Sendable {
         }.map { $0.text(0) }
     }
 
+    /// Registers the passkey of `credential` as the browser's `toJSON()` wrote it, named as it
+    /// says (else "Passkey").
+    public func register(for principal: Principal, credential: WebAuthnRegistrationJSON, verifier: WebAuthnVerifier) async throws -> Passkey {
+        let (clientData, attestation) = try credential.bytes()
+        return try await register(
+            for: principal, id: credential.id, clientDataJSON: clientData, attestationObject: attestation, name: credential.name ?? "Passkey",
+            verifier: verifier)
+    }
+
     /// Registers a passkey from the browser's `PublicKeyCredential` (its JSON encoding's fields).
     public func register(
         for principal: Principal, id: String, clientDataJSON: [UInt8], attestationObject: [UInt8], name: String, verifier: WebAuthnVerifier
@@ -174,6 +183,14 @@ public struct PasskeyService: Sendable {
     public func loginOptions(address: String? = nil) async throws -> Ceremony {
         if let address { try await auth.limiter.hit(auth.config.rateLimits.loginPerAddress, key: address) }
         return Ceremony(challenge: try await newChallenge(purpose: "login", customer: nil), userHandle: nil, excludeCredentials: [])
+    }
+
+    /// `login(id:…)` with the assertion as the browser's `toJSON()` wrote it.
+    public func login(assertion: WebAuthnAssertionJSON, verifier: WebAuthnVerifier, address: String? = nil) async throws -> SessionGrant {
+        let (clientData, authenticatorData, signature) = try assertion.bytes()
+        return try await login(
+            id: assertion.id, clientDataJSON: clientData, authenticatorData: authenticatorData, signature: signature,
+            userHandle: assertion.response.userHandle, verifier: verifier, address: address)
     }
 
     /// Logs in with a passkey's assertion: a level-2 session (the passkey verified the user).

@@ -25,6 +25,22 @@ public struct WebAuthnVerifier: Sendable {
         self.requiresUserVerification = requiresUserVerification
     }
 
+    /// The verifier of the bank a request reached at `authority` (its `Host`, `host[:port]`):
+    /// the RP id is the host, in lower case; the origins are the web app's as the browser
+    /// reached it (`http://` only on a loopback host, which browsers treat as secure) and an
+    /// app's `https://<host>` (what iOS writes for the bank's associated domain).
+    public static func bank(reachedAt authority: String?) -> WebAuthnVerifier {
+        let authority = (authority ?? "localhost").lowercased()
+        let host: String
+        if authority.hasPrefix("["), let end = authority.firstIndex(of: "]") {
+            host = String(authority[...end])
+        } else {
+            host = String(authority.split(separator: ":").first ?? "localhost")
+        }
+        let loopback = host == "localhost" || host.hasSuffix(".localhost") || host == "127.0.0.1" || host == "[::1]"
+        return WebAuthnVerifier(rpID: host, origins: ["\(loopback ? "http" : "https")://\(authority)", "https://\(host)"])
+    }
+
     func accepts(origin: String) -> Bool {
         if origins.contains(origin) { return true }
         guard originsOfRPHost, let url = URL(string: origin), url.path.isEmpty, url.host?.lowercased() == rpID else { return false }
