@@ -55,6 +55,24 @@ extension Ledger {
                 HAVING a.booked_minor <> COALESCE(SUM(p.amount_minor), 0)
                 """
             ) { "account \($0.int(0)) books \($0.int(1)) but its postings sum to \($0.int(2))" }
+            // why both ways: a day the postings have and the totals miss (or differ on), and a
+            // total left without its postings.
+            try await check(
+                "day totals equal postings",
+                """
+                SELECT account_id, booking_date, CAST(SUM(amount_minor) AS BIGINT), COUNT(*) FROM postings \
+                GROUP BY account_id, booking_date \
+                EXCEPT SELECT account_id, booking_date, net_minor, posting_count FROM account_days
+                """
+            ) { "account \($0.int(0)) booked \($0.int(2)) in \($0.int(3)) posting(s) on \($0.text(1)), not its day total" }
+            try await check(
+                "day totals equal postings",
+                """
+                SELECT account_id, booking_date, net_minor, posting_count FROM account_days \
+                EXCEPT SELECT account_id, booking_date, CAST(SUM(amount_minor) AS BIGINT), COUNT(*) FROM postings \
+                GROUP BY account_id, booking_date
+                """
+            ) { "account \($0.int(0)) has a day total of \($0.int(2)) in \($0.int(3)) posting(s) on \($0.text(1)) its postings do not make" }
             try await check(
                 "held balance equals active holds",
                 """

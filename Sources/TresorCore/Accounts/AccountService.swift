@@ -135,9 +135,9 @@ public struct AccountService: Sendable {
             throw DomainError(
                 .invalidDateRange, field: "from", "At most \(Self.historyPointsMax) points: choose a shorter range or a coarser granularity.")
         }
-        let daily = try await ledger.dailyNet(of: id, through: end)
+        let (opening, daily) = try await ledger.days(of: id, from: start, through: end)
         var points: [(LocalDate, Money)] = []
-        var running: Int64 = 0
+        var running = opening
         var index = 0
         for periodEnd in ends {
             while index < daily.count, daily[index].date <= periodEnd {

@@ -168,11 +168,6 @@ public struct CertificateService: Sendable {
     }
 
     func balance(of account: AccountID, through date: LocalDate) async throws -> Int64 {
-        try await database.read { session in
-            try await session.queryOne(
-                SQL(
-                    "SELECT CAST(COALESCE(SUM(amount_minor), 0) AS BIGINT) FROM postings WHERE account_id = ? AND booking_date <= ?",
-                    [.int(account.rawValue), SQLValue(date)]))!.int(0)
-        }
+        try await database.read { try await Ledger.bookedMinor(of: account, before: date.adding(days: 1), in: $0) }
     }
 }

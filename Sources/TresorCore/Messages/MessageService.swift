@@ -146,14 +146,21 @@ public struct MessageService: Sendable {
         guard changed == 1 else { throw DomainError(.notFound, field: "id", "No such message.") }
     }
 
-    /// Messages the customer has not seen in the inbox yet.
+    /// The most `unreadCount` counts to: that many or more. why: a badge shows "99+" anyway, and
+    /// a count of every unread message cost a read of each (migration 27).
+    public static let unreadCountMax = 1_000
+
+    /// Messages the customer has not seen in the inbox yet, up to `unreadCountMax`.
     public func unreadCount(of customer: CustomerID) async throws -> Int {
         try await database.read { session in
             Int(
                 try await session.queryOne(
                     SQL(
-                        "SELECT COUNT(*) FROM messages WHERE customer_id = ? AND read_at_ms IS NULL AND deleted_at_ms IS NULL",
-                        [.int(customer.rawValue)]))!.int(0))
+                        """
+                        SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE customer_id = ? AND read_at_ms IS NULL AND deleted_at_ms IS NULL \
+                        LIMIT ?) AS unread
+                        """,
+                        [.int(customer.rawValue), .int(Int64(Self.unreadCountMax))]))!.int(0))
         }
     }
 

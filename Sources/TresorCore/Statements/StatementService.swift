@@ -42,10 +42,7 @@ public struct StatementService: Sendable {
         // why: the opening balance and the lines in one read, so a booking made meanwhile is
         // either in both or in neither.
         let (openingMinor, rows) = try await ledger.database.read { session in
-            let opening = try await session.queryOne(
-                SQL(
-                    "SELECT CAST(COALESCE(SUM(amount_minor), 0) AS BIGINT) FROM postings WHERE account_id = ? AND booking_date < ?",
-                    [.int(accountID), SQLValue(from)]))!.int(0)
+            let opening = try await Ledger.bookedMinor(of: account.id, before: from, in: session)
             let rows = try await session.query(
                 SQL(
                     """

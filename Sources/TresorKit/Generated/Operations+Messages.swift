@@ -70,6 +70,8 @@ extension Operations {
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/messages/GET/responses/200/content/json`.
                     public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// Unread messages, counted up to 1000 (1000: that many or more).
+                        ///
                         /// - Remark: Generated from `#/paths/v1/messages/GET/responses/200/content/json/unread`.
                         public var unread: Swift.Int
                         /// - Remark: Generated from `#/paths/v1/messages/GET/responses/200/content/json/next_before`.
@@ -128,7 +130,7 @@ extension Operations {
                         /// Creates a new `JsonPayload`.
                         ///
                         /// - Parameters:
-                        ///   - unread:
+                        ///   - unread: Unread messages, counted up to 1000 (1000: that many or more).
                         ///   - nextBefore:
                         ///   - messages:
                         public init(
