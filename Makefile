@@ -4,7 +4,7 @@ PORT ?= 8080
 BANKS ?= ./demo-banks
 SWIFT_FORMAT := swift format
 
-.PHONY: run deps build test test-unit crash-test lint format bench db-up clean
+.PHONY: run deps build test test-unit crash-test lint format bench bench-scale db-up clean
 
 ## Install what is missing, build, and serve the two demo banks on http://127.0.0.1:$(PORT) and
 ## http://leman.localhost:$(PORT), each on its own SQLite file in $(BANKS).
@@ -42,6 +42,14 @@ bench:
 	@scripts/install-deps.sh base bench
 	swift build -c release --product tresor
 	scripts/postgres-test-cluster.sh scripts/bench.sh
+
+## Customer reads on the demo bank and after a million credits to one business account, with
+## the import and `ledger check` at 10 % and 100 %, on SQLite and PostgreSQL; writes
+## bench/results/scale.json.
+bench-scale:
+	@scripts/install-deps.sh base bench
+	swift build -c release --product tresor
+	scripts/postgres-test-cluster.sh python3 scripts/bench_scale.py .build/release/tresor
 
 ## A PostgreSQL on loopback for manual work; prints its URL, stops on Ctrl-C.
 db-up:

@@ -23,19 +23,22 @@ TRESOR = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "rel
 FLOOR = 20_000
 
 
-def write_camt054(path, count, ibans, seed):
-    """A camt.054.001.08 of `count` credits, written as it goes (the file is never held whole)."""
+def write_camt054(path, count, ibans, seed, dates=("2026-11-23",), unknown=0.1):
+    """A camt.054.001.08 of `count` credits, written as it goes (the file is never held whole):
+    booked on `dates` in their order, evenly (as a provider's notifications of those days), a
+    share `unknown` to an IBAN the bank does not hold."""
     rng = random.Random(seed)
     with open(path, "w", encoding="utf-8") as out:
         out.write('<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.08">'
                   f'<BkToCstmrDbtCdtNtfctn><GrpHdr><MsgId>BENCH-{seed}-{count}</MsgId><CreDtTm>2026-11-23T06:00:00</CreDtTm></GrpHdr>'
                   f'<Ntfctn><Id>BENCH-{seed}</Id><CreDtTm>2026-11-23T06:00:00</CreDtTm><Acct><Id><IBAN>CH9300762011623852957</IBAN></Id></Acct>\n')
         for n in range(count):
-            iban = rng.choice(ibans) if rng.random() < 0.9 else "CH5604835012345678009"
+            iban = rng.choice(ibans) if rng.random() >= unknown else "CH5604835012345678009"
             amount = f"{rng.randint(100, 500_000) / 100:.2f}"
+            day = dates[n * len(dates) // count]
             out.write(
                 f'<Ntry><Amt Ccy="CHF">{amount}</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>'
-                '<BookgDt><Dt>2026-11-23</Dt></BookgDt><ValDt><Dt>2026-11-23</Dt></ValDt>'
+                f'<BookgDt><Dt>{day}</Dt></BookgDt><ValDt><Dt>{day}</Dt></ValDt>'
                 f'<AcctSvcrRef>B{seed}-{n}</AcctSvcrRef><BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>RCDT</Cd><SubFmlyCd>DMCT</SubFmlyCd></Fmly></Domn></BkTxCd>'
                 f'<NtryDtls><TxDtls><Refs><AcctSvcrRef>B{seed}-{n}</AcctSvcrRef><EndToEndId>E2E-{n}</EndToEndId></Refs>'
                 f'<Amt Ccy="CHF">{amount}</Amt><CdtDbtInd>CRDT</CdtDbtInd>'
@@ -110,4 +113,5 @@ def main():
     print(f"wrote {out}")
 
 
-main()
+if __name__ == "__main__":
+    main()

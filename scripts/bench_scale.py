@@ -1,0 +1,232 @@
+"""Reads at a bank's size (make bench-scale, issue 68's first part): every customer-facing read of
+an ordinary customer (Anna) and of the business customer (Brunner Elektro AG) timed on the demo
+bank, then again after a million credits were booked to the business account over 24 months,
+same machine, same run; and the job that grew it (`tresor clearing import`, ten camt.054 files of
+100,000 credits: the same batch booking path as production) with `ledger check`, per item at 10 %
+and at 100 % of the data, with peak RSS. On SQLite, and on PostgreSQL when
+TRESOR_TEST_POSTGRES_URL names a server. Writes bench/results/scale.json.
+
+    python3 scripts/bench_scale.py [.build/release/tresor] [--credits 1000000]
+"""
+import datetime
+import json
+import os
+import signal
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_clearing import timed, write_camt054  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
+TRESOR = os.path.abspath(ARGS[0]) if ARGS else os.path.join(ROOT, ".build", "release", "tresor")
+CREDITS = int(sys.argv[sys.argv.index("--credits") + 1]) if "--credits" in sys.argv else 1_000_000
+FILES = 10
+PORT = 18790
+TARGET = 1.5
+TODAY = datetime.date.today()
+
+
+def call(base, path, token=None, body=None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = "Bearer " + token
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode() if body else None, headers=headers,
+                                     method="POST" if body else "GET")
+    try:
+        with urllib.request.urlopen(request, timeout=120) as answer:
+            return answer.read()
+    except urllib.error.HTTPError as error:
+        raise SystemExit(f"{path}: {error.code} {error.read()[:500]!r}")
+
+
+def paired_p50_ms(sides, path, runs):
+    """Each side's median of `runs` requests for `path` (or its own, {side: path}), the two sides
+    taking turns (so a busy moment of the machine falls on both), after one unmeasured each:
+    {side: (p50 ms, bytes)}."""
+    paths = path if isinstance(path, dict) else {side: path for side in sides}
+    times = {side: [] for side in sides}
+    sizes = {}
+    for side, (base, token) in sides.items():
+        call(base, paths[side], token)
+    for _ in range(runs):
+        for side, (base, token) in sides.items():
+            started = time.perf_counter()
+            sizes[side] = len(call(base, paths[side], token))
+            times[side].append((time.perf_counter() - started) * 1000)
+    return {side: (round(statistics.median(times[side]), 2), sizes[side]) for side in sides}
+
+
+def deepest_cursor(base, token, account, pages):
+    """The cursor of page `pages` of the account's transactions, or of its last page: (cursor, depth)."""
+    cursor, depth = None, 1
+    while depth < pages:
+        query = f"&cursor={cursor}" if cursor else ""
+        page = json.loads(call(base, f"/v1/accounts/{account}/transactions?limit=50{query}", token))
+        if not page["next_cursor"]:
+            break
+        cursor, depth = page["next_cursor"], depth + 1
+    return cursor, depth
+
+
+def reads(bases, contract):
+    """Every read a customer makes, on the customer's CHF current account, on both banks:
+    {name: {"demo": (p50 ms, bytes), "grown": (…)}}. The same account, transaction and periods on
+    both (the grown bank is the demo bank and more); the deep page is as deep as each goes."""
+    sides = {side: (base, json.loads(call(base, "/v1/sessions", body={"contract": contract, "password": "tresor-demo"}))["token"])
+             for side, base in bases.items()}
+    base, token = sides["demo"]
+    accounts = json.loads(call(base, "/v1/accounts", token))["accounts"]
+    account = next(a for a in accounts if a["kind"] == "current" and a["currency"] == "CHF")["id"]
+    transaction = json.loads(call(base, f"/v1/accounts/{account}/transactions?limit=1", token))["transactions"][0]["id"]
+    month_start = (TODAY.replace(day=1) - datetime.timedelta(days=1)).replace(day=1)
+    month_end = TODAY.replace(day=1) - datetime.timedelta(days=1)
+    half_year = (TODAY - datetime.timedelta(days=182)).replace(day=1)
+    paths = {
+        "accounts": "/v1/accounts",
+        "transactions_first_page": f"/v1/accounts/{account}/transactions?limit=50",
+        "transactions_income_of_a_month": f"/v1/accounts/{account}/transactions?from={half_year}&to={half_year.replace(day=28)}&type=income",
+        "transaction_detail": f"/v1/transactions/{transaction}",
+        "balance_history_12_months_by_month": f"/v1/accounts/{account}/balance-history",
+        "balance_history_12_months_by_week": f"/v1/accounts/{account}/balance-history?granularity=week&from={TODAY - datetime.timedelta(days=364)}",
+        "payments_pending": "/v1/payments?status=pending",
+        "payments_processed": "/v1/payments?status=processed",
+        "inbox": "/v1/messages",
+        "budgets": f"/v1/budgets?month={TODAY:%Y-%m}",
+        "receipts": "/v1/receipts",
+    }
+    measured = {name: paired_p50_ms(sides, path, 30) for name, path in paths.items()}
+    deep = {side: deepest_cursor(base, token, account, 100) for side, (base, token) in sides.items()}
+    measured["transactions_deep_page"] = paired_p50_ms(
+        sides, {side: f"/v1/accounts/{account}/transactions?limit=50&cursor={cursor}" for side, (cursor, _) in deep.items()}, 30)
+    measured["transactions_deep_page_depth"] = {side: depth for side, (_, depth) in deep.items()}
+    for format in ["csv", "camt053", "pdf"]:
+        path = f"/v1/accounts/{account}/statements?from={month_start}&to={month_end}&format={format}"
+        measured[f"statement_last_month_{format}"] = paired_p50_ms(sides, path, 3)
+    return measured
+
+
+def serve(db, work, port):
+    log = open(os.path.join(work, f"serve-{port}.log"), "ab")
+    server = subprocess.Popen([TRESOR, "serve", "--db", db, "--port", str(port), "--scheduler-interval-seconds", "0"], cwd=work,
+                              stdout=log, stderr=log, env={**os.environ, "LOG_LEVEL": "warning"})
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        try:
+            urllib.request.urlopen(base + "/healthz", timeout=1)
+            return server, base
+        except Exception:
+            time.sleep(0.1)
+    raise SystemExit("tresor serve did not answer")
+
+
+def peak_rss_mb(pid):
+    return round(int(open(f"/proc/{pid}/status").read().split("VmHWM:")[1].split()[0]) / 1024, 1)
+
+
+def measured_reads(demo_db, grown_db, work):
+    """Both banks served at once, each read taken in turns on the two."""
+    servers = {"demo": serve(demo_db, work, PORT), "grown": serve(grown_db, work, PORT + 1)}
+    try:
+        bases = {side: base for side, (_, base) in servers.items()}
+        result = {"ordinary": reads(bases, "10000012"), "business": reads(bases, "10000049")}
+        result["server_peak_rss_mb"] = {side: peak_rss_mb(server.pid) for side, (server, _) in servers.items()}
+    finally:
+        for server, _ in servers.values():
+            server.send_signal(signal.SIGTERM)
+            server.wait(timeout=60)
+    return result
+
+
+def query(db, sql):
+    if db.startswith("postgres"):
+        return subprocess.run(["psql", db, "-Atc", sql], capture_output=True, text=True, check=True).stdout.split()
+    return [str(row[0]) for row in sqlite3.connect(db).execute(sql)]
+
+
+def copied(store, db, work):
+    """A second bank identical to the demo bank in `db`, to grow."""
+    if store == "postgres":
+        grown = db + "_grown"
+        subprocess.run(["psql", db.rsplit("/", 1)[0] + "/postgres", "-qc",
+                        f"CREATE DATABASE {grown.rsplit('/', 1)[1]} TEMPLATE {db.rsplit('/', 1)[1]}"], check=True)
+        return grown
+    grown = os.path.join(work, "grown.sqlite")
+    with sqlite3.connect(db) as source, sqlite3.connect(grown) as target:
+        source.backup(target)
+    return grown
+
+
+def measure(store, db, work):
+    subprocess.run([TRESOR, "demo", "--db", db], check=True, capture_output=True)
+    grown = copied(store, db, work)
+    business_iban = query(grown, "SELECT a.iban FROM accounts a JOIN customers c ON c.id = a.customer_id "
+                                 "WHERE c.name = 'Brunner Elektro AG' AND a.kind = 'current' AND a.currency = 'CHF'")[0]
+    postings_demo = int(query(db, "SELECT COUNT(*) FROM postings")[0])
+    # 24 months of credits, about 1,400 a day to the end of yesterday; each file the next 73 days.
+    dates = [str(TODAY - datetime.timedelta(days=d)) for d in range(730, 0, -1)]
+    days_per_file = len(dates) // FILES
+    jobs = []
+    per_file = CREDITS // FILES
+    for number in range(FILES):
+        path = os.path.join(work, f"camt054-{number}.xml")
+        write_camt054(path, per_file, [business_iban], seed=1000 + number,
+                      dates=dates[number * days_per_file:(number + 1) * days_per_file], unknown=0)
+        seconds, rss, _ = timed([TRESOR, "clearing", "import", "--db", grown, path])
+        os.remove(path)
+        if number in (0, FILES - 1):
+            check_seconds, check_rss, _ = timed([TRESOR, "ledger", "check", "--db", grown])
+            postings = int(query(grown, "SELECT COUNT(*) FROM postings")[0])
+            jobs.append({"data": f"{(number + 1) * 100 // FILES} %", "postings": postings,
+                         "clearing_import": {"items": per_file, "seconds": round(seconds, 2), "items_per_second": round(per_file / seconds),
+                                             "peak_rss_mb": round(rss, 1)},
+                         "ledger_check": {"items": postings, "seconds": round(check_seconds, 2),
+                                          "items_per_second": round(postings / check_seconds), "peak_rss_mb": round(check_rss, 1)}})
+        print(f"{store}: file {number + 1}/{FILES} imported in {seconds:.1f} s")
+    postings = int(query(grown, "SELECT COUNT(*) FROM postings")[0])
+    size = (int(query(grown, "SELECT pg_database_size(current_database())")[0]) - int(query(db, "SELECT pg_database_size(current_database())")[0])
+            if store == "postgres" else os.path.getsize(grown) - os.path.getsize(db))
+    measured = measured_reads(db, grown, work)
+    ratios = {who: {name: round(sides["grown"][0] / sides["demo"][0], 2) for name, sides in measured[who].items() if not name.endswith("_depth")}
+              for who in ("ordinary", "business")}
+    return {"store": store, "postings_demo": postings_demo, "postings_grown": postings,
+            "bytes_per_posting_added": round(size / (postings - postings_demo)), "reads": measured, "ratios": ratios, "jobs": jobs}
+
+
+def main():
+    runs = []
+    with tempfile.TemporaryDirectory() as work:
+        runs.append(measure("sqlite", os.path.join(work, "scale.sqlite"), work))
+        base = os.environ.get("TRESOR_TEST_POSTGRES_URL")
+        if base:
+            name = f"scale_bench_{os.getpid()}"
+            subprocess.run(["psql", base, "-qc", f"CREATE DATABASE {name}"], check=True)
+            runs.append(measure("postgres", base.rsplit("/", 1)[0] + "/" + name, work))
+            for database in (name, name + "_grown"):
+                subprocess.run(["psql", base, "-qc", f"DROP DATABASE {database}"], check=True)
+    misses = [f"{run['store']} {who} {name} {ratio}x" for run in runs for who, reads in run["ratios"].items()
+              for name, ratio in reads.items() if ratio > TARGET and not name.startswith("statement_")]
+    result = {
+        "what": f"customer reads (p50 of 30 sequential requests, statements of 3) on the demo bank and after {CREDITS:,} "
+                "credits to the business account over 24 months; the clearing import and ledger check at 10 % and 100 %",
+        "target_ratio": TARGET, "misses": misses, "runs": runs,
+    }
+    out = os.path.join(ROOT, "bench", "results", "scale.json")
+    with open(out, "w") as file:
+        json.dump(result, file, indent=1)
+        file.write("\n")
+    for run in runs:
+        for who, reads in run["ratios"].items():
+            print(run["store"], who, " ".join(f"{name}={ratio}" for name, ratio in reads.items()))
+    print(f"misses: {misses or 'none'}\nwrote {out}")
+
+
+if __name__ == "__main__":
+    main()
