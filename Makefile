@@ -4,7 +4,7 @@ PORT ?= 8080
 BANKS ?= ./demo-banks
 SWIFT_FORMAT := swift format
 
-.PHONY: run deps build test test-unit crash-test lint format bench bench-scale db-up clean
+.PHONY: run deps build test test-unit crash-test lint format bench bench-scale deb deb-test db-up clean
 
 ## Install what is missing, build, and serve the two demo banks on http://127.0.0.1:$(PORT) and
 ## http://leman.localhost:$(PORT), each on its own SQLite file in $(BANKS).
@@ -50,6 +50,15 @@ bench-scale:
 	@scripts/install-deps.sh base bench
 	swift build -c release --product tresor
 	scripts/postgres-test-cluster.sh python3 scripts/bench_scale.py .build/release/tresor
+
+## The Debian package dist/tresor_<version>_amd64.deb: release binary, resources, systemd units.
+deb:
+	scripts/make-deb.sh
+
+## The package checked as it is installed (as root): lintian, systemd-analyze verify, dpkg -i, the
+## demo served; PREVIOUS=REF installs that commit's package first and upgrades it.
+deb-test:
+	scripts/deb-test.sh $(if $(PREVIOUS),--previous $(PREVIOUS))
 
 ## A PostgreSQL on loopback for manual work; prints its URL, stops on Ctrl-C.
 db-up:

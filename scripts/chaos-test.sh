@@ -16,9 +16,8 @@ scripts/install-deps.sh chaos
 tresor="${TRESOR_BIN:-.build/debug/tresor}"
 : "${TRESOR_TEST_POSTGRES_URL:?run under scripts/postgres-test-cluster.sh}"
 work="$(mktemp -d /tmp/tresor-chaos.XXXXXX)"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-declare -A pids ports
-proxy=""
+# shellcheck source=scripts/instances.sh
+source scripts/instances.sh
 blobs_mounted=""
 frozen=""
 cleanup() {
@@ -29,8 +28,7 @@ cleanup() {
     # why: the work directory goes with the run; what the instances said is the evidence.
     for log in "$work"/serve-*.log; do echo "--- last lines of $log"; tail -n 30 "$log"; done
   fi
-  for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
-  [ -n "$proxy" ] && kill "$proxy" 2>/dev/null
+  stop_instances
   [ -n "$blobs_mounted" ] && umount "$work/tresor-blobs" 2>/dev/null
   rm -rf "$work"
 }
@@ -51,15 +49,6 @@ else
   echo "chaos: SKIPPED the full-disk phase (mounting a tmpfs needs root)"
 fi
 
-start() {  # start INSTANCE [ARGS…]: one `tresor serve` on the shared database, waited for
-  local instance=$1
-  shift
-  [ -n "${ports[$instance]:-}" ] || ports[$instance]=$(free_port)
-  (cd "$work" && exec "$OLDPWD/$tresor" serve --db "$db" --host 127.0.0.1 --port "${ports[$instance]}" "$@" \
-    >>"$work/serve-$instance.log" 2>&1) &
-  pids[$instance]=$!
-  scripts/await-healthy.sh "${ports[$instance]}" "$work/serve-$instance.log"
-}
 # PostgreSQL's postmaster and every backend, stopped or resumed (the postmaster first, so it forks
 # no new backend meanwhile).
 postmaster() { head -n 1 "${TRESOR_PG_DATADIR:?}/postmaster.pid"; }
@@ -69,41 +58,7 @@ start a --demo
 start b
 start c
 
-proxy_port=$(free_port)
-# why: what the proxy answers itself (an instance died mid-request, none is up) is the API's own
-# 503 shape with Retry-After, so a client retries with the same key as for the server's 503.
-for code in 502 503 504; do
-  body='{"error":{"code":"service_unavailable","field":null,"message":"Please try again in a moment.","suggested":"1"}}'
-  printf 'HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\nCache-Control: no-store\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s' \
-    "${#body}" "$body" >"$work/$code.http"
-done
-cat >"$work/haproxy.cfg" <<CFG
-global
-  maxconn 512
-defaults
-  mode http
-  timeout connect 1s
-  timeout client 30s
-  timeout server 30s
-  option redispatch
-  retries 2
-  errorfile 502 $work/502.http
-  errorfile 503 $work/503.http
-  errorfile 504 $work/504.http
-frontend bank
-  bind 127.0.0.1:$proxy_port
-  default_backend tresor
-backend tresor
-  balance roundrobin
-  option httpchk GET /healthz
-  default-server inter 300ms fall 1 rise 2
-  server a 127.0.0.1:${ports[a]} check
-  server b 127.0.0.1:${ports[b]} check
-  server c 127.0.0.1:${ports[c]} check
-CFG
-haproxy -f "$work/haproxy.cfg" >"$work/haproxy.log" 2>&1 &
-proxy=$!
-for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$proxy_port/healthz" >/dev/null && break; sleep 0.1; done
+front_proxy a b c
 
 python3 scripts/chaos_load.py "$proxy_port" "$work/acks.tsv" 44 8 "${storage_fault[@]}" &
 load=$!

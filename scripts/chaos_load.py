@@ -2,7 +2,8 @@
 """Load for the chaos test: clients behind the proxy move money by transfers and internal payments
 and read their accounts, while instances die and the database restarts. A client retries a write
 with the same Idempotency-Key until it is answered (as a phone does) and records what was
-acknowledged: `kind<TAB>key<TAB>body<TAB>id`. One more client uploads receipt photos (each one
+acknowledged: `kind<TAB>key<TAB>body<TAB>id<TAB>sent<TAB>answered`, the last two the wall-clock times
+at which the answered attempt was sent and its answer came (the failover test reads them). One more client uploads receipt photos (each one
 unique) while the disk of the image store fills and is freed again: a refused image is a 503
 `storage_unavailable` it uploads again, and an acknowledged one is recorded with the SHA-256 of its
 bytes. Every status seen is counted; the run fails on a 500 or on a 503 without Retry-After, and,
@@ -34,7 +35,9 @@ acks = open(ack_path, "w")
 
 
 def call(method, path, body=None, headers=None):
-    """One request on a fresh connection (the proxy may have moved us); None when no answer came."""
+    """One request on a fresh connection (the proxy may have moved us): (response, body, time sent),
+    or None when no answer came."""
+    sent = time.time()
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
     try:
         conn.request(method, path, body=body, headers=headers or {})
@@ -55,7 +58,7 @@ def call(method, path, body=None, headers=None):
             problems.append(f"{method} {path}: {response.status} {data[:200]!r}")
         if response.status == 503 and not response.getheader("Retry-After"):
             problems.append(f"{method} {path}: 503 without Retry-After {data[:160]!r}")
-    return response, data
+    return response, data, sent
 
 
 def until_answered(method, path, body=None, headers=None, limit=60.0):
@@ -97,14 +100,14 @@ def worker(index):
             with lock:
                 problems.append(f"{kind} {key} never answered within 60 s")
             continue
-        response, data = answer
+        response, data, sent = answer
         if response.status == 401:
             auth["Authorization"] = f"Bearer {login()}"
             continue
         if response.status == 201:
             ident = answered_id(kind, data)
             with lock:
-                acks.write(f"{kind}\t{key}\t{body}\t{ident}\n")
+                acks.write(f"{kind}\t{key}\t{body}\t{ident}\t{sent:.3f}\t{time.time():.3f}\n")
                 acks.flush()
         until_answered("GET", "/v1/accounts", headers=auth, limit=5)
 
@@ -137,7 +140,7 @@ def receipts():
             continue
         ident = json.loads(answer[1])["receipt"]["id"]
         with lock:
-            acks.write(f"receipt\t{hashlib.sha256(image).hexdigest()}\t-\t{ident}\n")
+            acks.write(f"receipt\t{hashlib.sha256(image).hexdigest()}\t-\t{ident}\t{answer[2]:.3f}\t{time.time():.3f}\n")
             acks.flush()
         time.sleep(0.5)
 

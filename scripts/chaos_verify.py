@@ -10,7 +10,7 @@ import sys
 from money_requests import ROUTES, answered_id
 
 port = int(sys.argv[1])
-acks = [line.rstrip("\n").split("\t") for line in open(sys.argv[2]) if line.strip()]
+acks = [line.rstrip("\n").split("\t")[:4] for line in open(sys.argv[2]) if line.strip()]
 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
 
 

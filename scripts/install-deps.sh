@@ -2,7 +2,8 @@
 # Installs the Debian packages Tresor needs, only those missing. Groups: base (build, SQLite, libxml2,
 # zbar and Tesseract with its four languages, cairo, Pango and librsvg for PDFs and icons with a
 # font, Poppler to read a QR-bill sent as a PDF, zlib), postgres, test, bench, chaos (HAProxy for
-# scripts/chaos-test.sh).
+# scripts/chaos-test.sh), ha (Patroni, etcd and pgBackRest for scripts/failover-test.sh and
+# scripts/pitr-test.sh), deb (dpkg-dev, patchelf, lintian and systemd-analyze for the package).
 # Usage: scripts/install-deps.sh [GROUP…]   (default: base)
 set -euo pipefail
 declare -A groups=(
@@ -11,6 +12,8 @@ declare -A groups=(
   [test]="libxml2-utils openssl chromium chromium-driver python3-venv fonts-dejavu-core poppler-utils"
   [bench]="postgresql postgresql-contrib wrk openssl nghttp2-client"
   [chaos]="haproxy"
+  [ha]="haproxy postgresql patroni etcd-server pgbackrest"
+  [deb]="dpkg-dev patchelf binutils lintian systemd"
 )
 wanted=()
 for group in "${@:-base}"; do
@@ -29,7 +32,9 @@ export DEBIAN_FRONTEND=noninteractive
 if printf '%s\n' "${wanted[@]}" | grep -q '^postgresql$'; then
   "${sudo[@]}" service postgresql stop >/dev/null 2>&1 || true
 fi
-# why: the package starts a system HAProxy on port 80; the chaos test runs its own.
-if printf '%s\n' "${wanted[@]}" | grep -q '^haproxy$'; then
-  "${sudo[@]}" service haproxy stop >/dev/null 2>&1 || true
-fi
+# why: the packages start a system HAProxy on port 80, an etcd and a Patroni; the tests run their own.
+for service in haproxy etcd patroni; do
+  if printf '%s\n' "${wanted[@]}" | grep -qE "^($service|$service-server)$"; then
+    "${sudo[@]}" service "$service" stop >/dev/null 2>&1 || true
+  fi
+done

@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 export TRESOR_REQUIRE_POSTGRES=1
 logs="$(mktemp -d /tmp/tresor-suites.XXXXXX)"
 trap 'rm -rf "$logs"' EXIT
+# Every `tresor serve` the suites start also appends its log lines, as JSON, to one file; the
+# last suite reads every line for what must never be logged (scripts/log_scan.py).
+export TRESOR_LOG_FILE="$logs/servers.jsonl"
 summary=()
 failed=0
 
@@ -45,6 +48,10 @@ suite "clearing interop (pyiso20022)" scripts/clearing-interop-test.sh
 suite "API contract (schemathesis)" scripts/api-contract-test.sh
 suite "robustness probe" scripts/robustness-test.sh
 suite "chaos test" scripts/chaos-test.sh
+suite "failover (Patroni, kill -9)" scripts/failover-test.sh
+suite "point-in-time restore (pgBackRest)" scripts/pitr-test.sh
+suite "server logs (JSON)" scripts/log-test.sh
+suite "every server log line of this run" python3 scripts/log_scan.py "$TRESOR_LOG_FILE"
 
 echo
 echo "=== Summary"

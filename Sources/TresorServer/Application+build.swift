@@ -7,11 +7,13 @@ import TresorScan
 /// Builds the router: the seam tests drive directly (`app.test(.router)`).
 public func buildRouter(
     services: Services, metrics: ServerMetrics, theme: WebTheme = .demo, languages: [String] = BankConfig.defaultLanguages,
-    trustedProxies: TrustedProxies = .none, scanner: ScanWorkerPool? = ScanWorkerPool.locateWorker().map { ScanWorkerPool(executable: $0) }
+    trustedProxies: TrustedProxies = .none, scanner: ScanWorkerPool? = ScanWorkerPool.locateWorker().map { ScanWorkerPool(executable: $0) },
+    accessLogBank: String? = nil
 ) async throws -> Router<TresorRequestContext> {
     let router = Router(context: TresorRequestContext.self)
     router.add(middleware: FormQueryMiddleware())
     router.add(middleware: ClientAddressMiddleware(proxies: trustedProxies))
+    if let accessLogBank { router.add(middleware: AccessLogMiddleware(bank: accessLogBank)) }
     router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: RequestEncodingMiddleware())
@@ -220,15 +222,16 @@ public struct BankSite: Sendable {
 
 /// The front door over several banks: each bank's router behind a `BankDispatcher`. The scan
 /// workers are one pool for all banks, because they bound what the machine does at once.
+/// `accessLog`: a line for every request (`AccessLogMiddleware`), for `--log-format json`.
 public func buildResponder(
     sites: [BankSite], metrics: ServerMetrics, trustedProxies: TrustedProxies = .none,
-    scanner: ScanWorkerPool? = ScanWorkerPool.locateWorker().map { ScanWorkerPool(executable: $0) }
+    scanner: ScanWorkerPool? = ScanWorkerPool.locateWorker().map { ScanWorkerPool(executable: $0) }, accessLog: Bool = false
 ) async throws -> BankDispatcher {
     var banks: [(config: BankConfig, router: Router<TresorRequestContext>)] = []
     for site in sites {
         let router = try await buildRouter(
             services: site.services, metrics: metrics, theme: site.theme, languages: site.config.languages, trustedProxies: trustedProxies,
-            scanner: scanner)
+            scanner: scanner, accessLogBank: accessLog ? site.config.id : nil)
         banks.append((site.config, router))
     }
     return BankDispatcher(banks: banks)
@@ -237,9 +240,9 @@ public func buildResponder(
 /// The application `tresor serve` runs.
 public func buildApplication(
     sites: [BankSite], metrics: ServerMetrics, host: String, port: Int, logger: Logger, trustedProxies: TrustedProxies = .none,
-    tls: TLSCertificateFiles? = nil, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    tls: TLSCertificateFiles? = nil, accessLog: Bool = false, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
-    var responder = try await buildResponder(sites: sites, metrics: metrics, trustedProxies: trustedProxies)
+    var responder = try await buildResponder(sites: sites, metrics: metrics, trustedProxies: trustedProxies, accessLog: accessLog)
     responder.servesTLS = tls != nil
     return Application(
         responder: responder,

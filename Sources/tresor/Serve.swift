@@ -8,7 +8,13 @@ import TresorCore
 import TresorServer
 
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the Tresor server.")
+    static let configuration = CommandConfiguration(
+        abstract: "Run the Tresor server.",
+        discussion: """
+            Environment: LOG_LEVEL (trace, debug, info, notice, warning, error, critical; default info), TRESOR_LOG_FORMAT (text or json), TRESOR_LOG_FILE, \
+            TRESOR_DATABASE_URL (instead of --db), TRESOR_BANKS (instead of --banks), TRESOR_SECRETS_KEY and \
+            TRESOR_BLOB_KEY (instead of the key files).
+            """)
 
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
     @Option(help: "Port to listen on (0 picks a free one).") var port = 8080
@@ -39,18 +45,52 @@ struct Serve: AsyncParsableCommand {
     var http2 = true
     @Option(help: "With --tls-certificate: also listen for plain HTTP on this port (80) and send every request there to HTTPS.")
     var httpRedirectPort: Int?
+    @Option(
+        help: """
+            text (a line for a person) or json (an object per line for a log system, with an access line for every request); \
+            default: $TRESOR_LOG_FORMAT or text.
+            """)
+    var logFormat: String?
+    @Option(help: "Also append every log line as JSON to this file (for a log shipper); default: $TRESOR_LOG_FILE.")
+    var logFile: String?
 
     func validate() throws {
         if (tlsCertificate == nil) != (tlsKey == nil) { throw ValidationError("--tls-certificate and --tls-key go together.") }
         if httpRedirectPort != nil && tlsCertificate == nil { throw ValidationError("--http-redirect-port needs --tls-certificate and --tls-key.") }
         if httpRedirectPort != nil && port == 0 { throw ValidationError("--http-redirect-port needs a fixed --port to send clients to.") }
+        _ = try format
+    }
+
+    /// What the server tells whoever started it: as it is at a terminal, a log line in JSON
+    /// (so that a log system reads every line of the output).
+    static func say(_ text: String, logger: Logger, format: ServerLogHandler.Format) {
+        switch format {
+        case .text: FileHandle.standardOutput.write(Data(text.utf8))
+        case .json: logger.notice("\(text.trimmingCharacters(in: .newlines))")
+        }
+    }
+
+    /// `--log-format`, else `$TRESOR_LOG_FORMAT`, else text.
+    var format: ServerLogHandler.Format {
+        get throws {
+            let named = logFormat ?? ProcessInfo.processInfo.environment["TRESOR_LOG_FORMAT"] ?? "text"
+            guard let format = ServerLogHandler.Format(rawValue: named) else {
+                throw ValidationError("--log-format \(named): say text or json.")
+            }
+            return format
+        }
     }
 
     func run() async throws {
         MemoryTuning.keepFreedMemory()
         let proxies: TrustedProxies
         do { proxies = try TrustedProxies(cidrs: trustedProxies) } catch { throw ValidationError("--trusted-proxy: \(error)") }
-        var logger = Logger(label: "tresor") { ServerLogHandler(label: $0) }
+        let format = try self.format
+        let file: LogFile?
+        do { file = try (logFile ?? ProcessInfo.processInfo.environment["TRESOR_LOG_FILE"]).map { try LogFile(path: $0) } } catch {
+            throw ValidationError("--log-file \(logFile ?? "$TRESOR_LOG_FILE"): cannot append to it.")
+        }
+        var logger = Logger(label: "tresor") { ServerLogHandler(label: $0, format: format, file: file) }
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let metrics = ServerMetrics()
         let tls: TLSCertificateFiles?
@@ -75,21 +115,23 @@ struct Serve: AsyncParsableCommand {
             }
         }
         let host = self.host
+        let told = logger
         let schedulers = schedulerIntervalSeconds > 0 ? sites.map { Self.startScheduler($0, every: schedulerIntervalSeconds, logger: logger) } : []
         let rateFetchers = fxURL.map { url in sites.map { Self.startRateRefresh($0, url: url, logger: logger) } } ?? []
         defer { for task in schedulers + rateFetchers { task.cancel() } }
         let demo = self.demo
         let app = try await buildApplication(
-            sites: sites, metrics: metrics, host: host, port: port, logger: logger, trustedProxies: proxies, tls: tls
+            sites: sites, metrics: metrics, host: host, port: port, logger: logger, trustedProxies: proxies, tls: tls,
+            accessLog: format == .json || file != nil
         ) { port in
             // why: unbuffered, so scripts waiting for the first line see it at once.
             var text = "Tresor is serving \(sites.count == 1 ? "1 bank" : "\(sites.count) banks") on \(scheme)://\(host):\(port)\n"
-            for site in sites { text += Self.describe(site, port: port, scheme: scheme, demo: demo) }
+            for site in sites { text += Self.describe(site, port: port, scheme: scheme, demo: demo, format: format) }
             if demo {
                 text += "Demo TAN lists for signing payments: \(Self.demoTANFile)\n"
                 text += "Demo self-service station (kiosk key, and a phone to pair with it): \(Self.demoStationFile)\n"
             }
-            FileHandle.standardOutput.write(Data(text.utf8))
+            Self.say(text, logger: told, format: format)
         }
         // why: runService returns after SIGTERM or SIGINT, once the server has stopped accepting
         // and finished the requests in flight; then each bank's database is closed cleanly.
@@ -97,7 +139,7 @@ struct Serve: AsyncParsableCommand {
         if let httpRedirectPort {
             services.append(
                 buildRedirectApplication(host: host, port: httpRedirectPort, httpsPort: port, logger: logger) { redirectPort in
-                    FileHandle.standardOutput.write(Data("Plain HTTP on http://\(host):\(redirectPort) is sent to HTTPS\n".utf8))
+                    Self.say("Plain HTTP on http://\(host):\(redirectPort) is sent to HTTPS\n", logger: told, format: format)
                 })
         }
         do {
@@ -115,15 +157,17 @@ struct Serve: AsyncParsableCommand {
         logger.info("stopped; closed \(sites.count) bank database(s)")
     }
 
-    /// A line per bank: its name, where to reach it, its database and, in the demo, its logins.
-    static func describe(_ site: BankSite, port: Int, scheme: String, demo: Bool) -> String {
+    /// A line per bank: its name, where to reach it, its database and, in the demo, its logins
+    /// (the password only at a terminal: a log system never gets a password, not even the demo's).
+    static func describe(_ site: BankSite, port: Int, scheme: String, demo: Bool, format: ServerLogHandler.Format = .text) -> String {
         let address =
             site.config.hosts.first { $0.hasSuffix("localhost") }.map { "\(scheme)://\($0):\(port)" } ?? site.config.hosts.first ?? "any host"
         var line = "  \(site.config.name) (\(site.config.id)): \(address)\(site.config.isDefault ? " (default)" : "")"
         line += ", database \(DatabaseOptions.redacted(site.config.database))\n"
         if demo, let edition = DemoBank.Edition.all.first(where: { $0.name == site.config.name }) {
             line +=
-                "    demo logins (password \(DemoBank.password)): " + edition.customers.map { "\($0.contract) \($0.name)" }.joined(separator: ", ")
+                "    demo logins\(format == .text ? " (password \(DemoBank.password))" : " (password in the README)"): "
+                + edition.customers.map { "\($0.contract) \($0.name)" }.joined(separator: ", ")
                 + "\n"
         }
         return line

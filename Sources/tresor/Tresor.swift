@@ -7,6 +7,7 @@ import TresorCore
 struct Tresor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Tresor: a mobile banking platform.",
+        version: BuildVersion.text,
         subcommands: [
             Serve.self, Migrate.self, Demo.self, LedgerCommand.self, PaymentsCommand.self, ExportCommand.self, WhitelistCommand.self,
             AuditCommand.self, SigningCommand.self, SecretsCommand.self,

@@ -113,4 +113,37 @@ struct OperatorCommandTests {
         #expect(restored.status == 0 && restored.output.contains("ledger check and audit chain pass"), "\(restored.output)")
         #expect(try ok(["resources", "list"]).isEmpty)
     }
+
+    @Test("continuous protection: a timestamped copy each run, the newest kept, the last one restores with what was booked before it")
+    func backupSeries() async throws {
+        let folder = directory.appendingPathComponent("copies")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let copies = { try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() }
+        _ = try ok(["backup", "--into", folder.path, "--keep", "2"])
+        let first = try copies()
+        try #require(first.count == 1 && first[0].hasPrefix("bank-") && first[0].hasSuffix("Z.sqlite"), "\(first)")
+        _ = try ok([
+            "customers", "add", "--name", "Lena Vogt", "--birth-date", "1990-04-02", "--language", "de", "--staff", "eva",
+        ])
+        _ = try ok(["backup", "--into", folder.path, "--keep", "2"])
+        let third = try ok(["backup", "--into", folder.path, "--keep", "2"])
+        #expect(third.contains("Removed 1 older copy: \(first[0])"), "\(third)")
+        let kept = try copies()
+        try #require(kept.count == 2 && !kept.contains(first[0]), "\(kept)")
+        // A file of another database in the folder is not this series.
+        try Data("x".utf8).write(to: folder.appendingPathComponent("other-20200101T000000.000Z.sqlite"))
+        _ = try ok(["backup", "--into", folder.path, "--keep", "2"])
+        #expect(try copies().contains("other-20200101T000000.000Z.sqlite"))
+        let restoredPath = directory.appendingPathComponent("restored.sqlite").path
+        let restored = try ToolRun.tresor(["restore", "--db", restoredPath, "--from", folder.appendingPathComponent(kept[1]).path])
+        #expect(restored.status == 0 && restored.output.contains("ledger check and audit chain pass"), "\(restored.output)")
+        let database = try SQLiteDatabase(path: restoredPath)
+        let lena = try await database.read { try await $0.queryOne(SQL("SELECT count(*) FROM customers WHERE name = 'Lena Vogt'")) }
+        try await database.close()
+        #expect(lena?.int(0) == 1)
+        let both = try ToolRun.tresor(["backup", "--db", db, "--into", folder.path, "--to", restoredPath])
+        #expect(both.status != 0 && both.output.contains("Give either --to FILE or --into FOLDER."), "\(both.output)")
+        let none = try ToolRun.tresor(["backup", "--db", db, "--into", folder.path, "--keep", "0"])
+        #expect(none.status != 0 && none.output.contains("--keep 0: keep at least one copy."), "\(none.output)")
+    }
 }

@@ -28,6 +28,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
             throw AuthService.stepUpRequired
         }
         context.principal = principal
+        AccessRecord.noteCustomer(principal)
         return try await next(request, context)
     }
 

@@ -97,6 +97,7 @@ struct ErrorMiddleware: RouterMiddleware {
     }
 
     static func body(status: HTTPResponse.Status, code: String, field: String?, message: String, suggested: String?) -> Response {
+        AccessRecord.noteError(code)
         struct Envelope: Encodable { let error: ErrorBody }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -54,6 +54,7 @@ public struct TresorRequestContext: RequestContext {
         guard let pendingLogin else { throw DomainError(.unauthorized, "Log in first.") }
         var principal = try await pendingLogin.auth.caller(token: pendingLogin.token, minimumLevel: pendingLogin.minimumLevel)
         principal.address = address
+        AccessRecord.noteCustomer(principal)
         return principal
     }
 
@@ -64,6 +65,7 @@ public struct TresorRequestContext: RequestContext {
         var (principal, rows) = try await pendingLogin.auth.readJoined(
             token: pendingLogin.token, minimumLevel: pendingLogin.minimumLevel, joining: data)
         principal.address = address
+        AccessRecord.noteCustomer(principal)
         return (principal, rows)
     }
 
@@ -76,6 +78,7 @@ public struct TresorRequestContext: RequestContext {
         var (principal, value) = try await pendingLogin.auth.read(
             token: pendingLogin.token, minimumLevel: pendingLogin.minimumLevel, joining: data, body)
         principal.address = address
+        AccessRecord.noteCustomer(principal)
         return (principal, value)
     }
 
