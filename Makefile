@@ -4,7 +4,7 @@ PORT ?= 8080
 BANKS ?= ./demo-banks
 SWIFT_FORMAT := swift format
 
-.PHONY: run deps build test test-unit crash-test lint format bench bench-scale deb deb-test db-up clean
+.PHONY: run deps build test test-unit crash-test lint format bench bench-scale deb deb-test upgrade-test db-up clean
 
 ## Install what is missing, build, and serve the two demo banks on http://127.0.0.1:$(PORT) and
 ## http://leman.localhost:$(PORT), each on its own SQLite file in $(BANKS).
@@ -59,6 +59,13 @@ deb:
 ## demo served; PREVIOUS=REF installs that commit's package first and upgrades it.
 deb-test:
 	scripts/deb-test.sh $(if $(PREVIOUS),--previous $(PREVIOUS))
+
+## An upgrade under load: PREVIOUS=REF's release binary (built in a worktree of its own) and this
+## checkout's on one PostgreSQL, the new one migrating while the old ones serve.
+upgrade-test: build
+	@test -n "$(PREVIOUS)" || { echo "say PREVIOUS=REF (a commit to upgrade from)"; exit 2; }
+	scripts/make-deb.sh --ref $(PREVIOUS) >/dev/null
+	scripts/postgres-test-cluster.sh scripts/upgrade-test.sh .build-deb-$$(git rev-parse --short=12 $(PREVIOUS))/release/tresor
 
 ## A PostgreSQL on loopback for manual work; prints its URL, stops on Ctrl-C.
 db-up:

@@ -8,10 +8,11 @@ proxy=""
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 start() {  # start INSTANCE [ARGS…]: one `tresor serve` on the shared database, waited for
-  local instance=$1
+  local instance=$1 binary=$tresor
   shift
+  [[ $binary = /* ]] || binary="$PWD/$binary"
   [ -n "${ports[$instance]:-}" ] || ports[$instance]=$(free_port)
-  (cd "$work" && exec "$OLDPWD/$tresor" serve --db "$db" --host 127.0.0.1 --port "${ports[$instance]}" "$@" \
+  (cd "$work" && exec "$binary" serve --db "$db" --host 127.0.0.1 --port "${ports[$instance]}" "$@" \
     >>"$work/serve-$instance.log" 2>&1) &
   pids[$instance]=$!
   # why: its kill -9 is the test's doing; the shell need not report it.
