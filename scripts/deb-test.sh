@@ -32,7 +32,7 @@ echo "deb: lintian: $(grep -c '^E:' "$work/lintian.txt" || true) errors, $(grep 
 install_package() {  # dpkg -i, then apt-get -f install for what it Depends on
   dpkg -i "$1" >"$work/dpkg.log" 2>&1 || apt-get -f install -y -qq >>"$work/dpkg.log" 2>&1
   dpkg-query -W -f='${Status}' tresor | grep -q "install ok installed" || { cat "$work/dpkg.log"; exit 1; }
-  echo "deb: installed $(dpkg-query -W -f='${Version}' tresor): $(tresor --version)"
+  echo "deb: installed $(dpkg-query -W -f='${Version}' tresor): $(tresor --version 2>/dev/null || echo 'a version without --version')"
 }
 serve() {  # serve [ARGS…]: the unit's command, as the tresor user, on the test database
   (cd /var/lib/tresor && set -a && . /etc/tresor/tresor.env && set +a &&
@@ -57,7 +57,8 @@ if [ -n "$old" ]; then
   serve --demo
   customer_reads
   stop
-  echo "deb: the previous version made $db ($(sqlite3 "$db" 'SELECT count(*) FROM postings') postings)"
+  before=$(sqlite3 "$db" 'SELECT max(version) FROM schema_migrations')
+  echo "deb: the previous version made $db ($(sqlite3 "$db" 'SELECT count(*) FROM postings') postings, migration $before)"
 fi
 install_package "$new"
 tresor --version | grep -q "$(git rev-parse HEAD)" || { echo "deb: tresor --version names another commit"; exit 1; }
@@ -72,7 +73,7 @@ if [ -n "$old" ]; then
   stop
   runuser -u tresor -- tresor ledger check --db "$db"
   runuser -u tresor -- tresor audit verify --db "$db"
-  echo "deb: the new version migrated and serves the previous version's database"
+  echo "deb: the new version migrated the previous version's database from migration $before to $(sqlite3 "$db" 'SELECT max(version) FROM schema_migrations') and serves it"
 else
   serve --demo
   customer_reads

@@ -86,6 +86,7 @@ restore_port=$(free_port)
 mkdir -p "$work/restore"
 chown postgres "$work/restore" 2>/dev/null || true
 chmod 700 "$work/restore"
+restore_started=$(date +%s.%N)
 backrest --pg1-path="$work/restore" --type=time "--target=$target" --target-action=promote restore
 # why these options: the restored configuration is the old primary's (its port, its socket, its
 # archive_command); the copy must run beside the cluster without writing to its repository.
@@ -97,7 +98,7 @@ for _ in $(seq 1 300); do
   [ "$(psql "$restored_url/postgres" -qAtc 'SELECT pg_is_in_recovery()' 2>/dev/null)" = f ] && break
   sleep 0.2
 done
-echo "pitr: restored to T and promoted on port $restore_port"
+echo "pitr: restored to T and promoted on port $restore_port in $(python3 -c "import time; print(round(time.time() - $restore_started, 1))") s (restore, WAL replay, promotion)"
 
 python3 - "$work/acks.tsv" "$target_epoch" "$restored_url/tresor" <<'PY'
 import subprocess, sys

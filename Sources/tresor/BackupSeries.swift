@@ -23,7 +23,8 @@ enum BackupSeries {
     static func prune(_ folder: String, database: String, keep: Int) throws -> [String] {
         let prefix = prefix(of: database)
         let copies = try FileManager.default.contentsOfDirectory(atPath: folder)
-            .filter { $0.hasPrefix(prefix) && $0.hasSuffix("Z.sqlite") && $0.dropFirst(prefix.count).first?.isNumber == true }
+            // why the whole stamp: `bank-2.sqlite`'s copies start with `bank-` too.
+            .filter { $0.hasPrefix(prefix) && $0.dropFirst(prefix.count).wholeMatch(of: /\d{8}T\d{6}\.\d{3}Z\.sqlite/) != nil }
             .sorted()
         let old = copies.dropLast(keep)
         for name in old { try FileManager.default.removeItem(atPath: URL(fileURLWithPath: folder).appendingPathComponent(name).path) }

@@ -130,10 +130,12 @@ struct OperatorCommandTests {
         #expect(third.contains("Removed 1 older copy: \(first[0])"), "\(third)")
         let kept = try copies()
         try #require(kept.count == 2 && !kept.contains(first[0]), "\(kept)")
-        // A file of another database in the folder is not this series.
-        try Data("x".utf8).write(to: folder.appendingPathComponent("other-20200101T000000.000Z.sqlite"))
+        // Files of other databases in the folder (`bank-2.sqlite`'s too) are not this series.
+        for other in ["other-20200101T000000.000Z.sqlite", "bank-2-20200101T000000.000Z.sqlite"] {
+            try Data("x".utf8).write(to: folder.appendingPathComponent(other))
+        }
         _ = try ok(["backup", "--into", folder.path, "--keep", "2"])
-        #expect(try copies().contains("other-20200101T000000.000Z.sqlite"))
+        #expect(try copies().contains("other-20200101T000000.000Z.sqlite") && copies().contains("bank-2-20200101T000000.000Z.sqlite"))
         let restoredPath = directory.appendingPathComponent("restored.sqlite").path
         let restored = try ToolRun.tresor(["restore", "--db", restoredPath, "--from", folder.appendingPathComponent(kept[1]).path])
         #expect(restored.status == 0 && restored.output.contains("ledger check and audit chain pass"), "\(restored.output)")
