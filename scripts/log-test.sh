@@ -5,7 +5,7 @@
 # message and the token sent), each request has its access line with the bank, the route's
 # template, the status, the duration, the client, the customer once logged in, the error code
 # of a refusal and the traceparent when it was well-formed, and the startup message is JSON too.
-# Usage: scripts/log-test.sh   (make test runs it)
+# Usage: scripts/log-test.sh   (make test runs it; KEEP_LOG=FILE keeps the server's lines, as for the README's sample)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tresor="${TRESOR_BIN:-.build/debug/tresor}"
