@@ -134,7 +134,9 @@ struct AccountStatusTests {
         #expect(try await services.ledger.invariantViolations().map(\.rule) == ["a closed account is empty and takes nothing"])
     }
 
-    @Test("a card's own block outlives the account's: unblocking the account leaves the lost card shut", arguments: StoreKind.available)
+    @Test(
+        "a card's own block outlives the account's and the account's the card's; with neither left it takes debits again",
+        arguments: StoreKind.available)
     func cardBlockKept(kind: StoreKind) async throws {
         let fixture = try await PaymentFixture.make(kind)
         let card = try await fixture.services.ledger.openAccount(
@@ -147,6 +149,12 @@ struct AccountStatusTests {
         try await fixture.services.accountStatus.block(card.id, reason: "Fraud review", staff: "ops.anna")
         let cardBack = try await fixture.services.cards.unblock(card.id, staff: "branch.eva")
         #expect(cardBack.status == .blocked && cardBack.debitsBlocked, "the account's block outlives the card's")
+        let open = try await fixture.services.accountStatus.unblock(card.id, reason: "Review done", staff: "ops.anna")
+        #expect(open.status == .open && !open.debitsBlocked, "neither block left")
+        let lost = try await fixture.services.cards.block(card.id, reason: .stolen, by: fixture.principal)
+        #expect(lost.status == .open && lost.debitsBlocked, "a card block alone shuts it")
+        let found = try await fixture.services.cards.unblock(card.id, staff: "branch.eva")
+        #expect(!found.debitsBlocked)
         try await fixture.expectBalancedBooks()
     }
 }

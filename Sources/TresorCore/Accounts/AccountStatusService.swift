@@ -24,7 +24,7 @@ public struct AccountStatusService: Sendable {
             guard account.status == .blocked else { throw Self.closed(id) }
             return account
         }
-        try await change(account, to: .blocked, reason: reason, staff: staff, debitsBlocked: "1")
+        try await change(account, to: .blocked, reason: reason, staff: staff)
         return try await ledger.account(id)!
     }
 
@@ -37,9 +37,7 @@ public struct AccountStatusService: Sendable {
             return account
         }
         try await change(
-            account, to: .open, reason: reason, staff: staff,
-            debitsBlocked: "CASE WHEN EXISTS (SELECT 1 FROM card_blocks WHERE account_id = accounts.id AND unblocked_at_ms IS NULL) THEN 1 ELSE 0 END"
-        )
+            account, to: .open, reason: reason, staff: staff)
         return try await ledger.account(id)!
     }
 
@@ -51,7 +49,7 @@ public struct AccountStatusService: Sendable {
         let account = try await customerAccount(id)
         guard account.status != .closed else { return account }
         try await change(
-            account, to: .closed, reason: reason, staff: staff, debitsBlocked: String(Ledger.closedMark),
+            account, to: .closed, reason: reason, staff: staff,
             // why again in the UPDATE: on PostgreSQL a booking may commit between the check and
             // the update (it holds the row's lock until then); the update then finds money and refuses.
             condition: "AND booked_minor = 0 AND held_minor = 0"
@@ -98,6 +96,19 @@ public struct AccountStatusService: Sendable {
         return account
     }
 
+    /// `accounts.debits_blocked` as the account's status (`status`: the SQL of the status it
+    /// has, or gets in the same UPDATE) and its card's open block make it: `Ledger.closedMark`
+    /// when closed, 1 when blocked or its card is, else 0. why one expression: an account
+    /// unblocked keeps refusing debits while its card is blocked, and a card unblocked on a
+    /// blocked or closed account leaves it shut; every writer of the column derives it alike.
+    /// The card's block row must be written (or ended) before the UPDATE that uses it.
+    static func debitsBlocked(status: String) -> String {
+        """
+        CASE WHEN \(status) = 'closed' THEN \(Ledger.closedMark) WHEN \(status) = 'blocked' OR EXISTS \
+        (SELECT 1 FROM card_blocks WHERE account_id = accounts.id AND unblocked_at_ms IS NULL) THEN 1 ELSE 0 END
+        """
+    }
+
     private static func closed(_ id: AccountID) -> DomainError {
         DomainError(.accountClosed, field: "account", "Account \(id) is closed.")
     }
@@ -105,7 +116,7 @@ public struct AccountStatusService: Sendable {
     /// Moves `account` to `status` if it is still in the status read (a concurrent change makes
     /// this one refuse, not overwrite it); `check` runs first in the same transaction.
     private func change(
-        _ account: Account, to status: AccountStatus, reason: String, staff: String, debitsBlocked: String, condition: String = "",
+        _ account: Account, to status: AccountStatus, reason: String, staff: String, condition: String = "",
         check: @escaping @Sendable (any SQLSession) async throws -> Void = { _ in }
     ) async throws {
         let reason = reason.blanksTrimmed
@@ -118,7 +129,7 @@ public struct AccountStatusService: Sendable {
             let changed = try await session.queryOne(
                 SQL(
                     """
-                    UPDATE accounts SET status = ?, debits_blocked = \(debitsBlocked), revision = revision + 1 \
+                    UPDATE accounts SET status = ?, revision = revision + 1, debits_blocked = \(Self.debitsBlocked(status: "'\(status.rawValue)'")) \
                     WHERE id = ? AND status = ? \(condition) RETURNING id
                     """, [.text(status.rawValue), .int(account.id.rawValue), .text(account.status.rawValue)]))
             guard changed != nil else {

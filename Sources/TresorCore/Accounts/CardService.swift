@@ -29,12 +29,12 @@ public struct CardService: Sendable {
         try await database.transaction { session in
             try await session.execute(
                 SQL(
-                    "UPDATE accounts SET debits_blocked = CASE WHEN status = 'closed' THEN \(Ledger.closedMark) ELSE 1 END, revision = revision + 1 WHERE id = ?",
-                    [.int(id.rawValue)]))
-            try await session.execute(
-                SQL(
                     "INSERT INTO card_blocks (account_id, reason, blocked_at_ms, blocked_by) VALUES (?, ?, ?, ?)",
                     [.int(id.rawValue), .text(reason.rawValue), .int(now), .text("customer:\(principal.customerID)")]))
+            try await session.execute(
+                SQL(
+                    "UPDATE accounts SET revision = revision + 1, debits_blocked = \(AccountStatusService.debitsBlocked(status: "status")) WHERE id = ?",
+                    [.int(id.rawValue)]))
             try await AuditLog.append(
                 AuditEntry.customer(principal, at: now, action: "card.block", subject: "account:\(id)", details: reason.rawValue),
                 dialect: dialect, in: session)
@@ -56,15 +56,15 @@ public struct CardService: Sendable {
         let now = clock.unixMillis
         let dialect = database.dialect
         try await database.transaction { session in
-            // why the status: an account operations blocked or closed stays shut to debits (`AccountStatusService`).
-            try await session.execute(
-                SQL(
-                    "UPDATE accounts SET debits_blocked = CASE status WHEN 'open' THEN 0 WHEN 'closed' THEN \(Ledger.closedMark) ELSE 1 END, revision = revision + 1 WHERE id = ?",
-                    [.int(id.rawValue)]))
             try await session.execute(
                 SQL(
                     "UPDATE card_blocks SET unblocked_at_ms = ?, unblocked_by = ? WHERE account_id = ? AND unblocked_at_ms IS NULL",
                     [.int(now), .text("staff:\(staff)"), .int(id.rawValue)]))
+            // why the status: an account operations blocked or closed stays shut to debits.
+            try await session.execute(
+                SQL(
+                    "UPDATE accounts SET revision = revision + 1, debits_blocked = \(AccountStatusService.debitsBlocked(status: "status")) WHERE id = ?",
+                    [.int(id.rawValue)]))
             try await AuditLog.append(
                 AuditEntry(atMillis: now, actor: "staff:\(staff)", action: "card.unblock", subject: "account:\(id)"), dialect: dialect, in: session)
             try await MessageService.post(to: customer, category: .security, MessageText(.cardUnblocked, ["card": card.name]), now: now, in: session)

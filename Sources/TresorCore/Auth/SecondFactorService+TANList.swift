@@ -38,7 +38,7 @@ extension SecondFactorService {
             }
             // why random and then kept: a position chosen by the caller, or a new one on every ask,
             // would let someone holding part of a list wait for a position they know.
-            let pick = unused[Int(random.bytes(2).reduce(0) { $0 << 8 | Int($1) }) % unused.count].int(0)
+            let pick = unused[random.index(below: unused.count)].int(0)
             try await session.execute(SQL("UPDATE sessions SET tan_position = ? WHERE token_hash = ?", [.int(pick), .text(tokenHash)]))
             return Int(pick)
         }

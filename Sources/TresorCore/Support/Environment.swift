@@ -28,6 +28,20 @@ public protocol RandomSource: Sendable {
     func bytes(_ count: Int) -> [UInt8]
 }
 
+extension RandomSource {
+    /// A number in `0..<count`, each equally likely. why drawn again above the last whole
+    /// multiple of `count`: a plain remainder favours the low numbers.
+    public func index(below count: Int) -> Int {
+        precondition(count > 0 && count <= Int(UInt32.max), "an index below \(count)")
+        let limit = UInt64(UInt32.max) + 1
+        let fair = limit - limit % UInt64(count)
+        while true {
+            let value = bytes(4).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            if value < fair { return Int(value % UInt64(count)) }
+        }
+    }
+}
+
 public struct SystemRandom: RandomSource {
     public init() {}
     public func bytes(_ count: Int) -> [UInt8] {
