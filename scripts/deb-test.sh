@@ -7,7 +7,8 @@
 # it and serves the database the old version made, migrated, the books and the audit chain whole.
 # why not under systemd: a container has no systemd as PID 1; the unit's command line is run by
 # hand and its hardening is what systemd-analyze checks.
-# Usage: scripts/deb-test.sh [--previous REF]   (make deb-test; as root, it installs the package)
+# Usage: scripts/deb-test.sh [--previous REF]   (make deb-test; as root, on a test machine: it
+# purges an installed tresor package first and at the end)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 previous=""
