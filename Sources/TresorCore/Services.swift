@@ -15,6 +15,7 @@ public struct Services: Sendable {
     public let scheduler: PaymentScheduler
     public let templates: TemplateService
     public let favorites: FavoriteService
+    public let debitPreferences: DebitPreferenceService
     public let beneficiaries: BeneficiaryService
     public let messages: MessageService
     public let pain001: Pain001Exporter
@@ -69,6 +70,7 @@ public struct Services: Sendable {
         payments = PaymentService(ledger: ledger, bank: bank, calendar: calendar, clock: clock, signing: signing)
         templates = TemplateService(database: database, clock: clock)
         favorites = FavoriteService(database: database, clock: clock)
+        debitPreferences = DebitPreferenceService(database: database, ledger: ledger)
         messages = MessageService(database: database)
         pain001 = Pain001Exporter(database: database, bank: bank, clock: clock)
         clearing = ClearingService(ledger: ledger, bank: bank, calendar: calendar, clock: clock, gateway: clearingGateway)

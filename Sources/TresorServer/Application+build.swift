@@ -196,7 +196,7 @@ public func buildRouter(
     v1.delete("/messages/{id}", use: messageRoutes.delete)
     v1.get("/events", use: EventRoutes(messages: services.messages).events)
     v1.post("/stations/pairings", use: StationRoutes(stations: services.stations).pair)
-    let settingsRoutes = SettingsAPIRoutes(messages: services.messages)
+    let settingsRoutes = SettingsAPIRoutes(messages: services.messages, debits: services.debitPreferences)
     v1.get("/settings", use: settingsRoutes.show)
     v1.put("/settings", use: settingsRoutes.update)
     XMLChannel(services: services, catalogues: try Catalogues.load(), languages: languages).register(on: router)

@@ -60,6 +60,33 @@ struct MessageAPITests {
                 .put, "/v1/settings", token: token, json: #"{"language": "it", "notify_categories": ["payments"], "notify_threshold": "100"}"#)
             #expect(saved.status == .ok && saved.json["language"] as? String == "it" && saved.json["notify_threshold"] as? String == "100.00")
             #expect(saved.json["notify_categories"] as? [String] == ["payments"])
+            #expect(saved.json["default_debit_account"] is NSNull && saved.json["debit_advice_from"] is NSNull, "none chosen")
+
+            // The account pay forms start from, and debit advices from an amount on; null clears.
+            let accounts = try await client.call(.get, "/v1/accounts", token: token).json["accounts"] as? [[String: Any]] ?? []
+            let savings = try #require(accounts.first { $0["kind"] as? String == "savings" }?["id"] as? String)
+            let card = try #require(accounts.first { $0["kind"] as? String == "card" }?["id"] as? String)
+            let anna = try await client.login("10000012")
+            let annas = try #require(
+                (try await client.call(.get, "/v1/accounts", token: anna).json["accounts"] as? [[String: Any]])?.first?["id"] as? String)
+            for (body, field) in [
+                (#"{"default_debit_account": "\#(card)"}"#, "default_debit_account"),
+                (#"{"default_debit_account": "\#(annas)"}"#, "default_debit_account"),
+                (#"{"default_debit_account": "x"}"#, "default_debit_account"), (#"{"debit_advice_from": "-1"}"#, "debit_advice_from"),
+                (#"{"debit_advice_from": "1000000.01", "language": "fr"}"#, "debit_advice_from"),
+            ] {
+                let refused = try await client.call(.put, "/v1/settings", token: token, json: body)
+                #expect(refused.status == .badRequest && refused.errorField == field, "\(body): \(refused.text)")
+            }
+            let chosen = try await client.call(
+                .put, "/v1/settings", token: token, json: #"{"default_debit_account": "\#(savings)", "debit_advice_from": "250"}"#)
+            #expect(chosen.json["default_debit_account"] as? String == savings && chosen.json["debit_advice_from"] as? String == "250.00")
+            #expect(chosen.json["language"] as? String == "it", "a refused request changed nothing: not the language either")
+            let kept = try await client.call(.put, "/v1/settings", token: token, json: #"{"notify_threshold": "100"}"#)
+            #expect(kept.json["default_debit_account"] as? String == savings, "absent leaves it")
+            let cleared = try await client.call(
+                .put, "/v1/settings", token: token, json: #"{"default_debit_account": null, "debit_advice_from": null}"#)
+            #expect(cleared.json["default_debit_account"] is NSNull && cleared.json["debit_advice_from"] is NSNull)
             _ = try await harness.services.devices.enrol(
                 contract: "10000028", code: try await harness.services.devices.issueActivationCode(contract: "10000028", staff: "test"),
                 name: "iPhone di Luca", publicKey: Phone().publicKey)

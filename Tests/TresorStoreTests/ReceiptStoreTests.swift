@@ -77,6 +77,32 @@ struct ReceiptStoreTests {
         #expect(overall.first?.body.contains("für Gesamtbudget im \(german[today.month - 1]) \(today.year) ausgegeben") == true)
     }
 
+    @Test("a budget stands for the months after it until set again", arguments: StoreKind.available)
+    func standingBudget(kind: StoreKind) async throws {
+        let fixture = try await PaymentFixture.make(kind)
+        let budgets = fixture.services.budgets
+        let customer = fixture.principal.customerID
+        let known = try await fixture.services.receipts.categories(of: customer)
+        let francs = { (minor: Int64) in Money(minorUnits: minor, currency: .chf) }
+        #expect(try await budgets.report(month: "2026-03", for: customer).overall.limit == nil, "never set")
+        try await budgets.set(month: "2026-03", overall: francs(100_000), categories: ["groceries": francs(40_000)], known: known, for: customer)
+        let march = try await budgets.report(month: "2026-03", for: customer)
+        #expect(march.carriedFrom == nil && march.overall.limit == francs(100_000))
+        #expect(try await budgets.report(month: "2026-02", for: customer).overall.limit == nil, "not backwards")
+        let june = try await budgets.report(month: "2026-06", for: customer)
+        #expect(june.carriedFrom == "2026-03")
+        #expect(june.overall.limit == francs(100_000) && june.categories.first { $0.category == "groceries" }?.limit == francs(40_000))
+        // Changed in May: May and the months after it take the new limits; March and April keep the old.
+        try await budgets.set(month: "2026-05", overall: francs(80_000), categories: [:], known: known, for: customer)
+        #expect(try await budgets.report(month: "2026-04", for: customer).overall.limit == francs(100_000))
+        let later = try await budgets.report(month: "2027-01", for: customer)
+        #expect(later.carriedFrom == "2026-05" && later.overall.limit == francs(80_000))
+        #expect(later.categories.allSatisfy { $0.limit == nil }, "May's budget has no category limits")
+        // Another customer's budget is not carried into this one's.
+        let other = try await fixture.services.bank.createCustomer(name: "Other \(kind)")
+        #expect(try await budgets.report(month: "2026-06", for: other).overall.limit == nil)
+    }
+
     @Test("a remembered browser gives level 1 until forgotten", arguments: StoreKind.available)
     func rememberedBrowser(kind: StoreKind) async throws {
         let fixture = try await PaymentFixture.make(kind)

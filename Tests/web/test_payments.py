@@ -245,6 +245,115 @@ class PaymentsTest(BrowserTest):
                     self.assertEqual(self.browser.find_element(By.ID, "form-error").get_attribute("data-field"), "amount", f"{name} {amount}")
                     self.assertIn(name, self.browser.find_element(By.ID, "amount-help").text)
 
+    def test_favourites_are_pinned_and_sorted_and_the_overview_follows(self):
+        """Claire sorts her favourites: two pinned, the second moved up; the overview shows them
+        first in her order, then what she uses most; unpinned, one goes back among the others."""
+        self.login("10000033")
+        self.click_and_wait("#favorites-edit", "/favorites")
+        self.assertIn("6", self.browser.find_element(By.ID, "favorites-explained").text)
+        pinned = lambda: [li.get_attribute("data-item") for li in self.browser.find_elements(By.CSS_SELECTOR, "#favorites-pinned li[data-item]")]
+        others = lambda: [li.get_attribute("data-item") for li in self.browser.find_elements(By.CSS_SELECTOR, "#favorites-others li[data-item]")]
+        for item in pinned():  # a rerun starts from nothing pinned
+            self.change(item, "unpin")
+        self.assertTrue(self.browser.find_elements(By.ID, "favorites-none"))
+        self.assertTrue({"type:topup", "type:esr", "type:iban"} <= set(others()), "every payment type can be pinned")
+        self.change("type:topup", "pin")
+        self.change("type:esr", "pin")
+        self.assertEqual(["type:topup", "type:esr"], pinned())
+        self.assertNotIn("type:esr", others())
+        self.change("type:esr", "up")
+        self.assertEqual(["type:esr", "type:topup"], pinned())
+        first = self.browser.find_element(By.CSS_SELECTOR, "#favorites-pinned li:first-child")
+        self.assertFalse(first.find_elements(By.CSS_SELECTOR, "button[value=up]"), "the first cannot move up")
+        self.assert_fits_and_accessible()
+        self.browser.get(BASE + "/home")
+        tiles = [t.text for t in self.browser.find_elements(By.CSS_SELECTOR, "ul.favorites .fav")]
+        self.assertEqual(["Bulletin de versement", "Recharge mobile"], tiles[:2], tiles)
+        self.assertLessEqual(len(tiles), 6)
+        self.browser.get(BASE + "/favorites")
+        self.change("type:esr", "unpin")
+        self.assertEqual(["type:topup"], pinned())
+        self.assertIn("type:esr", others())
+        # Pinned until six: then the screen says so and offers no more pins.
+        while len(pinned()) < 6 and others():
+            self.change(others()[0], "pin")
+        self.assertEqual(6, len(pinned()), "five payment types and her templates to choose from")
+        self.assertTrue(self.browser.find_elements(By.ID, "favorites-full"))
+        self.assertFalse(self.browser.find_elements(By.CSS_SELECTOR, "#favorites-others button[value=pin]"))
+        for item in pinned():
+            self.change(item, "unpin")
+
+    def change(self, item, action):
+        old_page = self.browser.find_element(By.TAG_NAME, "html")
+        self.browser.find_element(By.CSS_SELECTOR, f"li[data-item='{item}'] button[value={action}]").click()
+        self.wait_until_left(old_page)
+
+    def test_default_account_and_debit_advice_are_set_in_settings(self):
+        """Luca chooses his savings account as the one to pay from: the pay forms start from it
+        (a transfer then offers his private account to credit). He asks for a debit advice from
+        CHF 1: a transfer from his private account brings one to his inbox, naming the account."""
+        self.login("10000028")
+        try:
+            self.choose_and_use_payment_settings()
+        finally:
+            self.reset_payment_settings()
+
+    def choose_and_use_payment_settings(self):
+        self.browser.get(BASE + "/settings")
+        select = Select(self.browser.find_element(By.ID, "default_debit_account"))
+        savings = next(o.text for o in select.options if o.text.startswith("Conto risparmio"))
+        select.select_by_visible_text(savings)
+        self.browser.find_element(By.ID, "debit_advice").click()
+        advice_from = self.browser.find_element(By.ID, "debit_advice_from")
+        advice_from.clear()
+        advice_from.send_keys("1,00")
+        self.save_payment_settings()
+        self.assertEqual(savings, Select(self.browser.find_element(By.ID, "default_debit_account")).first_selected_option.text)
+        self.assertTrue(self.browser.find_element(By.ID, "debit_advice").is_selected())
+        self.assert_fits_and_accessible()
+
+        self.browser.get(BASE + "/pay/internal")
+        self.assertTrue(Select(self.browser.find_element(By.ID, "debtor_account")).first_selected_option.text.startswith("Conto risparmio"))
+        self.assertTrue(Select(self.browser.find_element(By.ID, "creditor_account")).first_selected_option.text.startswith("Conto privato"))
+        self.browser.get(BASE + "/pay/iban")
+        self.assertTrue(Select(self.browser.find_element(By.ID, "debtor_account")).first_selected_option.text.startswith("Conto risparmio"))
+
+        self.browser.get(BASE + "/pay/internal")
+        Select(self.browser.find_element(By.ID, "debtor_account")).select_by_index(
+            next(i for i, o in enumerate(Select(self.browser.find_element(By.ID, "debtor_account")).options) if o.text.startswith("Conto privato")))
+        Select(self.browser.find_element(By.ID, "creditor_account")).select_by_index(
+            next(i for i, o in enumerate(Select(self.browser.find_element(By.ID, "creditor_account")).options) if o.text.startswith("Conto risparmio")))
+        self.browser.find_element(By.ID, "amount").send_keys("7.35")
+        self.submit()
+        self.assertEqual("executed", self.browser.find_element(By.CSS_SELECTOR, "[data-testid=status]").get_attribute("data-status"))
+        self.browser.get(BASE + "/inbox?category=payments")
+        first = self.browser.find_element(By.CSS_SELECTOR, "#inbox li.card")
+        self.assertIn("Avviso di addebito", first.text)
+        self.assertIn("Conto privato", first.text)
+        self.assertIn("7.35", first.text)
+
+        # A wrong amount is named at its field, and nothing changes.
+        self.browser.get(BASE + "/settings")
+        advice_from = self.browser.find_element(By.ID, "debit_advice_from")
+        advice_from.clear()
+        advice_from.send_keys("-3")
+        self.save_payment_settings()
+        self.assertTrue(self.browser.find_element(By.ID, "debit-error").text)
+        self.assertEqual("true", self.browser.find_element(By.ID, "debit_advice_from").get_attribute("aria-invalid"))
+        self.assert_fits_and_accessible()
+
+    def save_payment_settings(self):
+        old_page = self.browser.find_element(By.TAG_NAME, "html")
+        self.browser.find_element(By.ID, "save-payment-settings").click()
+        self.wait_until_left(old_page)
+
+    def reset_payment_settings(self):
+        self.browser.get(BASE + "/settings")
+        Select(self.browser.find_element(By.ID, "default_debit_account")).select_by_value("")
+        if self.browser.find_element(By.ID, "debit_advice").is_selected():
+            self.browser.find_element(By.ID, "debit_advice").click()
+        self.save_payment_settings()
+
     def test_pay_pages_fit_and_are_accessible(self):
         self.login()
         for path in ["/pay", "/pay/qrbill", "/pay/iban", "/pay/internal", "/pay/esr", "/pay/topup", "/payments"]:

@@ -124,6 +124,45 @@ class ScanReceiptsTest(BrowserTest):
         self.submit("#delete-receipt")
         self.assertFalse(self.browser.find_elements(By.CSS_SELECTOR, f"#receipts li[data-id='{receipt_id}']"))
 
+    def test_a_budget_stands_until_changed_and_the_overview_says_what_is_left(self):
+        """The demo's business customer has a budget for this month: the overview shows what is
+        left of it, as the budget screen does; next month shows the same limits, saying where they
+        were set; a change made next month holds from then on, this month keeps its own."""
+        self.login("10000049")
+        home = self.browser.find_element(By.ID, "home-budget")
+        left = home.find_element(By.CSS_SELECTOR, "[data-testid=home-budget-remaining]").text
+        self.assert_fits_and_accessible()
+        self.click_and_wait("#home-budget-open", "/budget")
+        this_month = self.browser.find_element(By.CSS_SELECTOR, "#budget-lines li[data-category='overall']")
+        self.assertEqual(left, this_month.find_element(By.CSS_SELECTOR, "[data-testid=remaining]").text)
+        self.assertFalse(self.browser.find_elements(By.ID, "budget-carried"), "set for this month")
+        limits = this_month.find_element(By.CSS_SELECTOR, ".amount").text.split(" von ")[1]
+        month_name = self.browser.find_element(By.CSS_SELECTOR, "[data-testid=budget-month]").text
+
+        self.click_and_wait("#budget-next", "month=")
+        next_month = self.browser.current_url.split("month=")[1]
+        overall = self.browser.find_element(By.CSS_SELECTOR, "#budget-lines li[data-category='overall']")
+        self.assertEqual(limits, overall.find_element(By.CSS_SELECTOR, ".amount").text.split(" von ")[1], "the limit carried over")
+        self.assertIn(f"Festgelegt im {month_name}", self.browser.find_element(By.ID, "budget-carried").text)
+        self.assert_fits_and_accessible()
+        self.browser.find_element(By.ID, "edit-budget").click()
+        self.wait_until(lambda b: "edit=1" in b.current_url)
+        self.assertNotEqual(self.browser.find_element(By.ID, "limit_overall").get_attribute("value"), "", "the form starts from the standing limits")
+        field = self.browser.find_element(By.ID, "limit_overall")
+        field.clear()
+        field.send_keys("12345.00")
+        self.submit("#save-budget")
+        self.assertFalse(self.browser.find_elements(By.ID, "budget-carried"), "now set for this month")
+
+        self.click_and_wait("#budget-next", "month=")
+        overall = self.browser.find_element(By.CSS_SELECTOR, "#budget-lines li[data-category='overall']")
+        self.assertIn("von CHF 12345.00", overall.text.replace("’", ""))
+        self.assertIn("Festgelegt im", self.browser.find_element(By.ID, "budget-carried").text)
+        self.browser.get(BASE + "/budget")
+        overall = self.browser.find_element(By.CSS_SELECTOR, "#budget-lines li[data-category='overall']")
+        self.assertEqual(limits, overall.find_element(By.CSS_SELECTOR, ".amount").text.split(" von ")[1], "this month keeps its own")
+        self.assertNotEqual(next_month, self.browser.current_url.split("month=")[-1])
+
     def test_receipts_photographed_elsewhere_keep_their_currency(self):
         """Tests/corpus/receipts-real: a dollar receipt is shown in dollars and not counted in the
         franc budget; a receipt in rupees gets no total (not 185 francs) for the customer to type; a

@@ -22,6 +22,7 @@ public struct MessageText: Sendable, Hashable {
         case paymentExecuted, moneyReceived, paymentRejected, paymentReturned, signatureNeeded, deviceActivated, accountOpened, accountDeclined
         case documentReady, budgetAlert, appointmentRequested, appointmentConfirmed, appointmentDeclined, cashReady
         case cashOrdered, cashCollected, cashCancelled, cardBlocked, cardUnblocked, standingOrderSkipped, authenticatorEnrolled
+        case debitAdvice
     }
 
     public static let languages = ["de", "fr", "it", "en", "ar"]
@@ -74,6 +75,15 @@ public struct MessageText: Sendable, Hashable {
                 "Ihre Zahlung von {amount} an {payee} wurde ausgeführt.", "Votre paiement de {amount} à {payee} a été exécuté.",
                 "Il vostro pagamento di {amount} a {payee} è stato eseguito.", "Your payment of {amount} to {payee} was executed.",
                 "تم تنفيذ دفعتك بمبلغ {amount} إلى {payee}.",
+            ]
+        ),
+        .debitAdvice: (
+            ["Belastungsanzeige", "Avis de débit", "Avviso di addebito", "Debit advice", "إشعار خصم"],
+            [
+                "Ihr Konto {account} wurde mit {amount} belastet: Zahlung an {payee}.",
+                "Votre compte {account} a été débité de {amount} : paiement à {payee}.",
+                "Il vostro conto {account} è stato addebitato di {amount}: pagamento a {payee}.",
+                "Your account {account} was debited {amount}: payment to {payee}.", "خُصم {amount} من حسابك {account}: دفعة إلى {payee}.",
             ]
         ),
         .moneyReceived: (

@@ -14,6 +14,11 @@ struct PaymentPlan: Sendable {
     /// transfer, the payer's name for another customer (never the payer's account name).
     var payerName: String
     var outgoing: Bool
+    /// The payer's debit advice threshold (`DebitPreferences.adviceFromMinor`), read with the plan.
+    var adviceFromMinor: Int64? = nil
+
+    /// Whether executing the payment posts the payer a debit advice.
+    var postsAdvice: Bool { adviceFromMinor.map { instruction.amount.minorUnits >= $0 } ?? false }
 
     /// The booking that executes the payment, releasing `hold` if one reserved the amount.
     func draft(on date: LocalDate, releasing hold: HoldID?) -> TransactionDraft {
@@ -31,15 +36,21 @@ struct PaymentPlan: Sendable {
 }
 
 extension PaymentPlan {
-    /// The inbox messages of an executed payment: the payer's (for a payment executed later by
-    /// the scheduler) and, when the money reaches another customer of this bank, theirs.
+    /// The inbox messages of an executed payment: the payer's (a debit advice when the amount
+    /// reaches the payer's threshold; else, for a payment executed later by the scheduler, that it
+    /// was) and, when the money reaches another customer of this bank, theirs.
     func announceExecution(to payer: CustomerID, scheduled: Bool, now: Int64, in session: any SQLSession) async throws {
-        if scheduled {
+        let payee = instruction.type == .internal ? creditName : instruction.payeeDisplay
+        if postsAdvice {
             try await MessageService.post(
                 to: payer, category: .payments,
-                MessageText(
-                    .paymentExecuted, ["payee": instruction.type == .internal ? creditName : instruction.payeeDisplay],
-                    amounts: ["amount": instruction.amount]), amount: instruction.amount, now: now, in: session)
+                MessageText(.debitAdvice, ["payee": payee, "account": debtor.name], amounts: ["amount": instruction.amount]),
+                amount: instruction.amount, now: now, in: session)
+        } else if scheduled {
+            try await MessageService.post(
+                to: payer, category: .payments,
+                MessageText(.paymentExecuted, ["payee": payee], amounts: ["amount": instruction.amount]), amount: instruction.amount, now: now,
+                in: session)
         }
         if let creditCustomer, creditCustomer != payer {
             try await MessageService.post(
@@ -150,7 +161,7 @@ struct PaymentPlanner: Sendable {
         }
         return PaymentPlan(
             instruction: instruction, debtor: debtor, creditAccount: credit.id, creditName: credit.name, creditCustomer: credit.customerID,
-            payerName: payerName, outgoing: outgoing)
+            payerName: payerName, outgoing: outgoing, adviceFromMinor: try await reads.debitAdvice(of: customer))
     }
 
     /// A CH/LI IBAN whose institution id is our clearing number.

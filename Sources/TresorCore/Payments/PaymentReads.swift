@@ -36,6 +36,12 @@ struct PaymentReads: Sendable {
         return try await BeneficiaryService.isWhitelisted(iban, for: customer, in: session)
     }
 
+    /// The payer's debit advice threshold, nil when they want none.
+    func debitAdvice(of customer: CustomerID) async throws -> Int64? {
+        if let ahead { return ahead.debitAdviceMinor }
+        return try await DebitPreferenceService.adviceFrom(customer, in: session)
+    }
+
     func deviceIsNew(_ device: Int64?, now: Int64) async throws -> Bool {
         guard let ahead else { return try await DeviceService.isNew(device: device, in: session, now: now) }
         return DeviceService.isNew(createdAtMillis: ahead.deviceCreatedAtMillis, now: now)
@@ -63,10 +69,11 @@ public struct PaymentReadAhead: Sendable {
     let whitelisted: Bool
     let readsBank: Bool
     let bankClearing: Int?
+    let debitAdviceMinor: Int64?
 
     /// Columns after the account's: key taken, signing provider and limit, device created,
-    /// whitelisted, bank clearing number.
-    private static let extraColumns = 6
+    /// whitelisted, bank clearing number, debit advice threshold.
+    private static let extraColumns = 7
 
     /// The statement joined to the session lookup for a validated request (`PaymentService.Intake`
     /// builds it); nil for a top-up (its operator's account is looked up by name).
@@ -97,7 +104,8 @@ public struct PaymentReadAhead: Sendable {
             (SELECT limit_minor FROM signing_settings WHERE customer_id = \(customer)), \
             (SELECT created_at_ms FROM devices WHERE id = (SELECT device_id FROM caller)), \
             \(whitelist), \
-            \(shape.readsBank ? "(SELECT clearing FROM bank WHERE id = 1)" : "NULL") \
+            \(shape.readsBank ? "(SELECT clearing FROM bank WHERE id = 1)" : "NULL"), \
+            (SELECT debit_advice_minor FROM customers WHERE id = \(customer)) \
             FROM accounts WHERE id IN (\(ids.joined(separator: ", ")))
             """, binds)
         return CallerQuery(sql)
@@ -129,6 +137,7 @@ public struct PaymentReadAhead: Sendable {
         deviceCreatedAtMillis = first.optionalInt(extra + 3)
         whitelisted = first.optionalInt(extra + 4) != nil
         bankClearing = first.optionalInt(extra + 5).map { Int($0) }
+        debitAdviceMinor = first.optionalInt(extra + 6)
     }
 
     /// What the checks of `instruction` read, by its type.

@@ -47,8 +47,8 @@ final class PaymentRecord: BookingRecord {
     var id: PaymentID? { written.withLock { $0 } }
 
     /// Whether writing the record posts an inbox message (money reaching another customer of
-    /// the bank), which `write` renders in the customer's language.
-    var postsMessage: Bool { plan.creditCustomer.map { $0 != payment.customerID } ?? false }
+    /// the bank, a debit advice the payer asked for), which `write` renders in the customer's language.
+    var postsMessage: Bool { plan.postsAdvice || (plan.creditCustomer.map { $0 != payment.customerID } ?? false) }
 
     /// PostgreSQL: the rows of the payments among `records` written by the statement that books
     /// them (`FunctionRecords`): the payment rows, their uses and their audit entries, as `write`

@@ -32,6 +32,9 @@ public struct BudgetService: Sendable {
 
     public struct Report: Sendable, Hashable {
         public let month: String
+        /// The month whose limits apply, when it is an earlier one: a budget stands until the
+        /// customer changes it, as a standing order does. `nil` when set for this month or never.
+        public let carriedFrom: String?
         public let currency: Currency
         public let overall: Line
         public let categories: [Line]
@@ -47,7 +50,7 @@ public struct BudgetService: Sendable {
         return date
     }
 
-    /// Replaces the month's budget. Amounts are in one currency (the customer's), never negative.
+    /// Replaces the month's budget, which then stands for the months after it until changed. Amounts are in one currency (the customer's), never negative.
     public func set(
         month: String, overall: Money?, categories: [String: Money], known: [String], for customer: CustomerID
     ) async throws {
@@ -83,10 +86,14 @@ public struct BudgetService: Sendable {
     }
 
     static func report(month: String, first: LocalDate, customer: CustomerID, in session: any SQLSession) async throws -> Report {
+        // The newest budget set for this month or before it; months sort as text (YYYY-MM).
+        let setIn = try await session.queryOne(
+            SQL("SELECT MAX(month) FROM budgets WHERE customer_id = ? AND month <= ?", [.int(customer.rawValue), .text(month)])
+        )?.optionalText(0)
         let limits = try await session.query(
             SQL(
                 "SELECT category, limit_minor, currency FROM budgets WHERE customer_id = ? AND month = ? ORDER BY category",
-                [.int(customer.rawValue), .text(month)]))
+                [.int(customer.rawValue), .text(setIn ?? month)]))
         let currency = limits.first.flatMap { Currency(code: $0.text(2)) } ?? .chf
         var spent: [String: Int64] = [:]
         let range: [SQLValue] = [.text(first.description), .text(first.endOfMonth.description)]
@@ -126,7 +133,7 @@ public struct BudgetService: Sendable {
         let limitBy = Dictionary(limits.map { ($0.text(0), Money(minorUnits: $0.int(1), currency: currency)) }, uniquingKeysWith: { a, _ in a })
         let names = Set(spent.keys).union(limitBy.keys.filter { !$0.isEmpty }).sorted()
         return Report(
-            month: month, currency: currency,
+            month: month, carriedFrom: setIn.flatMap { $0 == month ? nil : $0 }, currency: currency,
             overall: Line(category: nil, limit: limitBy[overall], spent: Money(minorUnits: spent.values.reduce(0, +), currency: currency)),
             categories: names.map { Line(category: $0, limit: limitBy[$0], spent: Money(minorUnits: spent[$0] ?? 0, currency: currency)) },
             notCounted: notCounted)

@@ -47,6 +47,17 @@ public struct FavoriteService: Sendable {
     }
 
     public func favorites(of customer: CustomerID) async throws -> [Favorite] {
+        Array(try await ranked(of: customer, everything: false).prefix(Self.count))
+    }
+
+    /// Everything the customer could pin: the pinned items in their order, then every template
+    /// and payment type, most used first (never used: in a fixed order). why: the screen that sorts the
+    /// favourites offers what is not among the six as well.
+    public func choices(of customer: CustomerID) async throws -> [Favorite] {
+        try await ranked(of: customer, everything: true)
+    }
+
+    private func ranked(of customer: CustomerID, everything: Bool) async throws -> [Favorite] {
         let now = clock.unixMillis
         let (uses, pins, templates) = try await database.read { session in
             let uses = try await session.query(
@@ -64,6 +75,10 @@ public struct FavoriteService: Sendable {
             let ageDays = Double(max(0, now - use.int(1))) / 86_400_000
             scores[use.text(0), default: 0] += pow(0.5, ageDays / Self.halfLifeDays)
         }
+        if everything {
+            for item in templates.keys { scores[item, default: 0] += 0 }
+            for type in PaymentType.allCases { scores["type:\(type.rawValue)", default: 0] += 0 }
+        }
         func label(_ item: String) -> (name: String, type: PaymentType?)? {
             if item.hasPrefix("template:") { return templates[item] }
             return PaymentType(rawValue: String(item.dropFirst("type:".count))).map { ($0.rawValue, $0) }
@@ -76,7 +91,7 @@ public struct FavoriteService: Sendable {
             .compactMap { entry in
                 label(entry.key).map { Favorite(item: entry.key, label: $0.name, pinned: false, score: entry.value, type: $0.type) }
             }
-        return Array((pinned + ranked).prefix(Self.count))
+        return pinned + ranked
     }
 
     /// Replaces the customer's pinned favourites with `items`, in this order.

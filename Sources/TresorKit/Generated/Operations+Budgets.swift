@@ -49,6 +49,10 @@ extension Components.Schemas {
     public struct Budget: Codable, Hashable, Sendable {
         /// - Remark: Generated from `#/components/schemas/Budget/month`.
         public var month: Swift.String
+        /// The earlier month whose limits apply: a budget stands for the months after it until set again. Absent when set for this month, or never set.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Budget/carried_from`.
+        public var carriedFrom: Swift.String?
         /// - Remark: Generated from `#/components/schemas/Budget/currency`.
         public var currency: Swift.String
         /// - Remark: Generated from `#/components/schemas/Budget/overall`.
@@ -63,18 +67,21 @@ extension Components.Schemas {
         ///
         /// - Parameters:
         ///   - month:
+        ///   - carriedFrom: The earlier month whose limits apply: a budget stands for the months after it until set again. Absent when set for this month, or never set.
         ///   - currency:
         ///   - overall:
         ///   - categories:
         ///   - notCounted: The month's receipts in other currencies than the budget's, a sum per currency; not in the lines.
         public init(
             month: Swift.String,
+            carriedFrom: Swift.String? = nil,
             currency: Swift.String,
             overall: Components.Schemas.BudgetLine,
             categories: [Components.Schemas.BudgetLine],
             notCounted: [Components.Schemas.Money]
         ) {
             self.month = month
+            self.carriedFrom = carriedFrom
             self.currency = currency
             self.overall = overall
             self.categories = categories
@@ -82,6 +89,7 @@ extension Components.Schemas {
         }
         public enum CodingKeys: String, CodingKey {
             case month
+            case carriedFrom = "carried_from"
             case currency
             case overall
             case categories
@@ -280,7 +288,7 @@ extension Operations {
             }
         }
     }
-    /// Set the month's budget; messages at 80 % and 100 % follow.
+    /// Set the month's budget, which stands for the months after it until set again; messages at 80 % and 100 % follow.
     ///
     /// - Remark: HTTP `PUT /v1/budgets`.
     /// - Remark: Generated from `#/paths//v1/budgets/put`.
@@ -559,7 +567,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Set the month's budget; messages at 80 % and 100 % follow.
+    /// Set the month's budget, which stands for the months after it until set again; messages at 80 % and 100 % follow.
     ///
     /// - Remark: HTTP `PUT /v1/budgets`.
     /// - Remark: Generated from `#/paths//v1/budgets/put`.
@@ -688,7 +696,7 @@ extension Client {
             }
         )
     }
-    /// Set the month's budget; messages at 80 % and 100 % follow.
+    /// Set the month's budget, which stands for the months after it until set again; messages at 80 % and 100 % follow.
     ///
     /// - Remark: HTTP `PUT /v1/budgets`.
     /// - Remark: Generated from `#/paths//v1/budgets/put`.

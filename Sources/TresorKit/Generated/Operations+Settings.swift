@@ -49,25 +49,41 @@ extension Components.Schemas {
         ///
         /// - Remark: Generated from `#/components/schemas/CustomerSettings/notify_threshold`.
         public var notifyThreshold: Swift.String?
+        /// The account every pay form starts from: one of the customer's open current or savings accounts; null: the first current account.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CustomerSettings/default_debit_account`.
+        public var defaultDebitAccount: Swift.String?
+        /// Decimal amount, 0 to 1000000, in the payment's own currency: each executed payment from it on gets a debit advice in the inbox (category payments); null: no advices.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CustomerSettings/debit_advice_from`.
+        public var debitAdviceFrom: Swift.String?
         /// Creates a new `CustomerSettings`.
         ///
         /// - Parameters:
         ///   - language:
         ///   - notifyCategories:
         ///   - notifyThreshold: Decimal amount, 0 to 1000000; payments below it do not notify.
+        ///   - defaultDebitAccount: The account every pay form starts from: one of the customer's open current or savings accounts; null: the first current account.
+        ///   - debitAdviceFrom: Decimal amount, 0 to 1000000, in the payment's own currency: each executed payment from it on gets a debit advice in the inbox (category payments); null: no advices.
         public init(
             language: Components.Schemas.CustomerSettings.LanguagePayload? = nil,
             notifyCategories: [Components.Schemas.MessageCategory]? = nil,
-            notifyThreshold: Swift.String? = nil
+            notifyThreshold: Swift.String? = nil,
+            defaultDebitAccount: Swift.String? = nil,
+            debitAdviceFrom: Swift.String? = nil
         ) {
             self.language = language
             self.notifyCategories = notifyCategories
             self.notifyThreshold = notifyThreshold
+            self.defaultDebitAccount = defaultDebitAccount
+            self.debitAdviceFrom = debitAdviceFrom
         }
         public enum CodingKeys: String, CodingKey {
             case language
             case notifyCategories = "notify_categories"
             case notifyThreshold = "notify_threshold"
+            case defaultDebitAccount = "default_debit_account"
+            case debitAdviceFrom = "debit_advice_from"
         }
     }
 }

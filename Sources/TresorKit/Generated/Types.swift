@@ -154,7 +154,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/budgets`.
     /// - Remark: Generated from `#/paths//v1/budgets/get`.
     func getV1Budgets(_ input: Operations.GetV1Budgets.Input) async throws -> Operations.GetV1Budgets.Output
-    /// Set the month's budget; messages at 80 % and 100 % follow.
+    /// Set the month's budget, which stands for the months after it until set again; messages at 80 % and 100 % follow.
     ///
     /// - Remark: HTTP `PUT /v1/budgets`.
     /// - Remark: Generated from `#/paths//v1/budgets/put`.

@@ -111,6 +111,7 @@ struct ReceiptRoutes {
             let percent: Int?
         }
         let month: String
+        let carriedFrom: String?
         let currency: String
         let overall: Line
         let categories: [Line]
@@ -118,6 +119,7 @@ struct ReceiptRoutes {
 
         enum CodingKeys: String, CodingKey {
             case month, currency, overall, categories
+            case carriedFrom = "carried_from"
             case notCounted = "not_counted"
         }
 
@@ -126,6 +128,7 @@ struct ReceiptRoutes {
                 Line(category: line.category, limit: line.limit, spent: line.spent, remaining: line.remaining, percent: line.percent)
             }
             month = report.month
+            carriedFrom = report.carriedFrom
             currency = report.currency.code
             overall = line(report.overall)
             categories = report.categories.map(line)

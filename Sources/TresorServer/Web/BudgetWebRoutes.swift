@@ -21,31 +21,22 @@ extension WebApp {
         }
         let language = page.language
         let strings = page.strings
-        func line(_ line: BudgetService.Line) -> [String: Any] {
-            var values: [String: Any] = [
-                "key": line.category ?? "overall", "name": line.category.map { strings["category_\($0)"] ?? $0 } ?? (strings["budget_overall"] ?? ""),
-                "spent": language.format(line.spent), "limit_input": line.limit?.decimalString ?? "",
-            ]
-            if let limit = line.limit {
-                values["limit"] = language.format(limit)
-                let remaining = line.remaining ?? limit
-                // why "CHF 50.00 überschritten" rather than "CHF -50.00 übrig": a minus sign before "left" reads as a typo.
-                values["remaining"] = language.format(remaining.minorUnits < 0 ? remaining.negated : remaining)
-                values["left"] = strings[remaining.minorUnits < 0 ? "budget_exceeded" : "budget_remaining"] ?? ""
-                values["percent"] = min(line.percent ?? 0, 100)
-                values["of"] = strings.text("budget_of", ["spent": language.format(line.spent), "limit": language.format(limit)])
-                values["percent_text"] = language.percent(String(line.percent ?? 0))
-                values["over"] = (line.percent ?? 0) >= 100
-            }
-            return values
-        }
+        let line = { Self.budgetLine($0, language: language, strings: strings) }
         let known = try await services.receipts.categories(of: customer)
         let shown = Set(report.categories.map(\.category))
         let unset = known.filter { !shown.contains($0) }.map {
             BudgetService.Line(category: $0, limit: nil, spent: Money(minorUnits: 0, currency: report.currency))
         }
         page.values["month"] = month
-        if let first = try? LocalDate(parsing: month + "-01") { page.values["month_name"] = language.monthName(first, strings: strings) }
+        if let first = try? LocalDate(parsing: month + "-01") {
+            page.values["month_name"] = language.monthName(first, strings: strings)
+            // Months either side, to see a budget stand from one month to the next.
+            page.values["previous_month"] = String(first.adding(days: -1).description.prefix(7))
+            page.values["next_month"] = String(first.endOfMonth.adding(days: 1).description.prefix(7))
+        }
+        if let from = report.carriedFrom, let first = try? LocalDate(parsing: from + "-01") {
+            page.values["carried"] = strings.text("budget_carried", ["month": language.monthName(first, strings: strings)])
+        }
         if status != .ok { page.values["editing"] = true }
         page.values["currency"] = report.currency.code
         page.values["overall"] = line(report.overall)
@@ -56,6 +47,26 @@ extension WebApp {
                 "budget_not_counted", ["amounts": report.notCounted.map(language.format).joined(separator: ", ")])
         }
         return render("budget", page, status: status)
+    }
+
+    /// One line of a budget as the screens show it: spent of limit, a bar, what is left or over.
+    static func budgetLine(_ line: BudgetService.Line, language: WebLanguage, strings: [String: String]) -> [String: Any] {
+        var values: [String: Any] = [
+            "key": line.category ?? "overall", "name": line.category.map { strings["category_\($0)"] ?? $0 } ?? (strings["budget_overall"] ?? ""),
+            "spent": language.format(line.spent), "limit_input": line.limit?.decimalString ?? "",
+        ]
+        if let limit = line.limit {
+            values["limit"] = language.format(limit)
+            let remaining = line.remaining ?? limit
+            // why "CHF 50.00 überschritten" rather than "CHF -50.00 übrig": a minus sign before "left" reads as a typo.
+            values["remaining"] = language.format(remaining.minorUnits < 0 ? remaining.negated : remaining)
+            values["left"] = strings[remaining.minorUnits < 0 ? "budget_exceeded" : "budget_remaining"] ?? ""
+            values["percent"] = min(line.percent ?? 0, 100)
+            values["of"] = strings.text("budget_of", ["spent": language.format(line.spent), "limit": language.format(limit)])
+            values["percent_text"] = language.percent(String(line.percent ?? 0))
+            values["over"] = (line.percent ?? 0) >= 100
+        }
+        return values
     }
 
     func budgetSave(_ request: Request, context: TresorRequestContext) async throws -> Response {

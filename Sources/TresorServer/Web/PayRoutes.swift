@@ -45,11 +45,16 @@ extension WebApp {
         let language = page.language
         let accounts = try await services.accounts.accounts(of: principal).filter { $0.kind == .current || $0.kind == .savings }
         var values = fields
-        let selected = fields["debtor_account"] ?? accounts.first.map { String($0.id.rawValue) } ?? ""
+        // The customer's default account when it is among those offered, else the first.
+        let preferred = try await services.debitPreferences.preferences(of: principal.customerID).defaultAccount
+        let selected = fields["debtor_account"] ?? (accounts.first { $0.id == preferred } ?? accounts.first).map { String($0.id.rawValue) } ?? ""
         values["debtor_account"] = selected
         // why: an own-account transfer to the paying account is never meant; offer another one.
         values["creditor_account"] =
-            fields["creditor_account"] ?? accounts.first { String($0.id.rawValue) != selected && $0.currency.code == accounts.first?.currency.code }
+            fields["creditor_account"]
+            ?? accounts.first { account in
+                String(account.id.rawValue) != selected && account.currency == accounts.first { String($0.id.rawValue) == selected }?.currency
+            }
             .map { String($0.id.rawValue) } ?? ""
         let choices: [String: [(value: String, label: String)]] = [
             "accounts": accounts.map { (String($0.id.rawValue), "\($0.name) · \(language.format($0.available))") },

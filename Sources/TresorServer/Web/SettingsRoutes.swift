@@ -12,6 +12,7 @@ extension WebApp {
         router.post("/settings/end-sessions", use: endOtherSessions)
         router.post("/settings/signing", use: chooseSigning)
         router.post("/settings/notifications", use: saveNotifications)
+        router.post("/settings/payments", use: savePaymentSettings)
         router.get("/templates", use: templateList)
         router.post("/templates", use: saveTemplate)
         router.post("/templates/{id}/pay", use: payFromTemplate)
@@ -62,24 +63,59 @@ extension WebApp {
         if page.values["notify_threshold"] == nil {
             page.values["notify_threshold"] = Money(minorUnits: notifications.thresholdMinor, currency: .chf).decimalString
         }
+        let preferences = try await services.debitPreferences.preferences(of: principal.customerID)
+        page.values["debit_accounts"] = try await services.accounts.accounts(of: principal).filter { $0.kind == .current || $0.kind == .savings }
+            .map { account in
+                [
+                    "id": String(account.id.rawValue), "name": "\(account.name) · \(account.currency.code)",
+                    "selected": account.id == preferences.defaultAccount,
+                ]
+                    as [String: Any]
+            }
+        page.values["advice_on"] = preferences.adviceFromMinor != nil
+        if page.values["debit_advice_from"] == nil {
+            page.values["debit_advice_from"] = Money(minorUnits: preferences.adviceFromMinor ?? 0, currency: .chf).decimalString
+        }
+    }
+
+    /// The account the pay forms start from, and whether (from which amount) debits are advised.
+    func savePaymentSettings(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        try await saveSettingsForm(request, error: "debit_error", typed: "debit_advice_from") { principal, form in
+            var preferences = DebitPreferences(defaultAccount: form["default_debit_account"].flatMap { AccountID(text: $0) })
+            if form["debit_advice"] == "1" {
+                let typed = form["debit_advice_from"].flatMap { $0.isEmpty ? nil : $0 } ?? "0"
+                preferences.adviceFromMinor = try Money(parsing: TypedAmount.normalized(typed), currency: .chf, field: "debit_advice_from").minorUnits
+            }
+            try await services.debitPreferences.set(preferences, for: principal.customerID)
+        }
     }
 
     /// Which categories notify at once, and from which amount payments do.
     func saveNotifications(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        try await saveSettingsForm(request, error: "notify_error", typed: "notify_threshold") { principal, form in
+            let threshold = try Money(parsing: TypedAmount.normalized(form["notify_threshold"] ?? "0"), currency: .chf, field: "notify_threshold")
+            let muted = Set(MessageCategory.allCases.filter { form["notify_\($0.rawValue)"] != "1" })
+            try await services.messages.setNotificationSettings(
+                NotificationSettings(muted: muted, thresholdMinor: threshold.minorUnits), of: principal.customerID)
+        }
+    }
+
+    /// One of the settings page's forms: saved, back to the page with "saved"; refused, the page
+    /// again with the message in `error` and the amount as typed in `typed`.
+    func saveSettingsForm(
+        _ request: Request, error errorKey: String, typed: String, save: (Principal, [String: String]) async throws -> Void
+    ) async throws -> Response {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var request = request
         let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
         guard checkCSRF(form, token: token) else { return await formExpired(request) }
         do {
-            let threshold = try Money(parsing: TypedAmount.normalized(form["notify_threshold"] ?? "0"), currency: .chf, field: "notify_threshold")
-            let muted = Set(MessageCategory.allCases.filter { form["notify_\($0.rawValue)"] != "1" })
-            try await services.messages.setNotificationSettings(
-                NotificationSettings(muted: muted, thresholdMinor: threshold.minorUnits), of: principal.customerID)
+            try await save(principal, form)
             return WebSupport.redirect("/settings?saved=1")
         } catch let error as DomainError {
             var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
-            page.values["notify_error"] = Self.message(for: error, strings: page.strings)
-            page.values["notify_threshold"] = form["notify_threshold"] ?? ""
+            page.values[errorKey] = Self.message(for: error, strings: page.strings)
+            page.values[typed] = form[typed] ?? ""
             try await fillSettings(&page, principal: principal, token: token)
             return render("settings", page, status: .badRequest)
         }

@@ -67,7 +67,7 @@ struct WebApp: Sendable {
     /// The tab a screen belongs to: the four first-level screens (an account's bookings under
     /// Accounts), everything else under More.
     static func tab(of path: String) -> String {
-        if path == "/home" { return "home" }
+        if path == "/home" || path == "/favorites" { return "home" }
         // why transactions under Accounts: a customer opens them by tapping an account.
         if path.hasPrefix("/accounts") || path.hasPrefix("/transactions") { return "accounts" }
         if path == "/pay" || path.hasPrefix("/pay/") || path.hasPrefix("/standing-orders") { return "pay" }
@@ -82,7 +82,7 @@ struct WebApp: Sendable {
             "/payments": "nav_payments", "/templates": "nav_templates", "/receipts": "nav_receipts", "/budget": "nav_budget",
             "/settings": "nav_settings", "/branches": "finder_title", "/appointments": "appt_title", "/cash": "cash_title",
             "/loan": "loan_title_plain", "/statements": "statements_title", "/documents": "documents_title",
-            "/standing-orders": "so_title",
+            "/standing-orders": "so_title", "/favorites": "favorites_title",
         ]
         let first = "/" + (path.split(separator: "/").first.map(String.init) ?? "")
         return titles[first]
@@ -98,6 +98,7 @@ struct WebApp: Sendable {
         for (prefix, parent) in parents where path.hasPrefix(prefix) { return parent }
         if path == "/transactions" { return "/accounts" }
         if path == "/standing-orders" { return "/pay" }
+        if path == "/favorites" { return "/home" }
         let underMore = [
             "/payments", "/templates", "/receipts", "/budget", "/branches", "/appointments", "/cash", "/loan", "/settings",
             "/statements", "/documents",

@@ -39,6 +39,7 @@ extension WebApp {
         registerLoan(on: router)
         registerMore(on: router)
         registerInbox(on: router)
+        registerFavorites(on: router)
         router.get("/language/{code}") { request, context in
             let code = context.parameters.get("code") ?? ""
             let language = WebLanguage(rawValue: code).flatMap { languages.contains($0) ? $0 : nil } ?? languages[0]
@@ -256,6 +257,14 @@ extension WebApp {
                 row["date"] = language.friendly(entry.bookingDate, today: today, strings: strings)
                 return row
             }
+        }
+        // The month's budget where the customer set an overall one (this month or before: it stands).
+        let budget = try await services.budgets.report(month: String(today.description.prefix(7)), for: principal.customerID)
+        if budget.overall.limit != nil {
+            page.values["budget"] = [
+                "month_name": language.monthName(today.startOfMonth, strings: strings),
+                "line": Self.budgetLine(budget.overall, language: language, strings: strings),
+            ]
         }
         let favorites = try await services.favorites.favorites(of: principal.customerID)
         page.values["favorites"] = favorites.map { favorite -> [String: Any] in
