@@ -43,6 +43,8 @@ public struct Account: Sendable, Hashable {
     /// the bank blocked or closed (`status`); credits still arrive unless it is closed.
     public let debitsBlocked: Bool
     public let status: AccountStatus
+    /// A card account's card: the last month it is valid, `YYYY-MM`; nil for other accounts.
+    public let cardExpires: String?
 
     public var booked: Money { Money(minorUnits: bookedMinor, currency: currency) }
     /// Booked balance less holds: what a new payment may still use before the overdraft limit.
@@ -55,7 +57,7 @@ public struct Account: Sendable, Hashable {
     public init(
         id: AccountID, customerID: CustomerID?, iban: IBAN, name: String, kind: AccountKind, currency: Currency,
         overdraftLimitMinor: Int64, bookedMinor: Int64, heldMinor: Int64, debitsBlocked: Bool = false,
-        status: AccountStatus = .open
+        status: AccountStatus = .open, cardExpires: String? = nil
     ) {
         self.id = id
         self.customerID = customerID
@@ -68,6 +70,7 @@ public struct Account: Sendable, Hashable {
         self.heldMinor = heldMinor
         self.debitsBlocked = debitsBlocked
         self.status = status
+        self.cardExpires = cardExpires
     }
 }
 
@@ -78,8 +81,12 @@ public struct NewAccount: Sendable {
     public var kind: AccountKind
     public var currency: Currency
     public var overdraftLimitMinor: Int64
+    /// For a card: the last month it is valid (`YYYY-MM`); `BankService.openAccount` sets it when nil.
+    public var cardExpires: String?
 
-    public init(customerID: CustomerID?, name: String, kind: AccountKind, currency: Currency, overdraftLimitMinor: Int64 = 0) {
+    public init(
+        customerID: CustomerID?, name: String, kind: AccountKind, currency: Currency, overdraftLimitMinor: Int64 = 0, cardExpires: String? = nil
+    ) {
         precondition(overdraftLimitMinor >= 0, "an overdraft limit is a non-negative amount")
         precondition(kind.isBankOwn == (customerID == nil), "bank-own accounts have no customer, customer accounts one")
         self.customerID = customerID
@@ -87,5 +94,6 @@ public struct NewAccount: Sendable {
         self.kind = kind
         self.currency = currency
         self.overdraftLimitMinor = overdraftLimitMinor
+        self.cardExpires = cardExpires
     }
 }

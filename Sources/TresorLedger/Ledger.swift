@@ -59,9 +59,9 @@ public struct Ledger: Sendable {
 
     /// The columns `account(from:)` reads, in its order.
     public static let accountColumns =
-        "id, customer_id, iban, name, kind, currency, overdraft_limit_minor, booked_minor, held_minor, debits_blocked, status"
+        "id, customer_id, iban, name, kind, currency, overdraft_limit_minor, booked_minor, held_minor, debits_blocked, status, card_expires"
     /// The columns of `accountColumns`, read by `account(from:)`; a query may add its own after them.
-    static let accountColumnCount = 11
+    public static let accountColumnCount = 12
 
     public static func account(from row: SQLRow) -> Account {
         // why: rows were validated on the way in; a bad one here is corruption, not input.
@@ -69,7 +69,8 @@ public struct Ledger: Sendable {
             id: AccountID(row.int(0)), customerID: row.optionalInt(1).map(CustomerID.init),
             iban: IBAN(stored: row.text(2)), name: row.text(3), kind: AccountKind(rawValue: row.text(4))!,
             currency: Currency(code: row.text(5))!, overdraftLimitMinor: row.int(6), bookedMinor: row.int(7),
-            heldMinor: row.int(8), debitsBlocked: row.int(9) != 0, status: AccountStatus(rawValue: row.text(10))!)
+            heldMinor: row.int(8), debitsBlocked: row.int(9) != 0, status: AccountStatus(rawValue: row.text(10))!,
+            cardExpires: row.optionalText(11))
     }
 
     /// Opens an account. The IBAN is derived from the new row id by `iban`, in the same
@@ -85,11 +86,11 @@ public struct Ledger: Sendable {
             SQL(
                 """
                 INSERT INTO accounts (customer_id, iban, name, kind, currency, overdraft_limit_minor, \
-                enforce_limit, booked_minor, held_minor) VALUES (?, NULL, ?, ?, ?, ?, ?, 0, 0) RETURNING id
+                enforce_limit, booked_minor, held_minor, card_expires) VALUES (?, NULL, ?, ?, ?, ?, ?, 0, 0, ?) RETURNING id
                 """,
                 [
                     SQLValue(new.customerID?.rawValue), .text(new.name), .text(new.kind.rawValue),
-                    .text(new.currency.code), .int(new.overdraftLimitMinor), .int(new.kind.isBankOwn ? 0 : 1),
+                    .text(new.currency.code), .int(new.overdraftLimitMinor), .int(new.kind.isBankOwn ? 0 : 1), SQLValue(new.cardExpires),
                 ]))!
         let id = AccountID(row.int(0))
         try await session.execute(

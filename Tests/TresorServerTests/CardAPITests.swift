@@ -16,6 +16,12 @@ struct CardAPITests {
             let card = try #require(try await client.accounts(token).first { $0["kind"] as? String == "card" })
             let cardID = try #require(card["id"] as? String)
             #expect(card["blocked"] as? Bool == false)
+            // The card's validity, on cards only; renewed by the branch, the next overview says so.
+            let expires = try #require(card["card_expires"] as? String)
+            #expect(expires.wholeMatch(of: /20[0-9]{2}-(0[1-9]|1[0-2])/) != nil, "\(expires)")
+            #expect(try await client.accounts(token).filter { $0["card_expires"] != nil }.count == 1, "only the card has one")
+            _ = try await harness.services.cards.renew(AccountID(Int64(cardID)!), expires: "2031-04", staff: "test")
+            #expect(try await client.accounts(token).first { $0["id"] as? String == cardID }?["card_expires"] as? String == "2031-04")
             let bad = try await client.call(.post, "/v1/cards/\(cardID)/block", token: token, json: #"{"reason": "forgotten"}"#)
             #expect(bad.status == .badRequest && bad.errorField == "reason")
             let blocked = try await client.call(.post, "/v1/cards/\(cardID)/block", token: token, json: #"{"reason": "stolen"}"#)

@@ -55,7 +55,8 @@ struct JSONWriterTests {
                 id: AccountID(Int64(index + 1)), iban: "CH9300762011623852957", name: Self.awkward.randomElement(using: &random)!,
                 kind: ["current", "savings", "card"][index % 3], currency: "CHF", booked: money, available: money,
                 overdraftLimit: Money(minorUnits: 0, currency: .chf), blocked: index % 3 == 2 ? Bool.random(using: &random) : nil,
-                status: AccountStatus.allCases.randomElement(using: &random)!.rawValue)
+                status: AccountStatus.allCases.randomElement(using: &random)!.rawValue,
+                cardExpires: index % 3 == 2 ? "20\(Int.random(in: 26...36, using: &random))-0\(Int.random(in: 1...9, using: &random))" : nil)
         }
         struct Body: Encodable { let accounts: [AccountDTO] }
         #expect((try Self.written(AccountListDTO(accounts: accounts)) as! NSDictionary).isEqual(try Self.encoded(Body(accounts: accounts))))

@@ -76,6 +76,9 @@ struct OperatorCommandTests {
         #expect(try ok(["audit", "verify"]).contains("Audit log intact."))
         let card = try await id("SELECT id FROM accounts WHERE kind = 'card' ORDER BY id")
         #expect(try ok(["cards", "unblock", "--account", "\(card)", "--staff", "eva"]).contains("(account \(card)) is unblocked."))
+        #expect(try ok(["cards", "renew", "--account", "\(card)", "--expires", "2031-04", "--staff", "eva"]).contains("is valid to 2031-04."))
+        let past = try ToolRun.tresor(["cards", "renew", "--db", db, "--account", "\(card)", "--expires", "2001-01", "--staff", "eva"])
+        #expect(past.status == 1 && past.output.contains("YYYY-MM"), "\(past.output)")
     }
 
     @Test("the back office: due payments, the pain.001 export, a statement, the books, a backup restored")

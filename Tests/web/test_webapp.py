@@ -3,6 +3,7 @@
 Run by scripts/web-test.sh (part of `make test`) against `tresor serve --demo`."""
 import json
 import re
+from datetime import date
 import unittest
 import urllib.error
 import urllib.request
@@ -84,6 +85,10 @@ class WebAppTest(BrowserTest):
         number = lambda text: int(re.sub(r"[^\d]", "", text))
         self.assertGreater(number(used), 0, "the demo card has purchases")
         self.assertLessEqual(number(left), 500000 - number(used))
+        # Its status and validity, as printed on the card: three years from when the demo bank opened it.
+        self.assertEqual("Aktiv", card.find_element(By.CSS_SELECTOR, "[data-testid=card-status]").text)
+        today = date.today()
+        self.assertEqual(f"{today.month:02d}/{today.year + 3}", card.find_element(By.CSS_SELECTOR, "[data-testid=card-expires]").text)
 
     def test_blocking_a_card_takes_effect_at_once_and_is_confirmed(self):
         """Claire blocks her card from its details: the page says so, the form is gone, and the

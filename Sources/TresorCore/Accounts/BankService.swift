@@ -79,6 +79,10 @@ public struct BankService: Sendable {
     /// Opens an account whose IBAN is the bank's clearing number and the account id.
     public func openAccount(_ new: NewAccount, profile: BankProfile) async throws -> Account {
         let clearing = profile.clearing
+        var new = new
+        if new.kind == .card && new.cardExpires == nil {
+            new.cardExpires = CardService.expiry(issuedOn: LocalDate(unixSeconds: clock.unixMillis / 1000))
+        }
         return try await ledger.openAccount(new) { id in IBAN.swiss(clearing: clearing, accountNumber: id.rawValue) }
     }
 }

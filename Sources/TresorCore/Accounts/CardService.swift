@@ -72,6 +72,47 @@ public struct CardService: Sendable {
         return try await ledger.account(id)!
     }
 
+    /// How long a new card is valid: to the end of the same month three years on, as Swiss
+    /// banks issue debit and credit cards.
+    public static let validYears = 3
+
+    /// The last month (`YYYY-MM`) of a card issued on `date`.
+    public static func expiry(issuedOn date: LocalDate) -> String {
+        let month = date.month < 10 ? "0\(date.month)" : "\(date.month)"
+        return "\(date.year + validYears)-\(month)"
+    }
+
+    /// Whether a card valid to `expires` (`YYYY-MM`) has run out on `today`.
+    public static func hasExpired(_ expires: String, today: LocalDate) -> Bool {
+        String(today.description.prefix(7)) > expires
+    }
+
+    /// The branch hands over a new card: valid to `expires` (`YYYY-MM`, by default
+    /// `validYears` from today). The card account, its balance and its history stay.
+    @discardableResult
+    public func renew(_ id: AccountID, expires: String? = nil, staff: String) async throws -> Account {
+        guard let card = try await ledger.account(id), card.kind == .card else {
+            throw DomainError(.accountNotFound, field: "id", "No such card.")
+        }
+        let now = clock.unixMillis
+        let today = LocalDate(unixSeconds: now / 1000)
+        let until = expires ?? Self.expiry(issuedOn: today)
+        guard until.count == 7, let first = try? LocalDate(parsing: until + "-01"), !Self.hasExpired(until, today: today),
+            first.year <= today.year + 10
+        else {
+            throw DomainError(.invalidParameter, field: "expires", "A card is valid to a month from this one to ten years on, written YYYY-MM.")
+        }
+        let dialect = database.dialect
+        try await database.transaction { session in
+            try await session.execute(
+                SQL("UPDATE accounts SET revision = revision + 1, card_expires = ? WHERE id = ?", [.text(until), .int(id.rawValue)]))
+            try await AuditLog.append(
+                AuditEntry(atMillis: now, actor: "staff:\(staff)", action: "card.renew", subject: "account:\(id)", details: until),
+                dialect: dialect, in: session)
+        }
+        return try await ledger.account(id)!
+    }
+
     /// The caller's card, or 404 for anything else (another's card, a current account), so
     /// the answer never tells whose account an id is.
     public func ownCard(_ id: AccountID, of principal: Principal) async throws -> Account {

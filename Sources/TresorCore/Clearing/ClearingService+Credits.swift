@@ -199,7 +199,7 @@ struct CreditBooking {
             for row in rows {
                 let account = Ledger.account(from: row)
                 found[account.iban.electronic] = account
-                if let qr = row.optionalText(11) { found[qr] = account }
+                if let qr = row.optionalText(Ledger.accountColumnCount) { found[qr] = account }
             }
         }
         return found

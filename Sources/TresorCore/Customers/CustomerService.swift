@@ -74,7 +74,9 @@ public struct CustomerService: Sendable {
                 let accountName = Self.accountName(request, language: new.language)
                 accounts.append(
                     try await Ledger.openAccount(
-                        NewAccount(customerID: customer, name: accountName, kind: request.kind, currency: request.currency),
+                        NewAccount(
+                            customerID: customer, name: accountName, kind: request.kind, currency: request.currency,
+                            cardExpires: request.kind == .card ? CardService.expiry(issuedOn: LocalDate(unixSeconds: now / 1000)) : nil),
                         iban: { IBAN.swiss(clearing: profile.clearing, accountNumber: $0.rawValue) }, in: session))
             }
             try await insertLetter(.activation, code: code, customer: customer, staff: staff, now: now, in: session)

@@ -425,6 +425,10 @@ extension Components.Schemas {
         ///
         /// - Remark: Generated from `#/components/schemas/Account/blocked`.
         public var blocked: Swift.Bool?
+        /// Card accounts only: the last month the card is valid (YYYY-MM); after it the card has expired and the bank issues a new one.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Account/card_expires`.
+        public var cardExpires: Swift.String?
         /// blocked: the bank blocked the account, no payment leaves or reaches it (422 account_blocked). closed: it takes nothing (422 account_closed); closed accounts are left out of GET /v1/accounts.
         ///
         /// - Remark: Generated from `#/components/schemas/Account/status`.
@@ -469,6 +473,7 @@ extension Components.Schemas {
         ///   - available:
         ///   - overdraftLimit:
         ///   - blocked: Card accounts only; a blocked card refuses debits (card_blocked).
+        ///   - cardExpires: Card accounts only: the last month the card is valid (YYYY-MM); after it the card has expired and the bank issues a new one.
         ///   - status: blocked: the bank blocked the account, no payment leaves or reaches it (422 account_blocked). closed: it takes nothing (422 account_closed); closed accounts are left out of GET /v1/accounts.
         public init(
             id: Swift.String,
@@ -480,6 +485,7 @@ extension Components.Schemas {
             available: Components.Schemas.Money,
             overdraftLimit: Components.Schemas.Money,
             blocked: Swift.Bool? = nil,
+            cardExpires: Swift.String? = nil,
             status: Components.Schemas.Account.StatusPayload? = nil
         ) {
             self.id = id
@@ -491,6 +497,7 @@ extension Components.Schemas {
             self.available = available
             self.overdraftLimit = overdraftLimit
             self.blocked = blocked
+            self.cardExpires = cardExpires
             self.status = status
         }
         public enum CodingKeys: String, CodingKey {
@@ -503,6 +510,7 @@ extension Components.Schemas {
             case available
             case overdraftLimit = "overdraft_limit"
             case blocked
+            case cardExpires = "card_expires"
             case status
         }
     }

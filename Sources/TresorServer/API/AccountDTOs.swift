@@ -17,10 +17,13 @@ struct AccountDTO: Encodable {
     let blocked: Bool?
     /// `open`, `blocked` (by the bank: no debits) or `closed`.
     let status: String
+    /// Only on card accounts: the last month the card is valid, `YYYY-MM`.
+    let cardExpires: String?
 
     enum CodingKeys: String, CodingKey {
         case id, iban, name, kind, currency, booked, available, blocked, status
         case overdraftLimit = "overdraft_limit"
+        case cardExpires = "card_expires"
     }
 
     init(_ account: Account) {
@@ -34,6 +37,7 @@ struct AccountDTO: Encodable {
         overdraftLimit = account.overdraftLimit
         status = account.status.rawValue
         blocked = account.kind == .card ? account.debitsBlocked : nil
+        cardExpires = account.kind == .card ? account.cardExpires : nil
     }
 }
 
@@ -159,7 +163,7 @@ extension EntryDTO {
 extension AccountDTO {
     init(
         id: AccountID, iban: String, name: String, kind: String, currency: String, booked: Money, available: Money, overdraftLimit: Money,
-        blocked: Bool?, status: String = AccountStatus.open.rawValue
+        blocked: Bool?, status: String = AccountStatus.open.rawValue, cardExpires: String? = nil
     ) {
         self.id = id
         self.iban = iban
@@ -171,6 +175,7 @@ extension AccountDTO {
         self.overdraftLimit = overdraftLimit
         self.blocked = blocked
         self.status = status
+        self.cardExpires = cardExpires
     }
 }
 
@@ -224,6 +229,10 @@ extension AccountDTO: JSONWritable {
             }
             json.key("booked")
             json.money(booked)
+            if let cardExpires {
+                json.key("card_expires")
+                json.string(cardExpires)
+            }
             json.key("currency")
             json.string(currency)
             json.key("iban")

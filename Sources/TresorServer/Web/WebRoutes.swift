@@ -309,6 +309,9 @@ extension WebApp {
                 "account_blocked": account.status == .blocked,
             ]
             if account.kind == .card {
+                let status =
+                    account.debitsBlocked
+                    ? "blocked" : account.cardExpires.map { CardService.hasExpired($0, today: services.today) ? "expired" : "active" } ?? "active"
                 // A card account's balance is what the card owes; its limit is the overdraft limit.
                 values["card"] = [
                     "id": String(account.id.rawValue), "blocked": account.debitsBlocked,
@@ -319,6 +322,9 @@ extension WebApp {
                     "used": language.format(Money(minorUnits: max(0, -account.bookedMinor), currency: account.currency)),
                     "pending": language.format(Money(minorUnits: account.heldMinor, currency: account.currency)),
                     "left": language.format(account.spendable),
+                    // The card as printed on it (MM/YYYY), and whether it still pays.
+                    "expires": account.cardExpires.map { "\($0.suffix(2))/\($0.prefix(4))" } ?? "",
+                    "status_key": status, "status": page.strings["card_status_\(status)"] ?? status,
                 ]
             }
             return values
