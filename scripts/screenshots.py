@@ -56,7 +56,7 @@ class Shots(BrowserTest):
         os.makedirs(gallery, exist_ok=True)
         screens = [("home", "/home"), ("accounts", "/accounts"), ("pay", "/pay"), ("transactions", "/transactions"), ("budget", "/budget"),
                    ("inbox", "/inbox"), ("more", "/more"), ("finder", "/branches?lat=47.3779&lon=8.5403"), ("loan", "/loan"),
-                   ("statements", "/statements"), ("documents", "/documents"), ("favorites", "/favorites"), ("settings", "/settings")]
+                   ("statements", "/statements"), ("documents", "/documents"), ("favorites", "/favorites"), ("settings", "/settings"), ("help", "/help")]
         for mode in ["light", "dark"]:
             self.browser.get(BASE + f"/appearance/{mode}?back=/home")
             for name, path in screens:

@@ -16,6 +16,7 @@ public struct Services: Sendable {
     public let templates: TemplateService
     public let favorites: FavoriteService
     public let debitPreferences: DebitPreferenceService
+    public let welcomeTour: WelcomeTour
     public let beneficiaries: BeneficiaryService
     public let messages: MessageService
     public let pain001: Pain001Exporter
@@ -71,6 +72,7 @@ public struct Services: Sendable {
         templates = TemplateService(database: database, clock: clock)
         favorites = FavoriteService(database: database, clock: clock)
         debitPreferences = DebitPreferenceService(database: database, ledger: ledger)
+        welcomeTour = WelcomeTour(database: database, clock: clock)
         messages = MessageService(database: database)
         pain001 = Pain001Exporter(database: database, bank: bank, clock: clock)
         clearing = ClearingService(ledger: ledger, bank: bank, calendar: calendar, clock: clock, gateway: clearingGateway)

@@ -29,7 +29,9 @@ struct ScreenAPITests {
 
             let after = try await client.call(.get, "/pay/iban", headers: cookie).text
             #expect(!after.contains(#"id="reference""#))
-            #expect(after.contains("Zweck der Zahlung (Pflicht bei uns)") && after.contains(#"aria-describedby="message-error message-help""#))
+            // The help behind the info button beside the label, read out with the field.
+            #expect(after.contains("Zweck der Zahlung (Pflicht bei uns)") && after.contains(#"aria-describedby="message-error message-info""#))
+            #expect(after.contains(#"aria-controls="message-info""#))
             #expect(try #require(after.range(of: #"id="amount""#)).lowerBound < after.range(of: #"id="creditor_name""#)!.lowerBound)
 
             let csrf = try #require(after.firstMatch(of: /name="csrf" value="([^"]+)"/)).1

@@ -63,4 +63,28 @@ struct DebitPreferenceTests {
         #expect(try await advices().count == 2)
         #expect(try await preferences.preferences(of: customer) == DebitPreferences())
     }
+
+    @Test("the welcome tour is due once per customer, until seen; seen again keeps the first time", arguments: StoreKind.available)
+    func welcomeTour(kind: StoreKind) async throws {
+        let fixture = try await PaymentFixture.make(kind)
+        let tour = fixture.services.welcomeTour
+        let customer = fixture.principal.customerID
+        let other = try await fixture.services.bank.createCustomer(name: "Someone else")
+        #expect(try await tour.isDue(for: customer))
+        #expect(try await tour.isDue(for: other))
+        try await tour.markSeen(by: customer)
+        let seenAt = {
+            try await fixture.services.database.read {
+                try await $0.queryOne(SQL("SELECT tour_seen_at_ms FROM customers WHERE id = ?", [.int(customer.rawValue)]))!.optionalInt(0)
+            }
+        }
+        let first = try await seenAt()
+        fixture.clock.advance(seconds: 60)
+        try await tour.markSeen(by: customer)
+        #expect(first != nil)
+        #expect(try await seenAt() == first)
+        #expect(!(try await tour.isDue(for: customer)))
+        #expect(try await tour.isDue(for: other), "another customer's tour is their own")
+        #expect(!(try await tour.isDue(for: CustomerID(999_999))), "no such customer: nothing to show")
+    }
 }

@@ -23,7 +23,7 @@ from test_payments import QR_BILL, tan
 from webbase import BASE, BrowserTest
 
 SCREENS = ["/home", "/home?period=week", "/accounts", "/transactions", "/pay", "/pay/iban", "/pay/qrbill", "/payments", "/templates", "/receipts",
-           "/budget", "/budget?edit=1", "/favorites", "/more", "/inbox", "/settings", "/branches", "/branches/1", "/appointments", "/appointments/new?branch=1",
+           "/budget", "/budget?edit=1", "/favorites", "/help", "/more", "/inbox", "/settings", "/branches", "/branches/1", "/appointments", "/appointments/new?branch=1",
            "/cash", "/loan", "/statements", "/documents", "/standing-orders", "/standing-orders/new/iban", "/standing-orders/1", "/activate"]
 
 

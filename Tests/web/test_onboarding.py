@@ -75,6 +75,16 @@ class OnboardingTest(BrowserTest):
             self.browser.find_element(By.ID, "activate-home").click()
             self.wait_until(lambda b: urllib.parse.urlsplit(b.current_url).path == "/home")
             self.assertIn("Privatkonto", self.browser.find_element(By.TAG_NAME, "main").text)
+            # The first visit: a short tour through the app, until closed; it does not come back.
+            tour = self.browser.find_element(By.ID, "tour")
+            self.assertEqual(3, len(tour.find_elements(By.CSS_SELECTOR, ".tour-steps li")))
+            self.assertIn("Willkommen", tour.text)
+            self.assert_fits_and_accessible()
+            self.shot("3b-tour", mode)
+            old_page = self.browser.find_element(By.TAG_NAME, "html")
+            self.browser.find_element(By.ID, "tour-done").click()
+            self.wait_until_left(old_page)
+            self.assertFalse(self.browser.find_elements(By.ID, "tour"))
             # The letter's code is used up: the same link now refuses it.
             self.browser.delete_all_cookies()
             self.browser.get(link)
@@ -83,6 +93,7 @@ class OnboardingTest(BrowserTest):
             # And the chosen password logs in; the overview names the login before (the first, on the web).
             self.login(contract, "Alpenrose-Morgenkaffee")
             self.assertEqual(urllib.parse.urlsplit(self.browser.current_url).path, "/home")
+            self.assertFalse(self.browser.find_elements(By.ID, "tour"), "the tour was closed: not on another login")
             self.assertRegex(self.browser.find_element(By.ID, "last-login").text, r"^Letztes Login: .+ \d\d\.\d\d\.\d{4} \d\d:\d\d · Web$")
             # Settings: every other session ends at once.
             self.browser.get(BASE + "/settings")

@@ -75,6 +75,35 @@ class WebAppTest(BrowserTest):
             self.browser.get(BASE + path)
             self.assert_fits_and_accessible()
 
+    def test_help_has_the_card_hotline_first_and_fields_explain_their_rule(self):
+        """From More to Help: the card blocking number first, to dial; an answer opens. On the IBAN
+        form the info button beside the IBAN's label shows its rule and hides it again."""
+        self.login()
+        self.browser.get(BASE + "/more")
+        self.click_and_wait("a[href='/help']", "/help")
+        first = self.browser.find_element(By.CSS_SELECTOR, "#help-numbers li")
+        self.assertIn("hotline", first.get_attribute("class"))
+        self.assertIn("Karte sperren", first.text)
+        self.assertTrue(first.find_element(By.TAG_NAME, "a").get_attribute("href").startswith("tel:+41"))
+        question = self.browser.find_element(By.CSS_SELECTOR, "#help-faq details")
+        self.assertFalse(question.find_element(By.TAG_NAME, "p").is_displayed())
+        question.find_element(By.TAG_NAME, "summary").click()
+        self.assertTrue(question.find_element(By.TAG_NAME, "p").is_displayed())
+        self.assert_fits_and_accessible()
+
+        self.browser.get(BASE + "/pay/iban")
+        info = self.browser.find_element(By.CSS_SELECTOR, "[data-testid=info-creditor_iban]")
+        rule = self.browser.find_element(By.ID, "creditor_iban-info")
+        self.assertFalse(rule.is_displayed())
+        self.assertIn("creditor_iban-info", self.browser.find_element(By.ID, "creditor_iban").get_attribute("aria-describedby"))
+        info.click()
+        self.assertTrue(rule.is_displayed())
+        self.assertEqual("true", info.get_attribute("aria-expanded"))
+        self.assertIn("19 weitere Zeichen", rule.text)
+        self.assert_fits_and_accessible()
+        info.click()
+        self.assertFalse(rule.is_displayed())
+
     def test_card_details_show_limit_used_and_what_is_left(self):
         self.login()
         self.browser.get(BASE + "/accounts")

@@ -64,6 +64,8 @@ extension Services {
     public func seedDemoHabits(edition: DemoBank.Edition) async throws {
         for customer in edition.customers {
             guard let customerID = try await auth.customer(ofContract: customer.contract) else { continue }
+            // As if they had banked here for years: no first-launch tour.
+            try await welcomeTour.markSeen(by: customerID)
             try await seedDemoHabits(of: customer, id: customerID)
         }
     }

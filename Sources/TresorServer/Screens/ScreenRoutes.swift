@@ -51,7 +51,9 @@ extension WebApp {
             var out: [String: Any] = [
                 "name": field.name, "label": text(field.label), "value": field.fixedValue ?? values[field.name] ?? "",
                 "required": field.isRequired, "read_only": field.fixedValue != nil,
-                "maxlength": field.maxLength ?? 200, "has_help": field.help != nil, "help": field.help.map(text) ?? "",
+                "maxlength": field.maxLength ?? 200, "has_help": false, "help": "",
+                // The description's help: behind an info button beside the label, read out with the field.
+                "has_info": field.help != nil, "info": field.help.map(text) ?? "",
                 "has_error": errors[field.name] != nil, "error": errors[field.name] ?? "", "suggested": suggested.contains(field.name),
                 "has_condition": field.visibleWhen != nil, "visible_when": field.visibleWhen?.field ?? "",
                 // why hidden already in the HTML: hiding it after the first paint would shift the page.

@@ -7,6 +7,7 @@ import TresorCore
 /// the manifest, its icons and the service worker.
 extension WebApp {
     func registerMore(on router: Router<TresorRequestContext>) {
+        router.get("/help", use: helpPage)
         router.get("/more", use: morePage)
         router.get("/appearance/{mode}") { request, context in
             let mode = context.parameters.get("mode") ?? "auto"
@@ -62,7 +63,7 @@ extension WebApp {
             ("/templates", "templates", "nav_templates"),
             ("/receipts", "receipts", "nav_receipts"), ("/budget", "budget", "nav_budget"), ("/branches", "branches", "finder_title"),
             ("/appointments", "calendar", "appt_title"), ("/cash", "cash", "cash_title"), ("/loan", "loan", "loan_title_plain"),
-            ("/settings", "settings", "nav_settings"),
+            ("/settings", "settings", "nav_settings"), ("/help", "help", "help_title"),
         ].map { ["href": $0.0, "icon": $0.1, "label": strings[$0.2] ?? $0.2] }
         let mode = WebSupport.cookies(request)[WebSupport.themeCookie] ?? ""
         page.values["appearances"] = [("auto", "appearance_auto"), ("light", "appearance_light"), ("dark", "appearance_dark")].map {

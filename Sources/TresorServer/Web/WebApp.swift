@@ -82,7 +82,7 @@ struct WebApp: Sendable {
             "/payments": "nav_payments", "/templates": "nav_templates", "/receipts": "nav_receipts", "/budget": "nav_budget",
             "/settings": "nav_settings", "/branches": "finder_title", "/appointments": "appt_title", "/cash": "cash_title",
             "/loan": "loan_title_plain", "/statements": "statements_title", "/documents": "documents_title",
-            "/standing-orders": "so_title", "/favorites": "favorites_title",
+            "/standing-orders": "so_title", "/favorites": "favorites_title", "/help": "help_title",
         ]
         let first = "/" + (path.split(separator: "/").first.map(String.init) ?? "")
         return titles[first]
@@ -101,7 +101,7 @@ struct WebApp: Sendable {
         if path == "/favorites" { return "/home" }
         let underMore = [
             "/payments", "/templates", "/receipts", "/budget", "/branches", "/appointments", "/cash", "/loan", "/settings",
-            "/statements", "/documents",
+            "/statements", "/documents", "/help",
         ]
         return underMore.contains(path) ? "/more" : nil
     }

@@ -40,6 +40,14 @@ extension WebApp {
         registerMore(on: router)
         registerInbox(on: router)
         registerFavorites(on: router)
+        router.post("/tour/done") { request, _ in
+            guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+            var request = request
+            let form = WebSupport.form(try await request.collectBody(upTo: 4 * 1024))
+            guard checkCSRF(form, token: token) else { return await formExpired(request) }
+            try await services.welcomeTour.markSeen(by: principal.customerID)
+            return WebSupport.redirect("/home")
+        }
         router.get("/language/{code}") { request, context in
             let code = context.parameters.get("code") ?? ""
             let language = WebLanguage(rawValue: code).flatMap { languages.contains($0) ? $0 : nil } ?? languages[0]
@@ -257,6 +265,14 @@ extension WebApp {
                 row["date"] = language.friendly(entry.bookingDate, today: today, strings: strings)
                 return row
             }
+        }
+        // A new customer's first visit: three steps through the app, until they close them.
+        if try await services.welcomeTour.isDue(for: principal.customerID) {
+            page.values["tour"] = [
+                "steps": [("home", "overview"), ("pay", "pay"), ("help", "help")].map { icon, step in
+                    ["icon": icon, "title": strings["tour_\(step)_title"] ?? step, "text": strings["tour_\(step)_text"] ?? ""]
+                }
+            ]
         }
         // The month's budget where the customer set an overall one (this month or before: it stands).
         let budget = try await services.budgets.report(month: String(today.description.prefix(7)), for: principal.customerID)

@@ -9,6 +9,16 @@ document.addEventListener("click", (event) => {
   });
 });
 
+// An info button beside a field's label shows or hides the field's rule (read out with the field either way).
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button.info-button");
+  if (!button) return;
+  const text = document.getElementById(button.getAttribute("aria-controls"));
+  const open = button.getAttribute("aria-expanded") !== "true";
+  button.setAttribute("aria-expanded", String(open));
+  text.hidden = !open;
+});
+
 // Live validation with the server's rules for the fields that have them; the server checks again.
 // Digits of any script as ASCII, as the server's Digits reads them (an Arabic number pad types
 // ٠-٩): a run of decimal digits in Unicode goes 0 to 9, so a digit's value is its distance from
