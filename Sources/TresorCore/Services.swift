@@ -19,6 +19,8 @@ public struct Services: Sendable {
     public let welcomeTour: WelcomeTour
     public let beneficiaries: BeneficiaryService
     public let messages: MessageService
+    public let push: PushService
+    public let pushOutbox: PushOutbox
     public let pain001: Pain001Exporter
     public let signing: SigningService
     public let audit: AuditLog
@@ -26,6 +28,7 @@ public struct Services: Sendable {
     public let staff: StaffService
     public let receipts: ReceiptService
     public let rememberedBrowsers: RememberedBrowsers
+    public let knownBrowsers: KnownBrowsers
     public let budgets: BudgetService
     public let resources: ResourceService
     public let cards: CardService
@@ -74,6 +77,8 @@ public struct Services: Sendable {
         debitPreferences = DebitPreferenceService(database: database, ledger: ledger)
         welcomeTour = WelcomeTour(database: database, clock: clock)
         messages = MessageService(database: database)
+        push = PushService(database: database, clock: clock)
+        pushOutbox = PushOutbox(database: database, clock: clock)
         pain001 = Pain001Exporter(database: database, bank: bank, clock: clock)
         clearing = ClearingService(ledger: ledger, bank: bank, calendar: calendar, clock: clock, gateway: clearingGateway)
         budgets = BudgetService(database: database, clock: clock)
@@ -96,6 +101,7 @@ public struct Services: Sendable {
         secondFactors = SecondFactorService(database: database, auth: auth, clock: clock, random: random, secrets: secrets)
         customers = CustomerService(database: database, bank: bank, auth: auth, clock: clock, random: random)
         rememberedBrowsers = RememberedBrowsers(database: database, clock: clock, random: random)
+        knownBrowsers = KnownBrowsers(database: database, clock: clock, random: random)
         // why: a store in a private temporary directory with a fresh key when none is given
         // (tests, tools); `tresor serve` passes the configured one.
         let store =

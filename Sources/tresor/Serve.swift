@@ -21,6 +21,7 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var blobs: BlobOptions
     @OptionGroup var secrets: SecretsOptions
+    @OptionGroup var push: PushOptions
     @Flag(help: "Seed the demo bank into an empty database.") var demo = false
     @Option(help: "A JSON file with the bank's colours and logo for the web app (see README).") var theme: String?
     @Option(help: "A session unused this many seconds expires.") var sessionIdleSeconds: Int64 = 600
@@ -118,7 +119,8 @@ struct Serve: AsyncParsableCommand {
         let told = logger
         let schedulers = schedulerIntervalSeconds > 0 ? sites.map { Self.startScheduler($0, every: schedulerIntervalSeconds, logger: logger) } : []
         let rateFetchers = fxURL.map { url in sites.map { Self.startRateRefresh($0, url: url, logger: logger) } } ?? []
-        defer { for task in schedulers + rateFetchers { task.cancel() } }
+        let pushers = try push.startSenders(sites, logger: logger)
+        defer { for task in schedulers + rateFetchers + pushers { task.cancel() } }
         let demo = self.demo
         let app = try await buildApplication(
             sites: sites, metrics: metrics, host: host, port: port, logger: logger, trustedProxies: proxies, tls: tls,
@@ -152,7 +154,9 @@ struct Serve: AsyncParsableCommand {
         } catch is SocketAddressError.UnknownHost {
             throw ValidationError("--host \(host) is no address, nor a host name this machine can resolve.")
         }
-        for task in schedulers + rateFetchers { task.cancel() }
+        for task in schedulers + rateFetchers + pushers { task.cancel() }
+        // why waited for: the senders use the databases closed next.
+        for task in pushers { await task.value }
         for site in sites { try await site.services.database.close() }
         logger.info("stopped; closed \(sites.count) bank database(s)")
     }

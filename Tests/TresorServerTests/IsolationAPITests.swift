@@ -67,11 +67,15 @@ struct IsolationAPITests {
                 .post, "/v1/passkeys", token: lucaToken,
                 json: SoftAuthenticator().register(challenge: passkeyChallenge, rpID: "localhost", origin: "http://localhost", name: "LUCA-PASSKEY"))
             let passkeyID = try #require((passkey.json["passkey"] as? [String: Any])?["id"] as? String, "\(passkey.text)")
+            let pushDevice = try await client.call(
+                .post, "/v1/push/devices", token: lucaToken, json: #"{"token": "\#(String(repeating: "5a", count: 32))", "label": "LUCA-PUSH"}"#)
+            let pushID = try #require((pushDevice.json["subscription"] as? [String: Any])?["id"] as? String, "\(pushDevice.text)")
             let lucaMessages = try await client.call(.get, "/v1/messages", token: lucaToken).json["messages"] as? [[String: Any]]
             let messageID = try #require(lucaMessages?.first?["id"] as? String)
             let secrets = [
                 "LUCA-NOTE",
                 "LUCA-SECRET-MEMO", "LUCA-FOLDER", "LUCA-TEMPLATE", "LUCA-PHONE", "LUCA-SHOP", "LUCA-INVOICE", "LUCA-STANDING", "LUCA-PASSKEY",
+                "LUCA-PUSH",
                 lucaAccount["iban"] as! String,
                 "Bernasconi",
             ]
@@ -81,7 +85,7 @@ struct IsolationAPITests {
             let ids = [
                 "accounts": lucaAccountID, "payments": paymentID, "templates": templateID, "template-folders": folderID, "devices": String(device.id),
                 "receipts": receiptID, "appointments": appointmentID, "cash-orders": cashOrderID, "certificates": certificateID,
-                "messages": messageID, "transactions": transactionID, "standing-orders": standingID, "passkeys": passkeyID,
+                "messages": messageID, "transactions": transactionID, "standing-orders": standingID, "passkeys": passkeyID, "push": pushID,
                 "cards": try #require(lucaAccounts.first { $0["kind"] as? String == "card" }?["id"] as? String),
             ]
             let body = #"""

@@ -46,6 +46,17 @@ struct StatementStoreTests {
         #expect(first.written.count >= 10)
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
         #expect(Set(files) == Set(first.written))
+        // Each account's owner is told once that the statement is ready (inbox and push).
+        let told: @Sendable () async throws -> Int64 = {
+            try await services.database.read { session in
+                try await session.queryOne(
+                    SQL(
+                        "SELECT COUNT(*) FROM messages WHERE category = 'documents' AND body LIKE ? AND body LIKE ?",
+                        [.text("%01.10.2026%"), .text("%31.10.2026%")]))!
+                    .int(0)
+            }
+        }
+        #expect(try await told() == Int64(first.written.count / 2))
 
         let second = try await run.run(month: month, formats: [.csv, .camt053], folder: folder, render: render)
         #expect(second.written.isEmpty)
@@ -62,6 +73,7 @@ struct StatementStoreTests {
         try FileManager.default.removeItem(at: folder.appendingPathComponent(lost))
         let third = try await run.run(month: month, formats: [.csv, .camt053], folder: folder, render: render)
         #expect(third.written == [lost])
+        #expect(try await told() == Int64(first.written.count / 2), "no account told twice")
         #expect(try Data(contentsOf: folder.appendingPathComponent(lost)) == before)
 
         let digest = try await services.database.read { session in

@@ -22,14 +22,19 @@ public struct MessageService: Sendable {
         to customer: CustomerID, category: MessageCategory, _ text: MessageText, amount: Money? = nil, now: Int64, in session: any SQLSession
     ) async throws {
         let row = try await session.queryOne(
-            SQL("SELECT language, notify_muted, notify_threshold_minor FROM customers WHERE id = ?", [.int(customer.rawValue)]))
+            SQL("SELECT language, notify_muted, notify_threshold_minor, \(pushTargets) FROM customers WHERE id = ?", [.int(customer.rawValue)]))
         let settings = row.map { NotificationSettings(muted: $0.text(1), thresholdMinor: $0.int(2)) } ?? NotificationSettings()
         let quiet = !settings.notifies(category, amount: amount)
         let (subject, body) = text.rendered(in: row?.optionalText(0) ?? MessageText.defaultLanguage)
-        try await session.execute(
-            SQL(
-                "INSERT INTO messages (customer_id, category, subject, body, created_at_ms, quiet) VALUES (?, ?, ?, ?, ?, ?)",
-                [.int(customer.rawValue), .text(category.rawValue), .text(subject), .text(body), .int(now), .int(quiet ? 1 : 0)]))
+        let insert = SQL(
+            "INSERT INTO messages (customer_id, category, subject, body, created_at_ms, quiet) VALUES (?, ?, ?, ?, ?, ?)",
+            [.int(customer.rawValue), .text(category.rawValue), .text(subject), .text(body), .int(now), .int(quiet ? 1 : 0)])
+        if pushes(category, quiet: quiet, targets: row?.int(3) ?? 0) {
+            let id = try await session.queryOne(SQL(insert.text + " RETURNING id", insert.binds))!.int(0)
+            try await enqueuePushes(of: [id], now: now, in: session)
+        } else {
+            try await session.execute(insert)
+        }
         // why the customer and not the message: listeners read what is new for them themselves,
         // so a notification carries nothing a listener of another customer could use.
         if !quiet { try await session.notify(channel, String(customer.rawValue)) }
@@ -41,37 +46,73 @@ public struct MessageService: Sendable {
         batch: [(customer: CustomerID, amount: Money?, text: MessageText)], category: MessageCategory, now: Int64, in session: any SQLSession
     ) async throws {
         guard !batch.isEmpty else { return }
-        var settings: [CustomerID: (language: String?, notifications: NotificationSettings)] = [:]
+        var settings: [CustomerID: (language: String?, notifications: NotificationSettings, pushTargets: Int64)] = [:]
         let customers = Array(Set(batch.map(\.customer)))
         for start in stride(from: 0, to: customers.count, by: 500) {
             let chunk = customers[start..<min(start + 500, customers.count)]
             let rows = try await session.query(
                 SQL(
                     """
-                    SELECT id, language, notify_muted, notify_threshold_minor FROM customers                     WHERE id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ", ")))
+                    SELECT id, language, notify_muted, notify_threshold_minor, \(pushTargets) FROM customers \
+                    WHERE id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ", ")))
                     """, chunk.map { .int($0.rawValue) }))
             for row in rows {
-                settings[CustomerID(row.int(0))] = (row.optionalText(1), NotificationSettings(muted: row.text(2), thresholdMinor: row.int(3)))
+                settings[CustomerID(row.int(0))] = (
+                    row.optionalText(1), NotificationSettings(muted: row.text(2), thresholdMinor: row.int(3)), row.int(4)
+                )
             }
         }
         var told = Set<CustomerID>()
         for start in stride(from: 0, to: batch.count, by: 400) {
             let chunk = batch[start..<min(start + 400, batch.count)]
             var binds: [SQLValue] = []
-            for item in chunk {
+            var pushed: [Int] = []
+            for (index, item) in chunk.enumerated() {
                 let own = settings[item.customer]
                 let quiet = !(own?.notifications ?? NotificationSettings()).notifies(category, amount: item.amount)
                 let (subject, body) = item.text.rendered(in: own?.language ?? MessageText.defaultLanguage)
                 binds += [.int(item.customer.rawValue), .text(category.rawValue), .text(subject), .text(body), .int(now), .int(quiet ? 1 : 0)]
                 if !quiet { told.insert(item.customer) }
+                if pushes(category, quiet: quiet, targets: own?.pushTargets ?? 0) { pushed.append(index) }
             }
-            try await session.execute(
-                SQL(
-                    """
-                    INSERT INTO messages (customer_id, category, subject, body, created_at_ms, quiet) VALUES                     \(Array(repeating: "(?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", "))
-                    """, binds))
+            let insert = SQL(
+                """
+                INSERT INTO messages (customer_id, category, subject, body, created_at_ms, quiet) VALUES \
+                \(Array(repeating: "(?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", "))
+                """, binds)
+            if pushed.isEmpty {
+                try await session.execute(insert)
+            } else {
+                // why ids only then: RETURNING rows in the order of VALUES is not promised, so the
+                // messages to push are found by their customers among the returned.
+                let rows = try await session.query(SQL(insert.text + " RETURNING id, customer_id", insert.binds))
+                let pushing = Set(pushed.map { chunk[chunk.startIndex + $0].customer.rawValue })
+                try await enqueuePushes(of: rows.filter { pushing.contains($0.int(1)) }.map { $0.int(0) }, now: now, in: session)
+            }
         }
         for customer in told.sorted(by: { $0.rawValue < $1.rawValue }) { try await session.notify(channel, String(customer.rawValue)) }
+    }
+
+    /// How many push subscriptions the customer has, as a column of a `customers` query.
+    static let pushTargets = "(SELECT COUNT(*) FROM push_subscriptions WHERE push_subscriptions.customer_id = customers.id)"
+
+    /// Whether a message is pushed: to a customer with a subscription, when it notifies, and
+    /// security alerts always (a customer cannot mute being told of a new login).
+    static func pushes(_ category: MessageCategory, quiet: Bool, targets: Int64) -> Bool {
+        targets > 0 && (!quiet || category == .security)
+    }
+
+    /// Queues each message for each of its customer's subscriptions (`PushOutbox`), in the
+    /// transaction that writes the messages.
+    static func enqueuePushes(of messages: [Int64], now: Int64, in session: any SQLSession) async throws {
+        guard !messages.isEmpty else { return }
+        try await session.execute(
+            SQL(
+                """
+                INSERT INTO push_outbox (subscription_id, message_id, due_at_ms) SELECT s.id, m.id, ? FROM messages m \
+                JOIN push_subscriptions s ON s.customer_id = m.customer_id \
+                WHERE m.id IN (\(Array(repeating: "?", count: messages.count).joined(separator: ", ")))
+                """, [.int(now)] + messages.map { .int($0) }))
     }
 
     /// The notification channel of new messages; the payload is the customer's id.

@@ -22,7 +22,7 @@ public struct MessageText: Sendable, Hashable {
         case paymentExecuted, moneyReceived, paymentRejected, paymentReturned, signatureNeeded, deviceActivated, accountOpened, accountDeclined
         case documentReady, budgetAlert, appointmentRequested, appointmentConfirmed, appointmentDeclined, cashReady
         case cashOrdered, cashCollected, cashCancelled, cardBlocked, cardUnblocked, standingOrderSkipped, authenticatorEnrolled
-        case debitAdvice
+        case debitAdvice, newBrowserLogin, passkeyAdded, statementReady
     }
 
     public static let languages = ["de", "fr", "it", "en", "ar"]
@@ -293,6 +293,44 @@ public struct MessageText: Sendable, Hashable {
                 "Votre agence a débloqué votre carte {card} ; elle fonctionne à nouveau.",
                 "La vostra filiale ha sbloccato la carta {card}; funziona di nuovo.", "Your branch unblocked your card {card}; it works again.",
                 "أعاد فرعك تفعيل بطاقتك {card}؛ وهي تعمل من جديد.",
+            ]
+        ),
+        .statementReady: (
+            [
+                "Kontoauszug bereit: {account}", "Relevé disponible : {account}", "Estratto conto disponibile: {account}",
+                "Statement ready: {account}", "كشف الحساب جاهز: {account}",
+            ],
+            [
+                "Der Auszug Ihres Kontos {account} vom {from} bis {to} liegt unter Auszüge bereit.",
+                "Le relevé de votre compte {account} du {from} au {to} vous attend sous Relevés.",
+                "L’estratto del vostro conto {account} dal {from} al {to} è disponibile in Estratti.",
+                "The statement of your account {account} from {from} to {to} is ready under Statements.",
+                "كشف حسابك {account} من {from} إلى {to} جاهز في قسم الكشوف.",
+            ]
+        ),
+        .passkeyAdded: (
+            [
+                "Neuer Passkey: {name}", "Nouvelle clé d’accès : {name}", "Nuova passkey: {name}", "New passkey: {name}", "مفتاح مرور جديد: {name}",
+            ],
+            [
+                "Mit dem Passkey «{name}» kann man sich ab jetzt ohne Passwort anmelden. Haben Sie ihn nicht hinzugefügt, entfernen Sie ihn unter Einstellungen und rufen Sie uns an.",
+                "La clé d’accès « {name} » permet désormais de se connecter sans mot de passe. Si vous ne l’avez pas ajoutée, retirez-la sous Réglages et appelez-nous.",
+                "Con la passkey «{name}» ora si accede senza password. Se non l’avete aggiunta voi, rimuovetela in Impostazioni e chiamateci.",
+                "The passkey “{name}” now logs in without a password. If you did not add it, remove it under Settings and call us.",
+                "يتيح مفتاح المرور «{name}» الآن تسجيل الدخول دون كلمة مرور. إن لم تضفه أنت، فاحذفه من الإعدادات واتصل بنا.",
+            ]
+        ),
+        .newBrowserLogin: (
+            [
+                "Neue Anmeldung: {browser}", "Nouvelle connexion : {browser}", "Nuovo accesso: {browser}", "New login: {browser}",
+                "تسجيل دخول جديد: {browser}",
+            ],
+            [
+                "Jemand hat sich mit Ihrem Vertrag in einem neuen Browser angemeldet ({browser}). Waren Sie das nicht, beenden Sie unter Einstellungen alle anderen Sitzungen, ändern Sie Ihr Passwort und rufen Sie uns an.",
+                "Quelqu’un s’est connecté à votre contrat depuis un nouveau navigateur ({browser}). Si ce n’était pas vous, terminez toutes les autres sessions sous Réglages, changez votre mot de passe et appelez-nous.",
+                "Qualcuno ha effettuato l’accesso al vostro contratto da un nuovo browser ({browser}). Se non eravate voi, terminate tutte le altre sessioni in Impostazioni, cambiate la password e chiamateci.",
+                "Someone logged in to your contract from a new browser ({browser}). If this was not you, end every other session under Settings, change your password and call us.",
+                "سجّل أحدهم الدخول إلى عقدك من متصفح جديد ({browser}). إن لم تكن أنت، فأنهِ كل الجلسات الأخرى من الإعدادات وغيّر كلمة المرور واتصل بنا.",
             ]
         ),
         .cashReady: (

@@ -61,8 +61,11 @@ public struct MonthlyStatementRun: Sendable {
                 guard rename(temporary.path, folder.appendingPathComponent(name).path) == 0 else {
                     throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: folder.appendingPathComponent(name).path])
                 }
+                // why with the account's first recorded file: told exactly once, however often
+                // the run is started or stopped.
+                let tells = done.isEmpty && format == missing.first
                 let inserted = try await database.transaction { session in
-                    try await session.query(
+                    let rows = try await session.query(
                         SQL(
                             """
                             INSERT INTO statement_runs (account_id, period_from, period_to, format, file_name, sha256, created_at_ms) \
@@ -72,7 +75,14 @@ public struct MonthlyStatementRun: Sendable {
                                 .int(account.rawValue), SQLValue(from), SQLValue(to), .text(format.rawValue), .text(name),
                                 .text(Hashing.sha256Hex(bytes)), .int(clock.unixMillis),
                             ])
-                    ).count
+                    )
+                    if tells, rows.count == 1, let customer = statement.account.customerID {
+                        try await MessageService.post(
+                            to: customer, category: .documents,
+                            MessageText(.statementReady, ["account": statement.account.name, "from": from.swissFormat, "to": to.swissFormat]),
+                            now: clock.unixMillis, in: session)
+                    }
+                    return rows.count
                 }
                 if inserted == 1 { outcome.written.append(name) } else { outcome.alreadyWritten += 1 }
             }

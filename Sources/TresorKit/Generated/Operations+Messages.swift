@@ -5,7 +5,7 @@
 public import struct Foundation.Date
 import HTTPTypes
 extension Operations {
-    /// The caller's inbox, newest first, deleted messages left out. Written on executed (scheduled), rejected and signature-needed payments, money received from another customer, appointment answers, banknote orders, certificates and account requests, new devices, card blocks and budget alerts.
+    /// The caller's inbox, newest first, deleted messages left out. Written on executed (scheduled), rejected and signature-needed payments, money received from another customer, appointment answers, banknote orders, certificates and account requests, new devices, passkeys and login browsers, card blocks and budget alerts. Each is also pushed to the browsers and phones of /v1/push/subscriptions.
     ///
     /// - Remark: HTTP `GET /v1/messages`.
     /// - Remark: Generated from `#/paths//v1/messages/get`.
@@ -675,7 +675,7 @@ extension Operations {
 
 /// Convenience overloads for operation inputs.
 extension APIProtocol {
-    /// The caller's inbox, newest first, deleted messages left out. Written on executed (scheduled), rejected and signature-needed payments, money received from another customer, appointment answers, banknote orders, certificates and account requests, new devices, card blocks and budget alerts.
+    /// The caller's inbox, newest first, deleted messages left out. Written on executed (scheduled), rejected and signature-needed payments, money received from another customer, appointment answers, banknote orders, certificates and account requests, new devices, passkeys and login browsers, card blocks and budget alerts. Each is also pushed to the browsers and phones of /v1/push/subscriptions.
     ///
     /// - Remark: HTTP `GET /v1/messages`.
     /// - Remark: Generated from `#/paths//v1/messages/get`.
@@ -719,7 +719,7 @@ extension APIProtocol {
 }
 
 extension Client {
-    /// The caller's inbox, newest first, deleted messages left out. Written on executed (scheduled), rejected and signature-needed payments, money received from another customer, appointment answers, banknote orders, certificates and account requests, new devices, card blocks and budget alerts.
+    /// The caller's inbox, newest first, deleted messages left out. Written on executed (scheduled), rejected and signature-needed payments, money received from another customer, appointment answers, banknote orders, certificates and account requests, new devices, passkeys and login browsers, card blocks and budget alerts. Each is also pushed to the browsers and phones of /v1/push/subscriptions.
     ///
     /// - Remark: HTTP `GET /v1/messages`.
     /// - Remark: Generated from `#/paths//v1/messages/get`.

@@ -159,7 +159,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/budgets`.
     /// - Remark: Generated from `#/paths//v1/budgets/put`.
     func putV1Budgets(_ input: Operations.PutV1Budgets.Input) async throws -> Operations.PutV1Budgets.Output
-    /// The caller's inbox, newest first, deleted messages left out. Written on executed (scheduled), rejected and signature-needed payments, money received from another customer, appointment answers, banknote orders, certificates and account requests, new devices, card blocks and budget alerts.
+    /// The caller's inbox, newest first, deleted messages left out. Written on executed (scheduled), rejected and signature-needed payments, money received from another customer, appointment answers, banknote orders, certificates and account requests, new devices, passkeys and login browsers, card blocks and budget alerts. Each is also pushed to the browsers and phones of /v1/push/subscriptions.
     ///
     /// - Remark: HTTP `GET /v1/messages`.
     /// - Remark: Generated from `#/paths//v1/messages/get`.
@@ -169,6 +169,31 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/events`.
     /// - Remark: Generated from `#/paths//v1/events/get`.
     func getV1Events(_ input: Operations.GetV1Events.Input) async throws -> Operations.GetV1Events.Output
+    /// The server's VAPID public key (RFC 8292), the applicationServerKey a browser's PushManager.subscribe needs.
+    ///
+    /// - Remark: HTTP `GET /v1/push/vapid-key`.
+    /// - Remark: Generated from `#/paths//v1/push/vapid-key/get`.
+    func getV1PushVapidKey(_ input: Operations.GetV1PushVapidKey.Input) async throws -> Operations.GetV1PushVapidKey.Output
+    /// The browsers and devices that receive the caller's notifications.
+    ///
+    /// - Remark: HTTP `GET /v1/push/subscriptions`.
+    /// - Remark: Generated from `#/paths//v1/push/subscriptions/get`.
+    func getV1PushSubscriptions(_ input: Operations.GetV1PushSubscriptions.Input) async throws -> Operations.GetV1PushSubscriptions.Output
+    /// Send the caller's notifications to a browser: the PushSubscription JSON the browser gave (endpoint and keys), with whether its lock screen may show amounts and counterparties (details, default false) and a name for the list (label, default the browser's name from its User-Agent). Every inbox message is then pushed, in the customer's language, encrypted for that browser (RFC 8291); security alerts even when the customer turned other notifications off. An endpoint already saved moves to the caller. At most 20 per customer.
+    ///
+    /// - Remark: HTTP `POST /v1/push/subscriptions`.
+    /// - Remark: Generated from `#/paths//v1/push/subscriptions/post`.
+    func postV1PushSubscriptions(_ input: Operations.PostV1PushSubscriptions.Input) async throws -> Operations.PostV1PushSubscriptions.Output
+    /// Stop sending notifications to a browser or device.
+    ///
+    /// - Remark: HTTP `DELETE /v1/push/subscriptions/{id}`.
+    /// - Remark: Generated from `#/paths//v1/push/subscriptions/{id}/delete`.
+    func deleteV1PushSubscriptionsId(_ input: Operations.DeleteV1PushSubscriptionsId.Input) async throws -> Operations.DeleteV1PushSubscriptionsId.Output
+    /// Send the caller's notifications to an iPhone app built on TresorKit: the device token APNs gave the app (hex), with details and label as for a browser. Delivered over HTTP/2 to the APNs host the bank configured (tresor serve --apns-*).
+    ///
+    /// - Remark: HTTP `POST /v1/push/devices`.
+    /// - Remark: Generated from `#/paths//v1/push/devices/post`.
+    func postV1PushDevices(_ input: Operations.PostV1PushDevices.Input) async throws -> Operations.PostV1PushDevices.Output
     /// Mark a message read or unread.
     ///
     /// - Remark: HTTP `PATCH /v1/messages/{id}`.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import TresorCore
 import TresorDomain
@@ -90,6 +91,8 @@ extension WebApp {
                 address: context.address)
             var reply = try PasskeyRoutes.json(["location": "/home"])
             reply.headers[.setCookie] = WebSupport.cookie(WebSupport.sessionCookie, grant.token, request: request)
+            let customer = try await services.auth.authenticate(token: grant.token).customerID
+            reply.headers.append(HTTPField(name: .setCookie, value: try await knownBrowserCookie(request, customer: customer)))
             return reply
         } catch let error as DomainError {
             return try Self.jsonError(error, status: .unauthorized)

@@ -63,6 +63,7 @@ extension WebApp {
         if page.values["notify_threshold"] == nil {
             page.values["notify_threshold"] = Money(minorUnits: notifications.thresholdMinor, currency: .chf).decimalString
         }
+        try await fillPush(&page, principal: principal)
         let preferences = try await services.debitPreferences.preferences(of: principal.customerID)
         page.values["debit_accounts"] = try await services.accounts.accounts(of: principal).filter { $0.kind == .current || $0.kind == .savings }
             .map { account in

@@ -36,6 +36,7 @@ extension WebApp {
         registerActivation(on: router)
         registerSecondFactor(on: router)
         registerPasskeys(on: router)
+        registerPush(on: router)
         registerLoan(on: router)
         registerMore(on: router)
         registerInbox(on: router)
@@ -167,6 +168,8 @@ extension WebApp {
                 // why at login: the bank writes to the customer (inbox, station) in the language they bank in.
                 try await services.messages.setLanguage(page.language.rawValue, of: customer)
             }
+            // why after the language: the new-browser alert is written in the customer's.
+            cookies.append(try await knownBrowserCookie(request, customer: customer))
             if grant.level < 2 {
                 // The bank asks for two factors: the password was the first; the wish to be
                 // remembered waits for the second (only a full login remembers a browser).
@@ -193,6 +196,15 @@ extension WebApp {
         var kinds: [AccountKind] = []
         for account in accounts where !kinds.contains(account.kind) { kinds.append(account.kind) }
         return (kinds, asked.flatMap(AccountKind.init(rawValue:)).flatMap { kinds.contains($0) ? $0 : nil })
+    }
+
+    /// Notes a login from this browser (one without an id gets one; a new one is announced to
+    /// the customer) and answers the cookie that keeps its id.
+    func knownBrowserCookie(_ request: Request, customer: CustomerID) async throws -> String {
+        let sent = WebSupport.cookies(request)[WebSupport.browserCookie].flatMap { KnownBrowsers.isValid($0) ? $0 : nil }
+        let id = sent ?? services.knownBrowsers.newID()
+        try await services.knownBrowsers.noteLogin(of: customer, browser: id, label: BrowserName.describe(request.headers[.userAgent] ?? ""))
+        return WebSupport.cookie(WebSupport.browserCookie, id, request: request, maxAge: 34_560_000)
     }
 
     /// The cookie that remembers this browser for the customer of the full session `token`.

@@ -22,6 +22,9 @@ enum WebSupport {
     /// "Remember this device" ticked where the password was only the first factor: kept until
     /// the second is given (a browser is remembered only after a full login).
     static let rememberWishCookie = "tresor_remember_wish"
+    /// The browser's own id (KnownBrowsers): a login from a browser without a known one is
+    /// announced to the customer. Kept 400 days, the most browsers allow.
+    static let browserCookie = "tresor_browser"
 
     static func cookies(_ request: Request) -> [String: String] {
         var cookies: [String: String] = [:]

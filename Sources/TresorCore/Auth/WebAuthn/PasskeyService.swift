@@ -141,6 +141,9 @@ public struct PasskeyService: Sendable {
                         principal, at: now, action: "passkey.register", subject: "passkey:\(row.int(0))",
                         details: "\(registered.attestationFormat), alg \(registered.algorithm.rawValue)"),
                     dialect: dialect, in: session)
+                // why told: a passkey added by someone else opens the account without the password.
+                try await MessageService.post(
+                    to: principal.customerID, category: .security, MessageText(.passkeyAdded, ["name": label]), now: now, in: session)
                 return Passkey(
                     id: row.int(0), name: label, algorithm: registered.algorithm.rawValue, backupEligible: registered.backupEligible,
                     createdAtMillis: now, lastUsedAtMillis: nil)

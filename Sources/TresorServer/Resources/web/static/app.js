@@ -442,3 +442,33 @@ document.addEventListener("submit", async (event) => {
   form.dataset.signed = "1";
   form.submit();
 });
+
+// Notifications on this browser (Settings): asks for permission, subscribes with the bank's
+// VAPID key and hands the subscription to the server; iOS Safari only offers it to the app
+// added to the home screen, so elsewhere the hint says why there is no switch.
+const hasPush = Boolean(navigator.serviceWorker && window.PushManager && window.Notification);
+document.addEventListener("DOMContentLoaded", () => {
+  if (!hasPush) return;
+  for (const part of document.querySelectorAll(".push-add")) part.hidden = false;
+  for (const part of document.querySelectorAll(".push-unsupported")) part.hidden = true;
+});
+function keyBytes(base64url) {
+  const text = atob(base64url.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(text, (c) => c.charCodeAt(0));
+}
+document.addEventListener("click", async (event) => {
+  const on = event.target.closest && event.target.closest("#push-on");
+  if (!on) return;
+  on.disabled = true;
+  try {
+    if (await Notification.requestPermission() === "granted") {
+      const registration = await navigator.serviceWorker.ready;
+      const subscription = await registration.pushManager.subscribe({userVisibleOnly: true, applicationServerKey: keyBytes(on.dataset.key)});
+      const details = document.getElementById("push-details").checked;
+      const [ok, answer] = await postJSON("/settings/push", {csrf: on.dataset.csrf, subscription: subscription.toJSON(), details});
+      if (ok) { location.assign(answer.location); return; }
+    }
+  } catch (error) { /* refused by the customer or the browser: said below */ }
+  on.disabled = false;
+  showPasskeyError(on, "push-error");
+});

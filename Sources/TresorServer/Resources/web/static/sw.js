@@ -63,3 +63,33 @@ self.addEventListener("fetch", (event) => {
     });
   }));
 });
+
+// A push from the bank (Web Push): the payload is `{"id", "title", "body", "url", "tag"}`, as
+// the server wrote it for this browser (details only when the customer allowed them here). The
+// tag is the message's, so the same message pushed again replaces the first notification.
+self.addEventListener("push", (event) => {
+  let data = {};
+  try { data = event.data ? event.data.json() : {}; } catch (error) { data = {}; }
+  const title = data.title || "Tresor";
+  event.waitUntil(self.registration.showNotification(title, {
+    body: data.body || "",
+    tag: data.tag || "tresor",
+    icon: "/static/icon-192.png",
+    badge: "/static/icon-192.png",
+    data: { url: typeof data.url === "string" && data.url.startsWith("/") ? data.url : "/inbox" },
+  }));
+});
+
+// A tap opens the screen the notification is about: in an open window of the app when there is
+// one, else in a new one. Only paths of this app are opened.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const path = (event.notification.data && event.notification.data.url) || "/inbox";
+  const target = new URL(path.startsWith("/") && !path.startsWith("//") ? path : "/inbox", self.location.origin).href;
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+    const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+    if (!open) return self.clients.openWindow(target);
+    // A window this worker does not control cannot be navigated: then a new one opens.
+    return open.navigate(target).then((client) => client && client.focus().catch(() => client), () => self.clients.openWindow(target));
+  }));
+});
