@@ -33,9 +33,22 @@ extension TresorClient {
         try await fetch { try await $0.getV1Payments(query: .init(status: status)).ok.body.json.payments }
     }
 
-    /// Receipts, newest first, optionally of one month ("2026-11").
+    /// Receipts, newest purchase first, optionally of one month ("2026-11").
     public func receipts(month: String? = nil) async throws -> [Receipt] {
         try await call { try await $0.getV1Receipts(query: .init(month: month)).ok.body.json.receipts }
+    }
+
+    /// Receipts found by words of the shop or of the photo's text, a range of the total (in the
+    /// receipt's currency) and a period; each given part narrows the others.
+    public func searchReceipts(
+        text: String? = nil, totalFrom: Money? = nil, totalUpTo: Money? = nil, from: LocalDate? = nil, to: LocalDate? = nil
+    ) async throws -> [Receipt] {
+        try await call {
+            try await $0.getV1Receipts(
+                query: .init(
+                    q: text, minAmount: totalFrom?.decimalString, maxAmount: totalUpTo?.decimalString, from: from?.description, to: to?.description)
+            ).ok.body.json.receipts
+        }
     }
 
     /// The month's budget ("2026-11"): spent and remaining, overall and per category.

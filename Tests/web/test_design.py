@@ -287,13 +287,80 @@ class OfflineTest(BrowserTest):
             except OSError:
                 time.sleep(0.1)
 
-    def log_in(self):
+    def log_in(self, remember=True):
+        """Logs in, with "remember this device" ticked (only such a browser keeps pages offline)."""
         self.browser.get(self.base + "/login")
+        # why cleared: a remembered browser's login page has the contract filled in.
+        self.browser.find_element(By.ID, "contract").clear()
         self.browser.find_element(By.ID, "contract").send_keys("10000012")
         self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
+        box = self.browser.find_element(By.ID, "remember")
+        if box.is_selected() != remember:
+            box.click()
         self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
         self.wait_until(lambda b: b.current_url.endswith("/home"))
         self.wait_until(lambda b: b.execute_script("return navigator.serviceWorker.controller !== null"))
+
+    def kept(self, path):
+        return self.browser.execute_async_script(
+            f"caches.open('tresor-pages').then((c) => c.match('{path}')).then((r) => r ? r.arrayBuffer() : null)"
+            ".then((b) => arguments[0](b ? Array.from(new Uint8Array(b)) : null))")
+
+    def session_key(self):
+        """The worker's key as IndexedDB holds it: [extractable, algorithm], or None."""
+        return self.browser.execute_async_script("""
+            const done = arguments[0];
+            const opening = indexedDB.open("tresor-keys", 1);
+            opening.onupgradeneeded = () => opening.result.createObjectStore("keys");
+            opening.onsuccess = () => {
+              const get = opening.result.transaction("keys").objectStore("keys").get("session");
+              get.onsuccess = () => done(get.result ? [get.result.key.extractable, get.result.key.algorithm.name] : null);
+            };""")
+
+    def log_out(self):
+        self.browser.find_element(By.CSS_SELECTOR, "form[action='/logout'] button").click()
+        self.wait_until(lambda b: "/login" in b.current_url)
+
+    def test_kept_pages_are_sealed_and_leave_with_the_session(self):
+        """Only a browser the customer chose to remember keeps the overview, sealed (AES-GCM) with
+        a key that cannot be read out; logging out, or the session's idle time passing, takes the
+        key and the pages, so the offline overview then shows nothing."""
+        self.log_in(remember=False)
+        self.wait_until(lambda b: b.execute_script("return navigator.serviceWorker.controller !== null"))
+        self.browser.get(self.base + "/home")
+        time.sleep(1)
+        self.assertIsNone(self.kept("/home"), "a browser not remembered keeps nothing")
+        self.log_out()
+
+        self.log_in(remember=True)
+        self.browser.get(self.base + "/home")
+        total = self.browser.find_element(By.CSS_SELECTOR, "[data-testid=total]").text
+        self.wait_until(lambda b: self.kept("/home"))
+        sealed = bytes(self.kept("/home")).decode("latin-1")
+        for clear in [total, "Anna Meier", "<html", "Privatkonto"]:
+            self.assertNotIn(clear, sealed, "the kept overview is not readable as it lies in the cache")
+        self.assertEqual(self.session_key(), [False, "AES-GCM"])
+        self.log_out()
+        self.wait_until(lambda b: self.kept("/home") is None and self.session_key() is None)
+
+        # The session's idle time passes with the computer left alone: nothing shows offline.
+        self.log_in(remember=True)
+        self.browser.get(self.base + "/home")
+        self.wait_until(lambda b: self.kept("/home"))
+        self.browser.execute_async_script("""
+            const done = arguments[0];
+            const opening = indexedDB.open("tresor-keys", 1);
+            opening.onsuccess = () => {
+              const store = opening.result.transaction("keys", "readwrite").objectStore("keys");
+              const get = store.get("session");
+              get.onsuccess = () => { get.result.until = Date.now() - 1; store.put(get.result, "session").onsuccess = () => done(true); };
+            };""")
+        self.server.kill()
+        self.server.wait()
+        self.browser.get(self.base + "/home")
+        self.assertIn("Offline", self.browser.find_element(By.TAG_NAME, "h1").text)
+        self.assertFalse(self.browser.find_elements(By.CSS_SELECTOR, "[data-testid=total]"))
+        self.wait_until(lambda b: self.kept("/home") is None and self.session_key() is None)
 
     def shells(self):
         return sorted(name for name in self.browser.execute_async_script("caches.keys().then(arguments[0])") if name.startswith("tresor-shell-"))

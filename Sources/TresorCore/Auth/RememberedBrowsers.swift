@@ -51,6 +51,20 @@ public struct RememberedBrowsers: Sendable {
         }
     }
 
+    /// Whether `token` remembers this browser for `customer` (read only: a page view does not
+    /// count as a use of the quick view).
+    public func remembers(_ token: String, customer: CustomerID) async throws -> Bool {
+        guard token.count <= 64 else { return false }
+        let now = clock.unixMillis
+        let hash = Hashing.sha256Hex(Array(token.utf8))
+        return try await database.read { session in
+            try await session.queryOne(
+                SQL(
+                    "SELECT 1 FROM remembered_browsers WHERE token_hash = ? AND customer_id = ? AND revoked = 0 AND expires_at_ms > ?",
+                    [.text(hash), .int(customer.rawValue), .int(now)])) != nil
+        }
+    }
+
     /// The customer's remembered browsers still in use: when each was remembered and last used.
     public func browsers(of customer: CustomerID) async throws -> [(createdAtMillis: Int64, lastUsedAtMillis: Int64)] {
         let now = clock.unixMillis

@@ -56,14 +56,18 @@ public struct ReceiptService: Sendable {
     }
 
     public func list(of customer: CustomerID, month: String? = nil) async throws -> [Receipt] {
-        try await database.read { session in
-            var sql = "SELECT \(Self.columns) FROM receipts WHERE customer_id = ?"
-            var values: [SQLValue] = [.int(customer.rawValue)]
-            if let month {
-                sql += " AND purchase_date >= ? AND purchase_date <= ?"
-                values += [.text("\(month)-01"), .text("\(month)-31")]
-            }
-            return try await session.query(SQL(sql + " ORDER BY purchase_date DESC, id DESC", values)).map(Self.receipt)
+        try await list(of: customer, matching: ReceiptQuery(month: month))
+    }
+
+    /// The customer's receipts that match every part of `query`, newest purchase first.
+    public func list(of customer: CustomerID, matching query: ReceiptQuery) async throws -> [Receipt] {
+        let (conditions, values) = query.sql
+        return try await database.read { session in
+            try await session.query(
+                SQL(
+                    "SELECT \(Self.columns) FROM receipts WHERE customer_id = ?\(conditions) ORDER BY purchase_date DESC, id DESC",
+                    [.int(customer.rawValue)] + values)
+            ).map(Self.receipt)
         }
     }
 

@@ -101,7 +101,7 @@ extension Components.Schemas {
 }
 
 extension Operations {
-    /// The caller's receipts, optionally of one month.
+    /// The caller's receipts, newest purchase first; each parameter given narrows them: words of the merchant or of the text read from the photo (q, any case), the total between min_amount and max_amount, bought from one day to another or in one month. An empty parameter is no condition.
     ///
     /// - Remark: HTTP `GET /v1/receipts`.
     /// - Remark: Generated from `#/paths//v1/receipts/get`.
@@ -112,12 +112,39 @@ extension Operations {
             public struct Query: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/receipts/GET/query/month`.
                 public var month: Swift.String?
+                /// - Remark: Generated from `#/paths/v1/receipts/GET/query/q`.
+                public var q: Swift.String?
+                /// - Remark: Generated from `#/paths/v1/receipts/GET/query/min_amount`.
+                public var minAmount: Swift.String?
+                /// - Remark: Generated from `#/paths/v1/receipts/GET/query/max_amount`.
+                public var maxAmount: Swift.String?
+                /// - Remark: Generated from `#/paths/v1/receipts/GET/query/from`.
+                public var from: Swift.String?
+                /// - Remark: Generated from `#/paths/v1/receipts/GET/query/to`.
+                public var to: Swift.String?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - month:
-                public init(month: Swift.String? = nil) {
+                ///   - q:
+                ///   - minAmount:
+                ///   - maxAmount:
+                ///   - from:
+                ///   - to:
+                public init(
+                    month: Swift.String? = nil,
+                    q: Swift.String? = nil,
+                    minAmount: Swift.String? = nil,
+                    maxAmount: Swift.String? = nil,
+                    from: Swift.String? = nil,
+                    to: Swift.String? = nil
+                ) {
                     self.month = month
+                    self.q = q
+                    self.minAmount = minAmount
+                    self.maxAmount = maxAmount
+                    self.from = from
+                    self.to = to
                 }
             }
             public var query: Operations.GetV1Receipts.Input.Query
@@ -1497,7 +1524,7 @@ extension Operations {
 
 /// Convenience overloads for operation inputs.
 extension APIProtocol {
-    /// The caller's receipts, optionally of one month.
+    /// The caller's receipts, newest purchase first; each parameter given narrows them: words of the merchant or of the text read from the photo (q, any case), the total between min_amount and max_amount, bought from one day to another or in one month. An empty parameter is no condition.
     ///
     /// - Remark: HTTP `GET /v1/receipts`.
     /// - Remark: Generated from `#/paths//v1/receipts/get`.
@@ -1582,7 +1609,7 @@ extension APIProtocol {
 }
 
 extension Client {
-    /// The caller's receipts, optionally of one month.
+    /// The caller's receipts, newest purchase first; each parameter given narrows them: words of the merchant or of the text read from the photo (q, any case), the total between min_amount and max_amount, bought from one day to another or in one month. An empty parameter is no condition.
     ///
     /// - Remark: HTTP `GET /v1/receipts`.
     /// - Remark: Generated from `#/paths//v1/receipts/get`.
@@ -1606,6 +1633,41 @@ extension Client {
                     explode: true,
                     name: "month",
                     value: input.query.month
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "q",
+                    value: input.query.q
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "min_amount",
+                    value: input.query.minAmount
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "max_amount",
+                    value: input.query.maxAmount
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "from",
+                    value: input.query.from
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "to",
+                    value: input.query.to
                 )
                 converter.setAcceptHeader(
                     in: &request.headerFields,

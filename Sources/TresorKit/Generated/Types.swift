@@ -107,7 +107,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/scan/slip`.
     /// - Remark: Generated from `#/paths//v1/scan/slip/post`.
     func postV1ScanSlip(_ input: Operations.PostV1ScanSlip.Input) async throws -> Operations.PostV1ScanSlip.Output
-    /// The caller's receipts, optionally of one month.
+    /// The caller's receipts, newest purchase first; each parameter given narrows them: words of the merchant or of the text read from the photo (q, any case), the total between min_amount and max_amount, bought from one day to another or in one month. An empty parameter is no condition.
     ///
     /// - Remark: HTTP `GET /v1/receipts`.
     /// - Remark: Generated from `#/paths//v1/receipts/get`.

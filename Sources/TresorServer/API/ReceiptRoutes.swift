@@ -53,10 +53,25 @@ struct ReceiptRoutes {
 
     func list(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
-        let month = request.uri.queryParameters.get("month").map { String($0) }
-        if let month { _ = try BudgetService.validate(month: month) }
+        let query = try Self.query(request)
         struct Many: Encodable { let receipts: [ReceiptDTO] }
-        return try JSON.response(Many(receipts: try await receipts.list(of: principal.customerID, month: month).map { ReceiptDTO($0) }))
+        return try JSON.response(Many(receipts: try await receipts.list(of: principal.customerID, matching: query).map { ReceiptDTO($0) }))
+    }
+
+    /// `?q=&min_amount=&max_amount=&from=&to=&month=`, as the web app's search sends it too
+    /// (an empty field is no condition there).
+    static func query(_ request: Request) throws -> ReceiptQuery {
+        func given(_ name: String) -> String? { request.text(name).flatMap { $0.isEmpty ? nil : $0 } }
+        func amount(_ name: String) throws -> Int64? {
+            try given(name).map { try Money(parsing: TypedAmount.normalized($0), currency: .chf, field: name).minorUnits }
+        }
+        let month = given("month")
+        if let month { _ = try BudgetService.validate(month: month) }
+        return try ReceiptQuery(
+            text: given("q"), minMinor: try amount("min_amount"), maxMinor: try amount("max_amount"),
+            from: try given("from").map { try LocalDate(parsing: $0, field: "from") },
+            to: try given("to").map { try LocalDate(parsing: $0, field: "to") },
+            month: month)
     }
 
     func show(_ request: Request, context: TresorRequestContext) async throws -> Response {

@@ -28,7 +28,18 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
         let language = page.language
-        page.values["receipts"] = try await services.receipts.list(of: principal.customerID).map { receipt in
+        var query = try ReceiptQuery()
+        do {
+            query = try ReceiptRoutes.query(request)
+        } catch let error as DomainError {
+            page.values["search_error"] = Self.message(for: error, strings: page.strings)
+        }
+        for name in ["q", "min_amount", "max_amount", "from", "to"] { page.values["search_\(name)"] = request.text(name) ?? "" }
+        page.values["search_open"] = !query.isEmpty || page.values["search_error"] != nil
+        // why nothing when refused: a list of every receipt would read as the search's answer.
+        let found = page.values["search_error"] == nil ? try await services.receipts.list(of: principal.customerID, matching: query) : []
+        if !query.isEmpty { page.values["search_found"] = page.strings.text("receipts_found", ["n": String(found.count)]) }
+        page.values["receipts"] = found.map { receipt in
             [
                 "id": String(receipt.id), "merchant": receipt.merchant ?? "?", "date": receipt.date.map(language.format) ?? "",
                 "total": receipt.total.map(language.format) ?? "", "category": page.strings["category_\(receipt.category)"] ?? receipt.category,

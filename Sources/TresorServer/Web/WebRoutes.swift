@@ -198,6 +198,19 @@ extension WebApp {
         return (kinds, asked.flatMap(AccountKind.init(rawValue:)).flatMap { kinds.contains($0) ? $0 : nil })
     }
 
+    /// A page the service worker may keep for offline reading (the overview, the accounts):
+    /// `X-Tresor-Keep: <seconds>` lets it keep the page, encrypted, for the session's idle time
+    /// after this view, on a browser the customer chose to remember only; without the header the
+    /// worker keeps nothing and drops what it kept (sw.js).
+    func keptPage(_ response: Response, request: Request, principal: Principal) async throws -> Response {
+        guard let token = WebSupport.cookies(request)[WebSupport.deviceCookie],
+            try await services.rememberedBrowsers.remembers(token, customer: principal.customerID)
+        else { return response }
+        var response = response
+        response.headers[WebSupport.keepField] = String(services.auth.config.idleTimeoutSeconds)
+        return response
+    }
+
     /// Notes a login from this browser (one without an id gets one; a new one is announced to
     /// the customer) and answers the cookie that keeps its id.
     func knownBrowserCookie(_ request: Request, customer: CustomerID) async throws -> String {
@@ -308,7 +321,7 @@ extension WebApp {
         let messages = try await services.messages.messages(of: principal.customerID, limit: 3)
         page.values["messages"] = messages.map { ["subject": $0.subject, "body": $0.body] }
         page.values["has_messages"] = !messages.isEmpty
-        return render("home", page)
+        return try await keptPage(render("home", page), request: request, principal: principal)
     }
 
     func accounts(_ request: Request, context: TresorRequestContext) async throws -> Response {
@@ -358,7 +371,7 @@ extension WebApp {
             return values
         }
         if request.uri.queryParameters.get("blocked") != nil { page.values["notice"] = page.strings["card_blocked_notice"] }
-        return render("accounts", page)
+        return try await keptPage(render("accounts", page), request: request, principal: principal)
     }
 
     /// Blocks a card from its details on the accounts page; the notice says it is done.

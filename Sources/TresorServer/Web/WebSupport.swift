@@ -25,6 +25,8 @@ enum WebSupport {
     /// The browser's own id (KnownBrowsers): a login from a browser without a known one is
     /// announced to the customer. Kept 400 days, the most browsers allow.
     static let browserCookie = "tresor_browser"
+    /// On a page the service worker may keep encrypted: for how many seconds (`WebApp.keptPage`).
+    static let keepField = HTTPField.Name("X-Tresor-Keep")!
 
     static func cookies(_ request: Request) -> [String: String] {
         var cookies: [String: String] = [:]
