@@ -162,6 +162,7 @@ public func buildRouter(
         v1.get("/receipts/{id}", use: receipts.show)
         v1.get("/receipts/{id}/image", use: receipts.image)
         v1.patch("/receipts/{id}", use: receipts.update)
+        v1.put("/receipts/{id}/splits", use: receipts.split)
         v1.delete("/receipts/{id}", use: receipts.delete)
         v1.get("/receipt-categories", use: receipts.categories)
         v1.post("/receipt-categories", use: receipts.addCategory)

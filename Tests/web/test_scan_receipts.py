@@ -308,3 +308,46 @@ class ReceiptSearchTest(BrowserTest):
         error = self.browser.find_element(By.ID, "search-error")
         self.assertTrue(error.is_displayed() and error.get_attribute("role") == "alert")
         self.assertGreaterEqual(len(set(self.search()) & ours), 3, "an empty search shows every receipt")
+
+    def test_split_a_receipt_across_categories(self):
+        """One slip, two kinds of goods: the parts must add up to the total (said at the form
+        when they do not), and the budget then counts each part in its category."""
+        _, grant = api("POST", "/v1/sessions", {"contract": self.CONTRACT, "password": "tresor-demo"})
+        token = grant["token"]
+        receipt = self.upload(token, "receipt-05-de-clean.jpg", "Shell", "2024-05-10", "76.79")
+        self.login(self.CONTRACT)
+        self.browser.get(BASE + f"/receipts/{receipt['id']}")
+
+        def split(rows):
+            for n, (category, amount) in enumerate(rows, start=1):
+                Select(self.browser.find_element(By.ID, f"split-category-{n}")).select_by_value(category)
+                box = self.browser.find_element(By.ID, f"split-amount-{n}")
+                box.clear()
+                box.send_keys(amount)
+            old = self.browser.find_element(By.TAG_NAME, "html")
+            self.browser.find_element(By.ID, "save-split").click()
+            self.wait_until_left(old)
+
+        split([("transport", "50.00"), ("groceries", "20.00")])
+        error = self.browser.find_element(By.ID, "split-error")
+        self.assertTrue(error.is_displayed() and error.get_attribute("role") == "alert")
+        self.assertIn("76.79", error.text)
+        self.assertEqual(self.browser.find_element(By.ID, "split-amount-2").get_attribute("value"), "20.00", "what was typed is kept")
+        self.assert_fits_and_accessible()
+        split([("transport", "50.00"), ("groceries", "26.79")])
+        parts = self.browser.find_element(By.ID, "split-parts").text
+        self.assertIn("50", parts)
+        self.assertIn("26", parts)
+        _, body = api("GET", f"/v1/receipts/{receipt['id']}", token=token)
+        self.assertEqual([(s["category"], s["amount"]["amount"]) for s in body["receipt"]["splits"]],
+                         [("transport", "50.00"), ("groceries", "26.79")])
+        _, budget = api("GET", "/v1/budgets?month=2024-05", token=token)
+        spent = {line["category"]: line["spent"]["amount"] for line in budget["budget"]["categories"]}
+        self.assertEqual((spent.get("transport"), spent.get("groceries")), ("50.00", "26.79"), budget)
+        for mode in ["dark", "light"]:
+            self.browser.get(BASE + f"/appearance/{mode}?back=/receipts/{receipt['id']}")
+            self.wait_until(lambda b: b.find_element(By.TAG_NAME, "html").get_attribute("data-theme") == mode)
+            self.browser.execute_script("document.getElementById('split-form').scrollIntoView()")
+            self.assert_fits_and_accessible()
+            os.makedirs(ARTIFACTS, exist_ok=True)
+            self.browser.save_screenshot(os.path.join(ARTIFACTS, f"receipt-split-{mode}.png"))

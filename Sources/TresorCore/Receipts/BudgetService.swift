@@ -100,10 +100,15 @@ public struct BudgetService: Sendable {
         // why the CAST: PostgreSQL sums BIGINT as NUMERIC; both stores then answer an integer.
         for row in try await session.query(
             SQL(
+                // why two parts: a split receipt counts by its parts (receipt_splits), a whole one by its category.
                 """
-                SELECT category, CAST(SUM(total_minor) AS BIGINT) FROM receipts WHERE customer_id = ? AND currency = ? AND total_minor IS NOT NULL \
-                AND purchase_date >= ? AND purchase_date <= ? GROUP BY category
-                """, [.int(customer.rawValue), .text(currency.code)] + range))
+                SELECT category, CAST(SUM(amount_minor) AS BIGINT) FROM (\
+                SELECT r.category AS category, r.total_minor AS amount_minor FROM receipts r WHERE r.customer_id = ? AND r.currency = ? \
+                AND r.total_minor IS NOT NULL AND r.purchase_date >= ? AND r.purchase_date <= ? \
+                AND NOT EXISTS (SELECT 1 FROM receipt_splits s WHERE s.receipt_id = r.id) \
+                UNION ALL SELECT s.category, s.amount_minor FROM receipt_splits s JOIN receipts r ON r.id = s.receipt_id \
+                WHERE r.customer_id = ? AND r.currency = ? AND r.purchase_date >= ? AND r.purchase_date <= ?) parts GROUP BY category
+                """, ([.int(customer.rawValue), .text(currency.code)] + range) + ([.int(customer.rawValue), .text(currency.code)] + range)))
         {
             spent[row.text(0), default: 0] += row.int(1)
         }

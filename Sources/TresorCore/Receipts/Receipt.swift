@@ -14,6 +14,19 @@ public struct Receipt: Sendable, Hashable {
     public var confidence: Int
     public var transactionID: Int64?
     public var vat: [VATAmount] = []
+    /// The parts of a receipt split across categories (empty: all of it in `category`).
+    public var splits: [ReceiptSplit] = []
+}
+
+/// One part of a split receipt.
+public struct ReceiptSplit: Sendable, Hashable {
+    public let category: String
+    public let amount: Money
+
+    public init(category: String, amount: Money) {
+        self.category = category
+        self.amount = amount
+    }
 }
 
 /// A VAT line of a receipt: the rate as printed (`8.1`, a label) and the tax amount.
@@ -62,5 +75,13 @@ public struct ReceiptChanges: Sendable {
         self.date = date
         self.total = total
         self.category = category
+    }
+}
+
+extension Array where Element == ReceiptSplit {
+    /// The parts' sum; nil for none or parts in more than one currency.
+    public var total: Money? {
+        guard let currency = first?.amount.currency, allSatisfy({ $0.amount.currency == currency }) else { return nil }
+        return Money(minorUnits: reduce(0) { $0 + $1.amount.minorUnits }, currency: currency)
     }
 }

@@ -63,11 +63,14 @@ public struct ReceiptService: Sendable {
     public func list(of customer: CustomerID, matching query: ReceiptQuery) async throws -> [Receipt] {
         let (conditions, values) = query.sql
         return try await database.read { session in
-            try await session.query(
+            var receipts = try await session.query(
                 SQL(
                     "SELECT \(Self.columns) FROM receipts WHERE customer_id = ?\(conditions) ORDER BY purchase_date DESC, id DESC",
                     [.int(customer.rawValue)] + values)
             ).map(Self.receipt)
+            let splits = try await Self.splits(of: receipts.map(\.id), in: session)
+            for index in receipts.indices { receipts[index].splits = splits[receipts[index].id] ?? [] }
+            return receipts
         }
     }
 
@@ -128,6 +131,11 @@ public struct ReceiptService: Sendable {
                         """, [.int(customer.rawValue), .text(ReceiptCategories.merchantKey(merchant)), .text(receipt.category)]))
             }
             if changes.total != nil || changes.date != nil { receipt.transactionID = nil }
+            // why dropped: its parts no longer add up to the new total; the customer splits again.
+            if let total = changes.total, !receipt.splits.isEmpty, total != receipt.splits.total {
+                try await session.execute(SQL("DELETE FROM receipt_splits WHERE receipt_id = ?", [.int(id)]))
+                receipt.splits = []
+            }
             try await session.execute(
                 SQL(
                     """
@@ -150,11 +158,59 @@ public struct ReceiptService: Sendable {
         return updated
     }
 
+    /// Splits the receipt across categories: at least two parts, each of a known category, more
+    /// than zero and in the receipt's currency, adding up to its total exactly. No parts: the
+    /// receipt is whole again. The receipt's own category becomes its largest part's.
+    public func split(_ id: Int64, of customer: CustomerID, into parts: [ReceiptSplit]) async throws -> Receipt {
+        let updated = try await database.transaction { session in
+            var receipt = try await Self.load(id, customer: customer, in: session)
+            if !parts.isEmpty {
+                guard let total = receipt.total else {
+                    throw DomainError(.invalidParameter, field: "splits", "Set the receipt's total before splitting it.")
+                }
+                guard (2...20).contains(parts.count) else {
+                    throw DomainError(.invalidParameter, field: "splits", "A split has two parts or more, at most 20.")
+                }
+                guard Set(parts.map(\.category)).count == parts.count else {
+                    throw DomainError(.invalidParameter, field: "splits", "Each category once: add its amounts together.")
+                }
+                for (index, part) in parts.enumerated() {
+                    try await Self.validate(category: part.category, customer: customer, in: session, field: "splits[\(index)].category")
+                    guard part.amount.currency == total.currency, part.amount.minorUnits > 0 else {
+                        throw DomainError(
+                            .invalidAmount, field: "splits[\(index)].amount", "Each part is more than zero, in \(total.currency.code).")
+                    }
+                }
+                guard parts.total == total else {
+                    throw DomainError(
+                        .invalidAmount, field: "splits",
+                        "The parts add up to \(parts.total?.decimalString ?? "?"), the total is \(total.decimalString).")
+                }
+            }
+            try await session.execute(SQL("DELETE FROM receipt_splits WHERE receipt_id = ?", [.int(id)]))
+            for part in parts {
+                try await session.execute(
+                    SQL(
+                        "INSERT INTO receipt_splits (receipt_id, category, amount_minor) VALUES (?, ?, ?)",
+                        [.int(id), .text(part.category), .int(part.amount.minorUnits)]))
+            }
+            if let largest = parts.max(by: { ($0.amount.minorUnits, $1.category) < ($1.amount.minorUnits, $0.category) }) {
+                receipt.category = largest.category
+                try await session.execute(SQL("UPDATE receipts SET category = ? WHERE id = ?", [.text(largest.category), .int(id)]))
+            }
+            receipt.splits = try await Self.splits(of: [id], in: session)[id] ?? []
+            return receipt
+        }
+        try await budgets.sendAlerts(for: customer, around: updated.date)
+        return updated
+    }
+
     /// Deletes the receipt. The image stays in the store: it is content-addressed and may be
     /// another receipt's too; backups keep every object.
     public func delete(_ id: Int64, of customer: CustomerID) async throws {
         try await database.transaction { session in
             let receipt = try await Self.load(id, customer: customer, in: session)
+            try await session.execute(SQL("DELETE FROM receipt_splits WHERE receipt_id = ?", [.int(id)]))
             try await session.execute(SQL("DELETE FROM receipts WHERE id = ? AND customer_id = ?", [.int(id), .int(customer.rawValue)]))
             try await Ledger.pagesChanged(ofTransactions: receipt.transactionID.map { [$0] } ?? [], in: session)
         }
@@ -182,12 +238,12 @@ public struct ReceiptService: Sendable {
         }
     }
 
-    static func validate(category: String, customer: CustomerID, in session: any SQLSession) async throws {
+    static func validate(category: String, customer: CustomerID, in session: any SQLSession, field: String = "category") async throws {
         if ReceiptCategories.builtIn.contains(category) { return }
         let own = try await session.queryOne(
             SQL("SELECT 1 FROM custom_categories WHERE customer_id = ? AND name = ?", [.int(customer.rawValue), .text(category)]))
         guard own != nil else {
-            throw DomainError(.invalidParameter, field: "category", "Unknown category \(category); add it first or use a built-in one.")
+            throw DomainError(.invalidParameter, field: field, "Unknown category \(category); add it first or use a built-in one.")
         }
     }
 
@@ -237,7 +293,22 @@ public struct ReceiptService: Sendable {
             let row = try await session.queryOne(
                 SQL("SELECT \(columns) FROM receipts WHERE id = ? AND customer_id = ?", [.int(id), .int(customer.rawValue)]))
         else { throw DomainError(.notFound, field: "id", "No such receipt.") }
-        return try receipt(row)
+        var receipt = try receipt(row)
+        receipt.splits = try await splits(of: [id], in: session)[id] ?? []
+        return receipt
+    }
+
+    /// The parts of the split receipts among `ids`, by receipt, largest part first.
+    static func splits(of ids: [Int64], in session: any SQLSession) async throws -> [Int64: [ReceiptSplit]] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await session.query(
+            SQL(
+                """
+                SELECT s.receipt_id, s.category, s.amount_minor, r.currency FROM receipt_splits s JOIN receipts r ON r.id = s.receipt_id                 WHERE s.receipt_id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))                 ORDER BY s.receipt_id, s.amount_minor DESC, s.category
+                """, ids.map { .int($0) }))
+        return Dictionary(grouping: rows, by: { $0.int(0) }).mapValues { parts in
+            parts.map { ReceiptSplit(category: $0.text(1), amount: Money(minorUnits: $0.int(2), currency: Currency(code: $0.text(3)) ?? .chf)) }
+        }
     }
 
     static func receipt(_ row: SQLRow) throws -> Receipt {

@@ -4,6 +4,29 @@
 @_spi(Generated) public import OpenAPIRuntime
 import HTTPTypes
 extension Components.Schemas {
+    /// - Remark: Generated from `#/components/schemas/ReceiptSplit`.
+    public struct ReceiptSplit: Codable, Hashable, Sendable {
+        /// - Remark: Generated from `#/components/schemas/ReceiptSplit/category`.
+        public var category: Swift.String
+        /// - Remark: Generated from `#/components/schemas/ReceiptSplit/amount`.
+        public var amount: Components.Schemas.Money
+        /// Creates a new `ReceiptSplit`.
+        ///
+        /// - Parameters:
+        ///   - category:
+        ///   - amount:
+        public init(
+            category: Swift.String,
+            amount: Components.Schemas.Money
+        ) {
+            self.category = category
+            self.amount = amount
+        }
+        public enum CodingKeys: String, CodingKey {
+            case category
+            case amount
+        }
+    }
     /// - Remark: Generated from `#/components/schemas/Receipt`.
     public struct Receipt: Codable, Hashable, Sendable {
         /// - Remark: Generated from `#/components/schemas/Receipt/id`.
@@ -53,6 +76,10 @@ extension Components.Schemas {
         public typealias VatPayload = [Components.Schemas.Receipt.VatPayloadPayload]
         /// - Remark: Generated from `#/components/schemas/Receipt/vat`.
         public var vat: Components.Schemas.Receipt.VatPayload?
+        /// The parts of a receipt split across categories, largest first; empty when it is whole.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Receipt/splits`.
+        public var splits: [Components.Schemas.ReceiptSplit]?
         /// Creates a new `Receipt`.
         ///
         /// - Parameters:
@@ -65,6 +92,7 @@ extension Components.Schemas {
         ///   - confidence:
         ///   - transactionId: The matched transaction (same amount within 3 days).
         ///   - vat:
+        ///   - splits: The parts of a receipt split across categories, largest first; empty when it is whole.
         public init(
             id: Swift.String,
             merchant: Swift.String? = nil,
@@ -74,7 +102,8 @@ extension Components.Schemas {
             text: Swift.String,
             confidence: Swift.Int,
             transactionId: Swift.String? = nil,
-            vat: Components.Schemas.Receipt.VatPayload? = nil
+            vat: Components.Schemas.Receipt.VatPayload? = nil,
+            splits: [Components.Schemas.ReceiptSplit]? = nil
         ) {
             self.id = id
             self.merchant = merchant
@@ -85,6 +114,7 @@ extension Components.Schemas {
             self.confidence = confidence
             self.transactionId = transactionId
             self.vat = vat
+            self.splits = splits
         }
         public enum CodingKeys: String, CodingKey {
             case id
@@ -96,6 +126,7 @@ extension Components.Schemas {
             case confidence
             case transactionId = "transaction_id"
             case vat
+            case splits
         }
     }
 }
@@ -625,6 +656,242 @@ extension Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Split a receipt across categories (the groceries and the household goods of one slip): two parts or more, each category once, each amount more than zero in the receipt's currency, adding up to its total exactly. The budget counts the parts; the receipt's category becomes its largest part's. An empty list makes it whole again. A changed total (PATCH) makes it whole too.
+    ///
+    /// - Remark: HTTP `PUT /v1/receipts/{id}/splits`.
+    /// - Remark: Generated from `#/paths//v1/receipts/{id}/splits/put`.
+    public enum PutV1ReceiptsIdSplits {
+        public static let id: Swift.String = "put/v1/receipts/{id}/splits"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/receipts/{id}/splits/PUT/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/receipts/{id}/splits/PUT/path/id`.
+                public var id: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                public init(id: Swift.String) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.PutV1ReceiptsIdSplits.Input.Path
+            /// - Remark: Generated from `#/paths/v1/receipts/{id}/splits/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PutV1ReceiptsIdSplits.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PutV1ReceiptsIdSplits.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.PutV1ReceiptsIdSplits.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/receipts/{id}/splits/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/receipts/{id}/splits/PUT/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/receipts/{id}/splits/PUT/requestBody/json/splits`.
+                    public var splits: [Components.Schemas.ReceiptSplit]
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - splits:
+                    public init(splits: [Components.Schemas.ReceiptSplit]) {
+                        self.splits = splits
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case splits
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/receipts/{id}/splits/PUT/requestBody/content/application\/json`.
+                case json(Operations.PutV1ReceiptsIdSplits.Input.Body.JsonPayload)
+            }
+            public var body: Operations.PutV1ReceiptsIdSplits.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.PutV1ReceiptsIdSplits.Input.Path,
+                headers: Operations.PutV1ReceiptsIdSplits.Input.Headers = .init(),
+                body: Operations.PutV1ReceiptsIdSplits.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/receipts/{id}/splits/PUT/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/receipts/{id}/splits/PUT/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/receipts/{id}/splits/PUT/responses/200/content/json/receipt`.
+                        public var receipt: Components.Schemas.Receipt
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - receipt:
+                        public init(receipt: Components.Schemas.Receipt) {
+                            self.receipt = receipt
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case receipt
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/receipts/{id}/splits/PUT/responses/200/content/application\/json`.
+                    case json(Operations.PutV1ReceiptsIdSplits.Output.Ok.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.PutV1ReceiptsIdSplits.Output.Ok.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PutV1ReceiptsIdSplits.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.PutV1ReceiptsIdSplits.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The receipt with its parts.
+            ///
+            /// - Remark: Generated from `#/paths//v1/receipts/{id}/splits/put/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.PutV1ReceiptsIdSplits.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.PutV1ReceiptsIdSplits.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rejection with a stable code and the field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/receipts/{id}/splits/put/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rejection with a stable code and the field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/receipts/{id}/splits/put/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rejection with a stable code and the field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/receipts/{id}/splits/put/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
                             response: self
                         )
                     }
@@ -1552,6 +1819,21 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// Split a receipt across categories (the groceries and the household goods of one slip): two parts or more, each category once, each amount more than zero in the receipt's currency, adding up to its total exactly. The budget counts the parts; the receipt's category becomes its largest part's. An empty list makes it whole again. A changed total (PATCH) makes it whole too.
+    ///
+    /// - Remark: HTTP `PUT /v1/receipts/{id}/splits`.
+    /// - Remark: Generated from `#/paths//v1/receipts/{id}/splits/put`.
+    public func putV1ReceiptsIdSplits(
+        path: Operations.PutV1ReceiptsIdSplits.Input.Path,
+        headers: Operations.PutV1ReceiptsIdSplits.Input.Headers = .init(),
+        body: Operations.PutV1ReceiptsIdSplits.Input.Body
+    ) async throws -> Operations.PutV1ReceiptsIdSplits.Output {
+        try await putV1ReceiptsIdSplits(Operations.PutV1ReceiptsIdSplits.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
     /// One receipt.
     ///
     /// - Remark: HTTP `GET /v1/receipts/{id}`.
@@ -2035,6 +2317,143 @@ extension Client {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .tooManyRequests(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Split a receipt across categories (the groceries and the household goods of one slip): two parts or more, each category once, each amount more than zero in the receipt's currency, adding up to its total exactly. The budget counts the parts; the receipt's category becomes its largest part's. An empty list makes it whole again. A changed total (PATCH) makes it whole too.
+    ///
+    /// - Remark: HTTP `PUT /v1/receipts/{id}/splits`.
+    /// - Remark: Generated from `#/paths//v1/receipts/{id}/splits/put`.
+    public func putV1ReceiptsIdSplits(_ input: Operations.PutV1ReceiptsIdSplits.Input) async throws -> Operations.PutV1ReceiptsIdSplits.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.PutV1ReceiptsIdSplits.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/receipts/{}/splits",
+                    parameters: [
+                        input.path.id
+                    ]
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .put
+                )
+                suppressMutabilityWarning(&request)
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                let body: OpenAPIRuntime.HTTPBody?
+                switch input.body {
+                case let .json(value):
+                    body = try converter.setRequiredRequestBodyAsJSON(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "application/json; charset=utf-8"
+                    )
+                }
+                return (request, body)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.PutV1ReceiptsIdSplits.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Operations.PutV1ReceiptsIdSplits.Output.Ok.Body.JsonPayload.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                case 400:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(body: body))
+                case 401:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(body: body))
+                case 404:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(body: body))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,

@@ -119,6 +119,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/receipts`.
     /// - Remark: Generated from `#/paths//v1/receipts/post`.
     func postV1Receipts(_ input: Operations.PostV1Receipts.Input) async throws -> Operations.PostV1Receipts.Output
+    /// Split a receipt across categories (the groceries and the household goods of one slip): two parts or more, each category once, each amount more than zero in the receipt's currency, adding up to its total exactly. The budget counts the parts; the receipt's category becomes its largest part's. An empty list makes it whole again. A changed total (PATCH) makes it whole too.
+    ///
+    /// - Remark: HTTP `PUT /v1/receipts/{id}/splits`.
+    /// - Remark: Generated from `#/paths//v1/receipts/{id}/splits/put`.
+    func putV1ReceiptsIdSplits(_ input: Operations.PutV1ReceiptsIdSplits.Input) async throws -> Operations.PutV1ReceiptsIdSplits.Output
     /// One receipt.
     ///
     /// - Remark: HTTP `GET /v1/receipts/{id}`.

@@ -22,6 +22,12 @@ struct ReceiptRoutes {
         let confidence: Int
         let transactionID: String?
         let vat: [VATAmount]
+        let splits: [SplitDTO]
+
+        struct SplitDTO: Codable {
+            let category: String
+            let amount: Money
+        }
 
         init(_ receipt: Receipt) {
             id = String(receipt.id)
@@ -33,10 +39,11 @@ struct ReceiptRoutes {
             confidence = receipt.confidence
             transactionID = receipt.transactionID.map(String.init)
             vat = receipt.vat
+            splits = receipt.splits.map { SplitDTO(category: $0.category, amount: $0.amount) }
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, merchant, date, total, category, text, confidence, vat
+            case id, merchant, date, total, category, text, confidence, vat, splits
             case transactionID = "transaction_id"
         }
     }
@@ -96,6 +103,17 @@ struct ReceiptRoutes {
         let receipt = try await receipts.update(
             try context.parameters.receiptID(), of: principal.customerID,
             ReceiptChanges(merchant: input.merchant, date: input.date, total: input.total, category: input.category))
+        return try JSON.response(One(receipt: ReceiptDTO(receipt)))
+    }
+
+    /// `PUT /v1/receipts/{id}/splits {"splits": [{"category", "amount"}]}`; an empty list makes it whole.
+    func split(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        let id = try context.parameters.receiptID()
+        struct Input: Decodable { let splits: [ReceiptDTO.SplitDTO] }
+        let input = try JSON.decode(Input.self, from: try await JSON.body(request))
+        let receipt = try await receipts.split(
+            id, of: principal.customerID, into: input.splits.map { ReceiptSplit(category: $0.category, amount: $0.amount) })
         return try JSON.response(One(receipt: ReceiptDTO(receipt)))
     }
 

@@ -14,6 +14,7 @@ extension WebApp {
         router.get("/receipts/{id}/image", use: receiptImage)
         router.post("/receipts/{id}", use: receiptSave)
         router.post("/receipts/{id}/delete", use: receiptDelete)
+        router.post("/receipts/{id}/split", use: receiptSplit)
         router.get("/budget", use: budgetPage)
         router.post("/budget", use: budgetSave)
     }
@@ -82,6 +83,25 @@ extension WebApp {
             "confidence": page.language.percent(String(receipt.confidence)), "matched": receipt.transactionID != nil,
         ]
         page.values["categories"] = try await categoryOptions(page, customer: customer, selected: fields["category"] ?? receipt.category)
+        // The split form: the parts saved (or as typed), and empty rows to add more, at least three rows.
+        let rows = max(3, min(Self.splitRowsMax, receipt.splits.count + 1))
+        var splitRows: [[String: Any]] = []
+        for n in 1...rows {
+            let saved = n <= receipt.splits.count ? receipt.splits[n - 1] : nil
+            let category = fields["category_\(n)"] ?? saved?.category ?? ""
+            splitRows.append([
+                "n": String(n), "amount": fields["amount_\(n)"] ?? saved?.amount.decimalString ?? "",
+                "options": try await categoryOptions(page, customer: customer, selected: category),
+            ])
+        }
+        page.values["split_rows"] = splitRows
+        page.values["split_parts"] = receipt.splits.map { split in
+            ["category": page.strings["category_\(split.category)"] ?? split.category, "amount": page.language.format(split.amount)]
+        }
+        if let error, error.field.hasPrefix("split") {
+            page.values["split_error"] = error.message
+            return render("till", page, status: .unprocessableContent)
+        }
         if let error {
             page.values["error"] = ["field": error.field, "message": error.message]
             page.values["error_\(error.field)"] = error.message
@@ -94,6 +114,45 @@ extension WebApp {
         guard let id = Int64(context.parameters.get("id") ?? ""), let bytes = try? await services.receipts.image(id, of: principal.customerID)
         else { return await notFound(request) }
         return ImageBody.response(bytes)
+    }
+
+    /// Rows of the split form. why five: a supermarket slip rarely mixes more kinds of goods.
+    static let splitRowsMax = 5
+
+    /// The split form: the rows with a category make the parts; none makes the receipt whole.
+    func receiptSplit(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var request = request
+        let form = WebSupport.form(try await request.collectBody(upTo: 16 * 1024))
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
+        guard let id = Int64(context.parameters.get("id") ?? ""), let receipt = try? await services.receipts.get(id, of: principal.customerID)
+        else { return await notFound(request) }
+        do {
+            var parts: [ReceiptSplit] = []
+            for n in 1...Self.splitRowsMax {
+                let category = (form["category_\(n)"] ?? "").trimmingCharacters(in: .whitespaces)
+                let typed = (form["amount_\(n)"] ?? "").trimmingCharacters(in: .whitespaces)
+                if category.isEmpty && typed.isEmpty { continue }
+                guard !category.isEmpty else { throw DomainError(.invalidParameter, field: "splits", "Choose a category for each amount.") }
+                parts.append(
+                    ReceiptSplit(
+                        category: category,
+                        amount: try Money(parsing: TypedAmount.normalized(typed), currency: receipt.currency, field: "splits[\(n - 1)].amount")))
+            }
+            if let total = receipt.total, let sum = parts.total, parts.count >= 2, sum.currency == total.currency, sum != total {
+                // why said here: "the parts add up to 70.00, the total is 76.79" tells what to change.
+                let page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+                let message = page.strings.text("till_split_sum", ["parts": page.language.format(sum), "total": page.language.format(total)])
+                return try await renderReceipt(receipt, page: page, customer: principal.customerID, fields: form, error: ("splits", message))
+            }
+            _ = try await services.receipts.split(id, of: principal.customerID, into: parts)
+            return WebSupport.redirect("/receipts/\(id)#split-form")
+        } catch let error as DomainError {
+            let page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+            return try await renderReceipt(
+                receipt, page: page, customer: principal.customerID, fields: form,
+                error: (error.field ?? "splits", Self.message(for: error, strings: page.strings)))
+        }
     }
 
     func receiptSave(_ request: Request, context: TresorRequestContext) async throws -> Response {
