@@ -110,6 +110,8 @@ struct ReceiptRoutes {
     func split(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
         let id = try context.parameters.receiptID()
+        // why first: another customer's id answers 404 whatever the body, as on every route.
+        _ = try await receipts.get(id, of: principal.customerID)
         struct Input: Decodable { let splits: [ReceiptDTO.SplitDTO] }
         let input = try JSON.decode(Input.self, from: try await JSON.body(request))
         let receipt = try await receipts.split(
