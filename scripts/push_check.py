@@ -178,9 +178,13 @@ class Endpoint(http.server.BaseHTTPRequestHandler):
         self.end_headers()
 
 
+SERVERS = []
+
+
 class Server:
     def __init__(self, ca, options):
         self.port, self.ca, self.options, self.process = free_port(), ca, options, None
+        SERVERS.append(self)
         self.base = f"http://127.0.0.1:{self.port}"
 
     def start(self):
@@ -364,4 +368,10 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    finally:
+        # why: a failed check exits from the middle; no server of this run may outlive it.
+        for server in SERVERS:
+            if server.process and server.process.poll() is None:
+                server.kill()
