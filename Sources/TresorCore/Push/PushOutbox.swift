@@ -35,6 +35,13 @@ public struct PushOutbox: Sendable {
     public func claim(limit: Int = 20, lease: Int64 = Self.lease) async throws -> [PushJob] {
         let now = clock.unixMillis
         let skipLocked = database.dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+        // why a read first: every instance's sender asks each second, and an idle outbox must
+        // not cost a write transaction (on SQLite, the bank's one writer) each time.
+        let due = try await database.read { session in
+            try await session.queryOne(
+                SQL("SELECT 1 FROM push_outbox WHERE due_at_ms <= ? AND claimed_until_ms <= ? LIMIT 1", [.int(now), .int(now)]))
+        }
+        guard due != nil else { return [] }
         return try await database.transaction { session in
             // why: a message whose every sender died while sending it (say it crashes them) is
             // given up like one the push service kept refusing.

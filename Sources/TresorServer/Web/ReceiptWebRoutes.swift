@@ -127,8 +127,8 @@ extension WebApp {
         guard checkCSRF(form, token: token) else { return await formExpired(request) }
         guard let id = Int64(context.parameters.get("id") ?? ""), let receipt = try? await services.receipts.get(id, of: principal.customerID)
         else { return await notFound(request) }
+        var parts: [ReceiptSplit] = []
         do {
-            var parts: [ReceiptSplit] = []
             for n in 1...Self.splitRowsMax {
                 let category = (form["category_\(n)"] ?? "").trimmingCharacters(in: .whitespaces)
                 let typed = (form["amount_\(n)"] ?? "").trimmingCharacters(in: .whitespaces)
@@ -139,19 +139,17 @@ extension WebApp {
                         category: category,
                         amount: try Money(parsing: TypedAmount.normalized(typed), currency: receipt.currency, field: "splits[\(n - 1)].amount")))
             }
-            if let total = receipt.total, let sum = parts.total, parts.count >= 2, sum.currency == total.currency, sum != total {
-                // why said here: "the parts add up to 70.00, the total is 76.79" tells what to change.
-                let page = page(request, csrf: WebSupport.csrfToken(forSession: token))
-                let message = page.strings.text("till_split_sum", ["parts": page.language.format(sum), "total": page.language.format(total)])
-                return try await renderReceipt(receipt, page: page, customer: principal.customerID, fields: form, error: ("splits", message))
-            }
             _ = try await services.receipts.split(id, of: principal.customerID, into: parts)
             return WebSupport.redirect("/receipts/\(id)#split-form")
         } catch let error as DomainError {
             let page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+            var message = Self.message(for: error, strings: page.strings)
+            // why worded here: the service refuses parts that miss the total; the screen says by how much.
+            if error.code == .invalidAmount, error.field == "splits", let total = receipt.total, let sum = parts.total {
+                message = page.strings.text("till_split_sum", ["parts": page.language.format(sum), "total": page.language.format(total)])
+            }
             return try await renderReceipt(
-                receipt, page: page, customer: principal.customerID, fields: form,
-                error: (error.field ?? "splits", Self.message(for: error, strings: page.strings)))
+                receipt, page: page, customer: principal.customerID, fields: form, error: (error.field ?? "splits", message))
         }
     }
 
