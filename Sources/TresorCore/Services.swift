@@ -12,6 +12,7 @@ public struct Services: Sendable {
     public let accounts: AccountService
     public let transfers: TransferService
     public let payments: PaymentService
+    public let holds: HoldService
     public let scheduler: PaymentScheduler
     public let templates: TemplateService
     public let favorites: FavoriteService
@@ -72,6 +73,7 @@ public struct Services: Sendable {
         staff = StaffService(database: database, clock: clock, random: random, auth: auth)
         stations = StationService(database: database, clock: clock, random: random, auth: auth)
         payments = PaymentService(ledger: ledger, bank: bank, calendar: calendar, clock: clock, signing: signing)
+        holds = HoldService(payments: payments)
         templates = TemplateService(database: database, clock: clock)
         favorites = FavoriteService(database: database, clock: clock)
         debitPreferences = DebitPreferenceService(database: database, ledger: ledger)

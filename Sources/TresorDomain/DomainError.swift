@@ -99,6 +99,8 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case signatureInvalidated = "signature_invalidated"
         case signingAttemptsExceeded = "signing_attempts_exceeded"
         case paymentNotAwaitingSignature = "payment_not_awaiting_signature"
+        /// A hold decision for a payment that is not (or no longer) held for review.
+        case paymentNotHeld = "payment_not_held"
         case loginLocked = "login_locked"
         case stepUpRequired = "step_up_required"
         case forbidden = "forbidden"

@@ -8,6 +8,8 @@ extension TresorClient {
     /// Keep `idempotencyKey` from the moment the customer taps Pay: when the answer is lost
     /// (`offline`), sending again with the same key pays once. Nothing is queued for later.
     /// A payment the bank wants signed comes back with status `needs_signature`; call ``sign(_:code:trustPayee:)``.
+    /// One the bank's risk check holds comes back `held`: show "being checked" (the amount is
+    /// reserved, nothing has left); the customer gets a message when staff release or stop it.
     public func pay(_ request: PaymentRequest, idempotencyKey: String = UUID().uuidString) async throws -> Payment {
         do {
             _ = try request.validated()

@@ -86,7 +86,8 @@ struct OpenEnumTests {
     func knownValues() throws {
         #expect(Payment.StatusPayload(rawValue: "executed") == .executed)
         #expect(Payment.StatusPayload(rawValue: "needs_signature") == .needsSignature)
-        #expect(Payment.StatusPayload.allCases.map(\.rawValue) == ["needs_signature", "pending", "executed", "rejected", "cancelled", "returned"])
+        #expect(
+            Payment.StatusPayload.allCases.map(\.rawValue) == ["needs_signature", "pending", "executed", "rejected", "cancelled", "returned", "held"])
         let decoded = try JSONDecoder().decode([Account.KindPayload].self, from: Data(#"["current", "savings_book", "kids"]"#.utf8))
         #expect(decoded == [.current, .savingsBook, .unknown("kids")])
     }

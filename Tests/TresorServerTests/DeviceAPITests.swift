@@ -230,10 +230,11 @@ struct DeviceKeySigningTests {
             let chosen = try await client.call(.put, "/v1/signing/provider", token: anna.token, json: #"{"provider": "device_key"}"#)
             #expect(chosen.status == .ok)
             #expect(try await client.call(.get, "/v1/signing", token: anna.token).json["provider"] as? String == "device_key")
-            let created = try await anna.pay(anna.ibanPayment(iban: ForeignIBANs.german, amount: "64.00", date: "2026-12-01"))
+            // why a Swiss payee: a device enrolled minutes ago paying a new payee abroad is held, not signed (RiskRules).
+            let created = try await anna.pay(anna.ibanPayment(iban: ForeignIBANs.swissUnlisted, amount: "64.00", date: "2026-12-01"))
             let challenge = try #require(created.payment["signature"] as? [String: Any])
             let message = try #require(challenge["message"] as? String)
-            let summary = "tresor-sign-v1|CHF|64.00|iban:\(ForeignIBANs.german)"
+            let summary = "tresor-sign-v1|CHF|64.00|iban:\(ForeignIBANs.swissUnlisted)"
             let binding = SHA256.hash(data: Array(summary.utf8)).map { String(format: "%02x", $0) }.joined()
             #expect(message.hasPrefix(binding + "|"), "the app can check what it signs")
             let id = try #require(created.paymentID)

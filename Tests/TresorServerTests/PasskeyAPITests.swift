@@ -184,8 +184,9 @@ struct PasskeySigningAPITests {
             let chosen = try await client.call(.put, "/v1/signing/provider", token: anna.token, json: #"{"provider": "passkey"}"#)
             #expect(chosen.status == .ok, "\(chosen.text)")
 
-            let first = try await anna.pay(anna.ibanPayment(iban: ForeignIBANs.german, amount: "42.00", date: "2026-12-01"))
-            let second = try await anna.pay(anna.ibanPayment(iban: ForeignIBANs.german, amount: "43.00", date: nil))
+            // why a Swiss payee: a passkey made minutes ago paying a new payee abroad is held, not signed (RiskRules).
+            let first = try await anna.pay(anna.ibanPayment(iban: ForeignIBANs.swissUnlisted, amount: "42.00", date: "2026-12-01"))
+            let second = try await anna.pay(anna.ibanPayment(iban: ForeignIBANs.swissUnlisted, amount: "43.00", date: nil))
             let firstSignature = try #require(first.payment["signature"] as? [String: Any])
             #expect(firstSignature["provider"] as? String == "passkey")
             let firstChallenge = try #require(firstSignature["message"] as? String)

@@ -83,5 +83,7 @@ extension APIHarness.Reply {
 /// A CH IBAN at another bank (PostFinance example), and a German one.
 enum ForeignIBANs {
     static let swiss = "CH5604835012345678009"
+    /// A Swiss payee no fixture whitelists: paying it needs a signature.
+    static let swissUnlisted = "CH9300762011623852957"
     static let german = "DE89370400440532013000"
 }

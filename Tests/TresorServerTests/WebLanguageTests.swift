@@ -50,7 +50,7 @@ struct WebErrorWordingTests {
         .unbalancedTransaction, .invalidPaymentType, .unknownBank, .invalidCharacter, .methodNotAllowed,
         .unsupportedContentEncoding, .invalidContentEncoding, .clearingNotWellFormed, .clearingSchemaInvalid, .clearingDTDRefused,
         .clearingFileTooLarge, .clearingTotalsMismatch, .clearingMixedCurrencies, .clearingUnknownMessage, .clearingInvalidValue,
-        .clearingUnreadable, .creditNotInSuspense,
+        .clearingUnreadable, .creditNotInSuspense, .paymentNotHeld,
     ]
 
     /// why: a code without words of its own shows the domain's English message in a German page

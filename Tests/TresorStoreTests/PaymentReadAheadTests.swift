@@ -74,7 +74,7 @@ struct PaymentReadAheadTests {
                 }
                 let counted = CountingSession.Count()
                 // As `POST /v1/payments` reads: the intake's statement joined to the session lookup.
-                let intake = PaymentService.Intake(request, idempotencyKey: key, requestHash: hash)
+                let intake = services.payments.intake(request, idempotencyKey: key, requestHash: hash)
                 #expect(intake.readAhead != nil)
                 let joined = await Self.outcome {
                     try await services.auth.read(token: token, minimumLevel: 2, joining: intake.readAhead) { caller, rows, session in

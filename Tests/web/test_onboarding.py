@@ -7,7 +7,6 @@ authenticator app set up at the first login, its code asked for after every pass
 import os
 import re
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -18,7 +17,7 @@ import urllib.request
 import pyotp
 from selenium.webdriver.common.by import By
 
-from webbase import ARTIFACTS, BASE, BrowserTest, api
+from webbase import ARTIFACTS, BASE, BrowserTest, OwnServer, api
 
 BANKS = os.environ["TRESOR_WEB_BANKS"]
 TRESOR = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".build", "debug", "tresor"))
@@ -164,21 +163,12 @@ class TwoFactorBankTest(BrowserTest):
         self.folder = tempfile.mkdtemp(prefix="tresor-2fa-")
         subprocess.run([TRESOR, "banks", "add", "--banks", self.folder, "--id", "alpen", "--name", "Alpenbank", "--clearing", "8888",
                         "--default"], check=True, capture_output=True)
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.log = open(os.path.join(self.folder, "serve.log"), "w")
-        self.server = subprocess.Popen([TRESOR, "serve", "--banks", self.folder, "--port", str(self.port), "--scheduler-interval-seconds", "0"],
-                                       cwd=self.folder, stdout=self.log, stderr=subprocess.STDOUT)
-        self.base = f"http://127.0.0.1:{self.port}"
-        subprocess.run(["scripts/await-healthy.sh", str(self.port), os.path.join(self.folder, "serve.log")], check=True,
-                       cwd=os.path.join(os.path.dirname(__file__), "..", ".."))
+        self.server = OwnServer(self.folder, self.folder)
+        self.base = self.server.base
 
     def tearDown(self):
         super().tearDown()
-        self.server.terminate()
-        self.server.wait(timeout=30)
-        self.log.close()
+        self.server.stop()
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def take_on(self, name, birth_date):

@@ -162,14 +162,15 @@ class PasskeyScreensTest(BrowserTest):
         self.browser.find_element(By.ID, "passkey-login").click()
         self.wait_until(lambda b: urllib.parse.urlsplit(b.current_url).path == "/home")
 
-        # A payment to a new payee waits for the passkey's signature, made on its page.
+        # A payment to a new payee waits for the passkey's signature, made on its page. (A Swiss
+        # payee: the passkey is minutes old, and a new payee abroad would be held for review.)
         status, grant = api("POST", "/v1/sessions", {"contract": "10000049", "password": "tresor-demo"}, host=HOST)
         token = grant["token"]
         accounts = api("GET", "/v1/accounts", token=token, host=HOST)[1]["accounts"]
         current = next(a for a in accounts if a["kind"] == "current" and a["currency"] == "CHF")
         body = {"type": "iban", "debtor_account": current["id"], "amount": {"amount": "61.30", "currency": "CHF"},
-                "creditor": {"name": "Elektro Zubehör GmbH", "iban": "DE89370400440532013000", "street": "Hauptstrasse", "building_number": "5",
-                             "postal_code": "10115", "town": "Berlin", "country": "DE"}, "message": "Rechnung 88"}
+                "creditor": {"name": "Elektro Zubehör GmbH", "iban": "CH9300762011623852957", "street": "Hauptstrasse", "building_number": "5",
+                             "postal_code": "8004", "town": "Zürich", "country": "CH"}, "message": "Rechnung 88"}
         call = urllib.request.Request(LOCAL + "/v1/payments", method="POST", data=json.dumps(body).encode(),
                                       headers={"Content-Type": "application/json", "Authorization": "Bearer " + token,
                                                "Idempotency-Key": str(uuid.uuid4())})

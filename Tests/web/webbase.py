@@ -2,6 +2,8 @@
 must pass (no horizontal overflow, labels, contrast)."""
 import json
 import os
+import socket
+import subprocess
 import unittest
 import urllib.error
 import urllib.parse
@@ -30,6 +32,8 @@ BASE = os.environ["TRESOR_WEB_URL"]
 # The web app's browser id (KnownBrowsers) that every test's browser presents.
 TEST_BROWSER = "webtestbrowser00000000000000000000000000000"
 ARTIFACTS = os.environ.get("TRESOR_WEB_ARTIFACTS", "/tmp/tresor-web-artifacts")
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+TRESOR = os.path.join(ROOT, ".build", "debug", "tresor")
 
 # Every text element's contrast against its background and room to be read, and every form control's label.
 ACCESSIBILITY_CHECK = """
@@ -95,6 +99,27 @@ def bank_in(contract, language, base=BASE):
     assert status == 201 or status == 200, (status, grant)
     status, body = api("PUT", "/v1/settings", {"language": language}, grant["token"], host=urllib.parse.urlsplit(base).netloc)
     assert status == 200 and body["language"] == language, (status, body)
+
+
+class OwnServer:
+    """`tresor serve` of a test's own on a free port, for a test whose data must not meet the
+    shared demo server's (a new device's 24 hours, a bank with other settings): `banks` is the
+    configuration folder, `extra` more arguments (`--demo`); its log in `folder`/serve.log."""
+
+    def __init__(self, folder, banks, extra=()):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = open(os.path.join(folder, "serve.log"), "w")
+        self.process = subprocess.Popen([TRESOR, "serve", "--banks", banks, *extra, "--port", str(self.port), "--scheduler-interval-seconds", "0"],
+                                        cwd=folder, stdout=self.log, stderr=subprocess.STDOUT)
+        subprocess.run(["scripts/await-healthy.sh", str(self.port), os.path.join(folder, "serve.log")], check=True, cwd=ROOT)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=30)
+        self.log.close()
 
 
 class BrowserTest(unittest.TestCase):

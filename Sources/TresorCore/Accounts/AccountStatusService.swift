@@ -60,7 +60,7 @@ public struct AccountStatusService: Sendable {
                 SQL(
                     """
                     SELECT booked_minor, held_minor, \
-                    (SELECT COUNT(*) FROM payments WHERE debtor_account_id = ? AND status IN ('pending', 'needs_signature')), \
+                    (SELECT COUNT(*) FROM payments WHERE debtor_account_id = ? AND status IN ('pending', 'needs_signature', 'held')), \
                     (SELECT COUNT(*) FROM standing_orders WHERE debtor_account_id = ? AND status = 'active') \
                     FROM accounts WHERE id = ?
                     """, [.int(id.rawValue), .int(id.rawValue), .int(id.rawValue)]))!

@@ -60,6 +60,7 @@ extension BankConfig {
         if signingLimit != nil {
             do { _ = try signingPolicy() } catch { throw fault("signing_limit_chf", "must be an amount in CHF like \"1000.00\"") }
         }
+        if let problem = risk?.problem { throw fault("risk", problem) }
         guard (1...2).contains(loginFactors) else { throw fault("login_factors", "1 (password) or 2 (password and a second factor)") }
         guard !currencies.isEmpty else { throw fault("currencies", "at least one currency") }
         for (index, code) in currencies.enumerated() where Currency(code: code) == nil {

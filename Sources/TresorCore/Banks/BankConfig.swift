@@ -34,6 +34,8 @@ public struct BankConfig: Sendable, Hashable, Codable {
     /// an authenticator app or the device) for a bank `tresor banks add` makes; 1 where the file
     /// does not say (the demo banks, so the README's password logins stay simple).
     public var loginFactors: Int
+    /// The risk check's thresholds and rules (`RiskRules`); the standard ones where the file has none.
+    public var risk: RiskRules?
 
     public struct Theme: Sendable, Hashable, Codable {
         public var brand: String
@@ -83,6 +85,7 @@ public struct BankConfig: Sendable, Hashable, Codable {
         case isDefault = "default"
         case signingLimit = "signing_limit_chf"
         case loginFactors = "login_factors"
+        case risk
     }
 
     public init(from decoder: any Decoder) throws {
@@ -99,11 +102,13 @@ public struct BankConfig: Sendable, Hashable, Codable {
         signingLimit = try container.decodeIfPresent(String.self, forKey: .signingLimit)
         currencies = try container.decodeIfPresent([String].self, forKey: .currencies) ?? ["CHF", "EUR"]
         loginFactors = try container.decodeIfPresent(Int.self, forKey: .loginFactors) ?? 1
+        risk = try container.decodeIfPresent(RiskRules.self, forKey: .risk)
     }
 
     /// The signing policy this bank's payments are decided by.
     public func signingPolicy() throws -> SigningPolicy {
         var policy = SigningPolicy()
+        if let risk { policy.risk = risk }
         if let signingLimit {
             policy.defaultLimitMinor = try Money(parsing: signingLimit, currency: .chf, field: "signing_limit_chf").minorUnits
         }

@@ -22,7 +22,7 @@ public struct MessageText: Sendable, Hashable {
         case paymentExecuted, moneyReceived, paymentRejected, paymentReturned, signatureNeeded, deviceActivated, accountOpened, accountDeclined
         case documentReady, budgetAlert, appointmentRequested, appointmentConfirmed, appointmentDeclined, cashReady
         case cashOrdered, cashCollected, cashCancelled, cardBlocked, cardUnblocked, standingOrderSkipped, authenticatorEnrolled
-        case debitAdvice, newBrowserLogin, passkeyAdded, statementReady
+        case debitAdvice, newBrowserLogin, passkeyAdded, statementReady, paymentHeld, paymentReleased, paymentHeldRejected
     }
 
     public static let languages = ["de", "fr", "it", "en", "ar"]
@@ -122,6 +122,35 @@ public struct MessageText: Sendable, Hashable {
                 "Il vostro pagamento di {amount} a {payee} del {date} è stato restituito dalla banca del beneficiario ({reason}). L’importo è stato riaccreditato sul vostro conto.",
                 "Your payment of {amount} to {payee} of {date} was returned by the payee's bank ({reason}). The amount is back in your account.",
                 "أعاد بنك المستفيد دفعتك بمبلغ {amount} إلى {payee} بتاريخ {date} ({reason}). أُعيد المبلغ إلى حسابك.",
+            ]
+        ),
+        .paymentHeld: (
+            ["Zahlung wird geprüft", "Paiement en cours de vérification", "Pagamento in verifica", "Payment being checked", "الدفعة قيد التحقق"],
+            [
+                "Ihre Zahlung von {amount} an {payee} wird zu Ihrem Schutz geprüft. Der Betrag ist reserviert; nichts ist abgeflossen. Waren Sie das nicht, rufen Sie uns sofort an.",
+                "Votre paiement de {amount} à {payee} est vérifié pour votre sécurité. Le montant est réservé ; rien n’est parti. Si ce n’était pas vous, appelez-nous immédiatement.",
+                "Il vostro pagamento di {amount} a {payee} viene verificato per la vostra sicurezza. L’importo è riservato; nulla è uscito. Se non siete stati voi, chiamateci subito.",
+                "Your payment of {amount} to {payee} is being checked for your protection. The amount is reserved; nothing has left. If this was not you, call us now.",
+                "يجري التحقق من دفعتك بمبلغ {amount} إلى {payee} لحمايتك. المبلغ محجوز ولم يُحوَّل شيء. إن لم تكن أنت، اتصل بنا فورًا.",
+            ]
+        ),
+        .paymentReleased: (
+            ["Zahlung freigegeben", "Paiement libéré", "Pagamento sbloccato", "Payment released", "تم الإفراج عن الدفعة"],
+            [
+                "Wir haben Ihre Zahlung von {amount} an {payee} geprüft und freigegeben.",
+                "Nous avons vérifié et libéré votre paiement de {amount} à {payee}.",
+                "Abbiamo verificato e sbloccato il vostro pagamento di {amount} a {payee}.",
+                "We checked your payment of {amount} to {payee} and released it.", "تحققنا من دفعتك بمبلغ {amount} إلى {payee} وأفرجنا عنها.",
+            ]
+        ),
+        .paymentHeldRejected: (
+            ["Zahlung gestoppt", "Paiement arrêté", "Pagamento fermato", "Payment stopped", "تم إيقاف الدفعة"],
+            [
+                "Ihre Zahlung von {amount} an {payee} wurde nach der Prüfung nicht ausgeführt; der Betrag ist wieder verfügbar. {message}",
+                "Votre paiement de {amount} à {payee} n’a pas été exécuté après vérification ; le montant est de nouveau disponible. {message}",
+                "Il vostro pagamento di {amount} a {payee} non è stato eseguito dopo la verifica; l’importo è di nuovo disponibile. {message}",
+                "Your payment of {amount} to {payee} was not executed after our check; the amount is available again. {message}",
+                "لم تُنفَّذ دفعتك بمبلغ {amount} إلى {payee} بعد التحقق؛ المبلغ متاح مجددًا. {message}",
             ]
         ),
         .signatureNeeded: (

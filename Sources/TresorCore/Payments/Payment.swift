@@ -15,6 +15,9 @@ public struct Payment: Sendable, Hashable {
         /// Left the bank, and the payee's bank sent it back (a pain.002 rejection): the amount
         /// is refunded to the payer, `reason` holds the ISO reason code.
         case returned
+        /// Held by the risk check for the bank's review (`HoldService`): the amount is reserved,
+        /// nothing leaves; staff release it (it executes) or reject it (the amount is freed).
+        case held
 
         /// Whether the customer may still edit or delete it.
         public var isOpen: Bool { self == .needsSignature || self == .pending }

@@ -42,6 +42,11 @@ struct PaymentReads: Sendable {
         return try await DebitPreferenceService.adviceFrom(customer, in: session)
     }
 
+    func riskFacts(for instruction: PaymentInstruction, customer: CustomerID, rules: RiskRules) async throws -> RiskFacts {
+        if let facts = ahead?.risk { return facts }
+        return try await RiskFacts.read(for: instruction, customer: customer, rules: rules, in: session)
+    }
+
     func deviceIsNew(_ device: Int64?, now: Int64) async throws -> Bool {
         guard let ahead else { return try await DeviceService.isNew(device: device, in: session, now: now) }
         return DeviceService.isNew(createdAtMillis: ahead.deviceCreatedAtMillis, now: now)
@@ -70,6 +75,8 @@ public struct PaymentReadAhead: Sendable {
     let readsBank: Bool
     let bankClearing: Int?
     let debitAdviceMinor: Int64?
+    /// The risk check's facts, for a payment to someone else (`RiskFacts.columns`).
+    let risk: RiskFacts?
 
     /// Columns after the account's: key taken, signing provider and limit, device created,
     /// whitelisted, bank clearing number, debit advice threshold.
@@ -77,7 +84,7 @@ public struct PaymentReadAhead: Sendable {
 
     /// The statement joined to the session lookup for a validated request (`PaymentService.Intake`
     /// builds it); nil for a top-up (its operator's account is looked up by name).
-    static func query(for instruction: PaymentInstruction, idempotencyKey: String) -> CallerQuery? {
+    static func query(for instruction: PaymentInstruction, idempotencyKey: String, risk rules: RiskRules) -> CallerQuery? {
         guard instruction.type != .topup else { return nil }
         let shape = Shape(instruction)
         let customer = CallerQuery.customer
@@ -88,6 +95,12 @@ public struct PaymentReadAhead: Sendable {
             binds += [.text(iban.electronic), .int(BeneficiaryService.bankWideOwner)]
         } else {
             whitelist = "NULL"
+        }
+        var riskColumns = ""
+        if shape.readsRisk {
+            let (sql, riskBinds) = RiskFacts.columns(for: instruction, customer: customer, customerBinds: [], rules: rules)
+            riskColumns = ", " + sql
+            binds += riskBinds
         }
         let named = shape.accountIDs.sorted { $0.rawValue < $1.rawValue }
         var ids = named.map { _ in "?" }
@@ -105,7 +118,7 @@ public struct PaymentReadAhead: Sendable {
             (SELECT created_at_ms FROM devices WHERE id = (SELECT device_id FROM caller)), \
             \(whitelist), \
             \(shape.readsBank ? "(SELECT clearing FROM bank WHERE id = 1)" : "NULL"), \
-            (SELECT debit_advice_minor FROM customers WHERE id = \(customer)) \
+            (SELECT debit_advice_minor FROM customers WHERE id = \(customer))\(riskColumns) \
             FROM accounts WHERE id IN (\(ids.joined(separator: ", ")))
             """, binds)
         return CallerQuery(sql)
@@ -116,7 +129,8 @@ public struct PaymentReadAhead: Sendable {
     init?(rows: [SQLRow], for instruction: PaymentInstruction) {
         guard let first = rows.first else { return nil }
         let shape = Shape(instruction)
-        let extra = first.values.count - Self.extraColumns
+        let riskCount = shape.readsRisk ? RiskFacts.columnCount : 0
+        let extra = first.values.count - Self.extraColumns - riskCount
         accountIDs = shape.accountIDs
         clearingCurrency = shape.clearingCurrency
         whitelistIBAN = shape.whitelistIBAN
@@ -138,6 +152,7 @@ public struct PaymentReadAhead: Sendable {
         whitelisted = first.optionalInt(extra + 4) != nil
         bankClearing = first.optionalInt(extra + 5).map { Int($0) }
         debitAdviceMinor = first.optionalInt(extra + 6)
+        risk = shape.readsRisk ? RiskFacts(row: first, from: extra + Self.extraColumns) : nil
     }
 
     /// What the checks of `instruction` read, by its type.
@@ -146,8 +161,11 @@ public struct PaymentReadAhead: Sendable {
         var clearingCurrency: Currency?
         var whitelistIBAN: IBAN?
         var readsBank = false
+        /// A payment to someone else: the risk check's facts are read too.
+        var readsRisk: Bool
 
         init(_ instruction: PaymentInstruction) {
+            readsRisk = instruction.type != .internal
             accountIDs = [instruction.debtorAccount]
             switch instruction.type {
             case .internal:

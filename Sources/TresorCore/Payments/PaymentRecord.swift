@@ -74,6 +74,7 @@ final class PaymentRecord: BookingRecord {
             text { InstructionCoding.encode($0.payment.signing) }, text { $0.uses.first }, text { $0.uses.dropFirst().first },
             text { $0.audit.actor }, text { $0.audit.contract }, text { $0.audit.action }, text { $0.audit.device },
             text { $0.audit.address }, text { $0.audit.result }, text { $0.audit.details },
+            text { RiskFacts.payeeKey($0.payment.instruction) },
         ]
         assert(binds.count == functionArrayTypes.count && payments.allSatisfy { $0.record.uses.count <= 2 })
         return FunctionRecords(ctes: functionCTEs, binds: binds) { [payments] ids in
@@ -86,17 +87,17 @@ final class PaymentRecord: BookingRecord {
     /// The types of the arrays `functionRecords` binds, in that order.
     static let functionArrayTypes =
         ["int", "bigint", "text", "text", "bigint", "bigint", "text", "text", "text", "text", "int", "text", "text", "text"]
-        + ["bigint"] + Array(repeating: "text", count: 10)
+        + ["bigint"] + Array(repeating: "text", count: 11)
 
     /// The statement's part after the booking (`FunctionRecords.ctes`) for the arrays that
     /// `functionRecords` binds. why once: the same text for every batch.
     static let functionCTEs = """
         , pay AS (SELECT * FROM unnest(\(functionArrayTypes.map { "?::\($0)[]" }.joined(separator: ", "))) AS u (booking, customer_id, type, \
         status, debtor_account_id, amount_minor, currency, requested_date, execution_date, instruction, outgoing, idem_scope, idem_key, \
-        request_hash, at_ms, signing, use_type, use_template, actor, contract, action, device, address, result, details)), \
+        request_hash, at_ms, signing, use_type, use_template, actor, contract, action, device, address, result, details, payee)), \
         inserted AS (INSERT INTO payments (\(insertedColumns)) \
         SELECT p.customer_id, p.type, p.status, p.debtor_account_id, p.amount_minor, p.currency, p.requested_date, p.execution_date, p.instruction, p.outgoing, p.idem_scope, p.idem_key, p.request_hash, p.at_ms, p.at_ms, \
-        b.transaction_id, p.at_ms, p.signing FROM pay AS p JOIN booked AS b ON b.booking = p.booking WHERE b.outcome = 'created' \
+        b.transaction_id, p.at_ms, p.signing, p.payee FROM pay AS p JOIN booked AS b ON b.booking = p.booking WHERE b.outcome = 'created' \
         ORDER BY p.booking RETURNING id, transaction_id), \
         recorded AS (SELECT b.booking, i.id FROM inserted AS i JOIN booked AS b ON b.transaction_id = i.transaction_id), \
         used AS (INSERT INTO payment_uses (customer_id, item, used_at_ms) SELECT p.customer_id, v.item, p.at_ms FROM pay AS p \
@@ -109,7 +110,7 @@ final class PaymentRecord: BookingRecord {
     /// The columns both ways write, in this order.
     static let insertedColumns = """
         customer_id, type, status, debtor_account_id, amount_minor, currency, requested_date, execution_date, instruction, \
-        outgoing, idem_scope, idem_key, request_hash, created_at_ms, updated_at_ms, transaction_id, executed_at_ms, signing
+        outgoing, idem_scope, idem_key, request_hash, created_at_ms, updated_at_ms, transaction_id, executed_at_ms, signing, payee
         """
 
     /// Thrown for a record whose idempotency key a payment already holds: the first request
@@ -125,7 +126,7 @@ final class PaymentRecord: BookingRecord {
     {
         precondition(records.count <= 500, "a batch is at most Ledger.Batching's batchMax bookings")
         var binds: [SQLValue] = []
-        binds.reserveCapacity(records.count * 18)
+        binds.reserveCapacity(records.count * 19)
         for (record, posted) in records {
             let payment = record.payment
             binds += [
@@ -135,9 +136,10 @@ final class PaymentRecord: BookingRecord {
                 .text(record.instruction), .int(payment.outgoing ? 1 : 0), .text(record.scope), .text(record.key),
                 .text(record.requestHash), .int(payment.createdAtMillis), .int(payment.updatedAtMillis), .int(posted.id.rawValue),
                 .int(payment.createdAtMillis), SQLValue(InstructionCoding.encode(payment.signing)),
+                .text(RiskFacts.payeeKey(payment.instruction)),
             ]
         }
-        let marks = Array(repeating: "(\(Array(repeating: "?", count: 18).joined(separator: ", ")))", count: records.count)
+        let marks = Array(repeating: "(\(Array(repeating: "?", count: 19).joined(separator: ", ")))", count: records.count)
         // why by booking, not by order: RETURNING promises no order, and skips the rows not
         // inserted (a key taken before, or by an earlier row of the same statement).
         let inserted = try await session.query(

@@ -18,10 +18,19 @@ extension PaymentService {
         let dialect = database.dialect
         let signing = signing
         let amountChanged = instruction.amount != current.instruction.amount
-        let decision =
+        var decision =
             amountChanged ? try await signingDecision(for: instruction, customer: principal.customerID, device: principal.deviceID) : current.signing
+        // why again on a new amount: raising a scheduled payment is a way round the check it passed.
+        let risk =
+            amountChanged
+            ? try await database.read { session in
+                try await riskAssessment(for: instruction, customer: principal.customerID, reading: PaymentReads(session: session))
+            } : .none
+        if risk.action == .signature, let decided = decision, !decided.required {
+            decision = SigningDecision(required: true, reason: "risk:" + risk.rules.joined(separator: ","))
+        }
         do {
-            return try await database.transaction { [requested, execution] session in
+            return try await database.transaction { [requested, execution, decision] session in
                 guard var payment = try await PaymentStore.load(id, in: session, forUpdate: true, dialect: dialect), payment.status.isOpen else {
                     throw DomainError(.paymentNotPending, field: "status", "Only a pending payment can be changed.")
                 }
@@ -36,7 +45,10 @@ extension PaymentService {
                 payment.executionDate = execution
                 payment.updatedAtMillis = now
                 // A new amount is a new payment to sign: the old challenge or signature no longer covers it.
-                if amountChanged, let decision {
+                if risk.action == .hold {
+                    payment.status = .held
+                    try await HoldService.open(payment, risk: risk, now: now, in: session)
+                } else if amountChanged, let decision {
                     payment.signing = decision
                     if decision.required {
                         payment.status = .needsSignature
@@ -50,7 +62,7 @@ extension PaymentService {
                 try await AuditLog.append(
                     AuditEntry.customer(
                         principal, at: now, action: "payment.update",
-                        subject: "payment:\(id)", details: "\(payment.status.rawValue) \(payment.instruction.amount)"),
+                        subject: "payment:\(id)", details: "\(payment.status.rawValue) \(payment.instruction.amount)\(risk.auditText)"),
                     dialect: dialect, in: session)
                 return payment
             }

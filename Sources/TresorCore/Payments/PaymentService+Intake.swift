@@ -18,13 +18,18 @@ extension PaymentService {
         /// reading) or a top-up (its operator's account is looked up by name).
         public let readAhead: CallerQuery?
 
-        public init(_ request: PaymentRequest, idempotencyKey: String, requestHash: String) {
+        init(_ request: PaymentRequest, idempotencyKey: String, requestHash: String, risk: RiskRules) {
             self.request = request
             self.idempotencyKey = idempotencyKey
             self.requestHash = requestHash
             instruction = Result { try request.validated() }
-            readAhead = (try? instruction.get()).flatMap { PaymentReadAhead.query(for: $0, idempotencyKey: idempotencyKey) }
+            readAhead = (try? instruction.get()).flatMap { PaymentReadAhead.query(for: $0, idempotencyKey: idempotencyKey, risk: risk) }
         }
+    }
+
+    /// The intake of a request, with this bank's risk rules (what its read-ahead reads).
+    public func intake(_ request: PaymentRequest, idempotencyKey: String, requestHash: String) -> Intake {
+        Intake(request, idempotencyKey: idempotencyKey, requestHash: requestHash, risk: signing.policy.risk)
     }
 
     /// `prepare` of an intake, in the read that joined its `readAhead` (`rows`: what that read found).

@@ -36,7 +36,7 @@ public struct PaymentService: Sendable {
     public struct Prepared: Sendable {
         enum State: Sendable {
             case replay(Payment)
-            case fresh(PaymentPlan, SigningDecision)
+            case fresh(PaymentPlan, SigningDecision, RiskAssessment)
             /// A top-up to an operator whose account `create` opens first (`OperatorNotOpened`).
             case operatorNotOpened(String)
         }
@@ -82,7 +82,11 @@ public struct PaymentService: Sendable {
             let plan = try await planner.plan(try instruction.get(), for: principal.customerID, reading: reads)
             let decision = try await signingDecision(
                 for: plan.instruction, customer: principal.customerID, device: principal.deviceID, reading: reads)
-            return Prepared(state: .fresh(plan, decision), request: request)
+            // why not for a standing order's payments (`scope`): the order was checked when saved,
+            // and its occurrences run unattended.
+            let risk =
+                scope == nil ? try await riskAssessment(for: plan.instruction, customer: principal.customerID, reading: reads) : .none
+            return Prepared(state: .fresh(plan, decision, risk), request: request)
         } catch let missing as PaymentPlanner.OperatorNotOpened {
             return Prepared(state: .operatorNotOpened(missing.operatorID), request: request)
         }
@@ -95,10 +99,11 @@ public struct PaymentService: Sendable {
     ) async throws -> Created {
         let request = prepared.request
         let plan: PaymentPlan
-        let decision: SigningDecision
+        var decision: SigningDecision
+        let risk: RiskAssessment
         switch prepared.state {
         case .replay(let existing): return Created(payment: existing, replayed: true)
-        case .fresh(let fresh, let decided): (plan, decision) = (fresh, decided)
+        case .fresh(let fresh, let decided, let assessed): (plan, decision, risk) = (fresh, decided, assessed)
         case .operatorNotOpened(let operatorID):
             _ = try await planner.bank.operatorAccount(operatorID)
             let again = try await database.read { session in
@@ -115,7 +120,11 @@ public struct PaymentService: Sendable {
         let today = calendar.date(of: clock.now())
         let (requested, execution) = try Self.executionDate(request.executionDate, today: today)
         let now = clock.unixMillis
-        let status: Payment.Status = decision.required ? .needsSignature : execution > today ? .pending : .executed
+        if risk.action == .signature && !decision.required {
+            decision = SigningDecision(required: true, reason: "risk:" + risk.rules.joined(separator: ","))
+        }
+        let status: Payment.Status =
+            risk.action == .hold ? .held : decision.required ? .needsSignature : execution > today ? .pending : .executed
         let draft = Payment(
             id: PaymentID(0), customerID: principal.customerID, status: status, instruction: plan.instruction, requestedDate: requested,
             executionDate: execution, outgoing: plan.outgoing, holdID: nil, transactionID: nil, reason: nil, createdAtMillis: now,
@@ -124,7 +133,7 @@ public struct PaymentService: Sendable {
         let instructionText = InstructionCoding.encode(plan.instruction)
         let audit = AuditEntry.customer(
             principal, at: now, action: "payment.create",
-            details: "\(status.rawValue) \(plan.instruction.amount) \(plan.instruction.payeeIdentity) \(decision.reason)")
+            details: "\(status.rawValue) \(plan.instruction.amount) \(plan.instruction.payeeIdentity) \(decision.reason)\(risk.auditText)")
         if status == .executed {
             let record = PaymentRecord(
                 payment: draft, plan: plan, scope: scope, key: idempotencyKey, requestHash: requestHash, instruction: instructionText,
@@ -157,7 +166,9 @@ public struct PaymentService: Sendable {
                     on: plan.debtor.id, amount: plan.instruction.amount, reason: "payment \(id)", now: now, in: session)
                 payment.holdID = hold.id
                 var challenge: ChallengePrompt?
-                if payment.status == .needsSignature {
+                if payment.status == .held {
+                    try await HoldService.open(payment, risk: risk, now: now, in: session)
+                } else if payment.status == .needsSignature {
                     challenge = try await signing.openChallenge(for: payment, now: now, in: session)
                     try await MessageService.post(
                         to: principal.customerID, category: .payments,
@@ -268,7 +279,7 @@ public struct PaymentService: Sendable {
     }
 
     public enum ListFilter: String, Sendable {
-        /// Waiting: needs a signature or scheduled.
+        /// Waiting: needs a signature, scheduled, or held for the bank's review.
         case pending
         /// Done: executed, rejected or cancelled.
         case processed
@@ -279,7 +290,7 @@ public struct PaymentService: Sendable {
     public func payments(of customer: CustomerID, filter: ListFilter, limit: Int, before: PaymentID?) async throws -> [Payment] {
         let statuses: [Payment.Status] =
             switch filter {
-            case .pending: [.needsSignature, .pending]
+            case .pending: [.needsSignature, .pending, .held]
             case .processed: [.executed, .rejected, .cancelled]
             case .all: Payment.Status.allCases
             }

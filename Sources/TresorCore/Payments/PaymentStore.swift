@@ -33,8 +33,8 @@ enum PaymentStore {
             SQL(
                 """
                 INSERT INTO payments (customer_id, type, status, debtor_account_id, amount_minor, currency, requested_date, \
-                execution_date, instruction, outgoing, idem_scope, idem_key, request_hash, created_at_ms, updated_at_ms) \
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idem_scope, idem_key) DO NOTHING RETURNING id
+                execution_date, instruction, outgoing, idem_scope, idem_key, request_hash, created_at_ms, updated_at_ms, payee) \
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idem_scope, idem_key) DO NOTHING RETURNING id
                 """,
                 [
                     .int(payment.customerID.rawValue), .text(payment.instruction.type.rawValue), .text(payment.status.rawValue),
@@ -42,6 +42,7 @@ enum PaymentStore {
                     .text(payment.instruction.amount.currency.code), SQLValue(payment.requestedDate), SQLValue(payment.executionDate),
                     .text(instruction), .int(payment.outgoing ? 1 : 0), .text(scope), .text(key),
                     .text(requestHash), .int(payment.createdAtMillis), .int(payment.updatedAtMillis),
+                    .text(RiskFacts.payeeKey(payment.instruction)),
                 ])
         ).map { PaymentID($0.int(0)) }
     }
@@ -54,7 +55,7 @@ enum PaymentStore {
             SQL(
                 """
                 UPDATE payments SET status = ?, amount_minor = ?, currency = ?, requested_date = ?, execution_date = ?, \
-                instruction = ?, hold_id = ?, transaction_id = ?, reason = ?, updated_at_ms = ?, executed_at_ms = ?, signing = ? WHERE id = ?
+                instruction = ?, hold_id = ?, transaction_id = ?, reason = ?, updated_at_ms = ?, executed_at_ms = ?, signing = ?, payee = ? WHERE id = ?
                 """,
                 [
                     .text(payment.status.rawValue), .int(payment.instruction.amount.minorUnits), .text(payment.instruction.amount.currency.code),
@@ -62,7 +63,7 @@ enum PaymentStore {
                     .text(instruction ?? InstructionCoding.encode(payment.instruction)),
                     payment.holdID.map { .int($0.rawValue) } ?? .null, payment.transactionID.map { .int($0.rawValue) } ?? .null,
                     SQLValue(payment.reason), .int(payment.updatedAtMillis), payment.executedAtMillis.map { .int($0) } ?? .null,
-                    SQLValue(InstructionCoding.encode(payment.signing)), .int(payment.id.rawValue),
+                    SQLValue(InstructionCoding.encode(payment.signing)), .text(RiskFacts.payeeKey(payment.instruction)), .int(payment.id.rawValue),
                 ]))
     }
 }

@@ -12,6 +12,9 @@ public struct SigningDecision: Sendable, Hashable, Codable {
 public struct SigningPolicy: Sendable {
     /// The limit for customers who have not set their own, in minor units of the payment's currency.
     public var defaultLimitMinor: Int64 = 100_000
+    /// The risk check run before a payment to someone else (`RiskRules`): it may ask for a
+    /// signature the rule above would not, or hold the payment for review.
+    public var risk = RiskRules()
 
     public init() {}
 

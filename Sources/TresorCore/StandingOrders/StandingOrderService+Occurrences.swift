@@ -76,11 +76,11 @@ extension StandingOrderService {
         var prepared = try await database.read { [request] session in
             try await payments.prepare(request, by: principal, idempotencyKey: key, requestHash: hash, scope: scope, in: session)
         }
-        if case .fresh(let plan, let decision) = prepared.state, decision.required, let signed = order.signedMinor,
+        if case .fresh(let plan, let decision, let risk) = prepared.state, decision.required, let signed = order.signedMinor,
             plan.instruction.amount.minorUnits <= signed
         {
             prepared = PaymentService.Prepared(
-                state: .fresh(plan, SigningDecision(required: false, reason: "standing_order_signed")), request: request)
+                state: .fresh(plan, SigningDecision(required: false, reason: "standing_order_signed"), risk), request: request)
         }
         let created = try await payments.create(prepared, by: principal, idempotencyKey: key, requestHash: hash, scope: scope)
         let signed = created.payment.signing?.required == true ? nil : created.payment.instruction.amount.minorUnits

@@ -812,7 +812,7 @@ extension Components.Schemas {
         public var id: Swift.String
         /// - Remark: Generated from `#/components/schemas/Payment/type`.
         public var _type: Components.Schemas.PaymentType
-        /// returned: the payee's bank sent it back (its reason in `reason`, an ISO code); the amount was refunded.
+        /// returned: the payee's bank sent it back (its reason in `reason`, an ISO code); the amount was refunded. held: the risk check held it for the bank's review (the app says "being checked"): the amount is reserved and nothing leaves until staff release it (it executes, or stays pending for a later date) or reject it (status rejected, reason `rejected_after_review`, the amount freed). The customer gets a message either way; why it was held is not said (the signals are for staff).
         ///
         /// - Remark: Generated from `#/components/schemas/Payment/status`.
         public enum StatusPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
@@ -822,6 +822,7 @@ extension Components.Schemas {
             case rejected
             case cancelled
             case returned
+            case held
             /// A value this version of the client does not know (a newer server's), as it came.
             case unknown(Swift.String)
             public init(rawValue: Swift.String) {
@@ -832,6 +833,7 @@ extension Components.Schemas {
                 case "rejected": self = .rejected
                 case "cancelled": self = .cancelled
                 case "returned": self = .returned
+                case "held": self = .held
                 default: self = .unknown(rawValue)
                 }
             }
@@ -843,13 +845,14 @@ extension Components.Schemas {
                 case .rejected: return "rejected"
                 case .cancelled: return "cancelled"
                 case .returned: return "returned"
+                case .held: return "held"
                 case .unknown(let value): return value
                 }
             }
             /// The values the document names.
-            public static var allCases: [Self] { [.needsSignature, .pending, .executed, .rejected, .cancelled, .returned] }
+            public static var allCases: [Self] { [.needsSignature, .pending, .executed, .rejected, .cancelled, .returned, .held] }
         }
-        /// returned: the payee's bank sent it back (its reason in `reason`, an ISO code); the amount was refunded.
+        /// returned: the payee's bank sent it back (its reason in `reason`, an ISO code); the amount was refunded. held: the risk check held it for the bank's review (the app says "being checked"): the amount is reserved and nothing leaves until staff release it (it executes, or stays pending for a later date) or reject it (status rejected, reason `rejected_after_review`, the amount freed). The customer gets a message either way; why it was held is not said (the signals are for staff).
         ///
         /// - Remark: Generated from `#/components/schemas/Payment/status`.
         public var status: Components.Schemas.Payment.StatusPayload
@@ -1114,7 +1117,7 @@ extension Components.Schemas {
         /// - Parameters:
         ///   - id:
         ///   - _type:
-        ///   - status: returned: the payee's bank sent it back (its reason in `reason`, an ISO code); the amount was refunded.
+        ///   - status: returned: the payee's bank sent it back (its reason in `reason`, an ISO code); the amount was refunded. held: the risk check held it for the bank's review (the app says "being checked"): the amount is reserved and nothing leaves until staff release it (it executes, or stays pending for a later date) or reject it (status rejected, reason `rejected_after_review`, the amount freed). The customer gets a message either way; why it was held is not said (the signals are for staff).
         ///   - debtorAccount:
         ///   - amount:
         ///   - requestedExecutionDate:

@@ -235,6 +235,28 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/staff/cards/{id}/unblock`.
     /// - Remark: Generated from `#/paths//v1/staff/cards/{id}/unblock/post`.
     func postV1StaffCardsIdUnblock(_ input: Operations.PostV1StaffCardsIdUnblock.Input) async throws -> Operations.PostV1StaffCardsIdUnblock.Output
+    /// The queue of payments the risk check held (staff login), oldest first; with decided=true the last decisions, newest first.
+    ///
+    /// Each held payment with the signals that fired (new_device, new_passkey, password_reset, new_browser, new_payee, unusual_amount, new_country, burst) and the bank's rules that held it (`risk` in the bank's file; README "Holds on suspicious payments").
+    ///
+    /// - Remark: HTTP `GET /v1/staff/holds`.
+    /// - Remark: Generated from `#/paths//v1/staff/holds/get`.
+    func getV1StaffHolds(_ input: Operations.GetV1StaffHolds.Input) async throws -> Operations.GetV1StaffHolds.Output
+    /// One held (or decided) payment and its review (staff login).
+    ///
+    /// - Remark: HTTP `GET /v1/staff/holds/{id}`.
+    /// - Remark: Generated from `#/paths//v1/staff/holds/{id}/get`.
+    func getV1StaffHoldsId(_ input: Operations.GetV1StaffHoldsId.Input) async throws -> Operations.GetV1StaffHoldsId.Output
+    /// Release a held payment (staff login) — it is booked now, or stays pending for its later date; audited with the staff member.
+    ///
+    /// - Remark: HTTP `POST /v1/staff/holds/{id}/release`.
+    /// - Remark: Generated from `#/paths//v1/staff/holds/{id}/release/post`.
+    func postV1StaffHoldsIdRelease(_ input: Operations.PostV1StaffHoldsIdRelease.Input) async throws -> Operations.PostV1StaffHoldsIdRelease.Output
+    /// Reject a held payment (staff login) — the reserved amount is freed and the customer gets the message; audited with the staff member.
+    ///
+    /// - Remark: HTTP `POST /v1/staff/holds/{id}/reject`.
+    /// - Remark: Generated from `#/paths//v1/staff/holds/{id}/reject/post`.
+    func postV1StaffHoldsIdReject(_ input: Operations.PostV1StaffHoldsIdReject.Input) async throws -> Operations.PostV1StaffHoldsIdReject.Output
     /// The branch and ATM finder (public), nearest first when lat/lon are given, otherwise by name.
     ///
     /// - Remark: HTTP `GET /v1/branches`.

@@ -18,13 +18,13 @@ struct PaymentRoutes {
         let body = try await JSON.body(request)
         // why parsed first, thrown inside the read: a caller without a valid session hears 401
         // before anything about its request.
+        let payments = payments
         let intake = Result { () throws -> PaymentService.Intake in
             let key = try IdempotencyKey.validate(request.headers[.idempotencyKey])
             let payment = try JSON.decode(PaymentRequest.self, from: body)
             let hash = IdempotencyKey.requestHash(method: "POST", path: "/v1/payments", body: body.readableBytesView)
-            return PaymentService.Intake(payment, idempotencyKey: key, requestHash: hash)
+            return payments.intake(payment, idempotencyKey: key, requestHash: hash)
         }
-        let payments = payments
         let (principal, prepared) = try await context.readAsCaller(joining: try? intake.get().readAhead) { principal, rows, session in
             try await payments.prepare(try intake.get(), by: principal, readAhead: rows, in: session)
         }

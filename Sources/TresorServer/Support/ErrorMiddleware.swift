@@ -55,7 +55,8 @@ struct ErrorMiddleware: RouterMiddleware {
         case .stepUpRequired, .secondFactorRequired, .forbidden, .deviceLocked, .stationRequired, .deviceRequired, .deviceTooNew: .forbidden
         case .loginLocked, .rateLimited: .tooManyRequests
         case .accountNotFound, .notFound, .unknownBank: .notFound
-        case .idempotencyKeyReused, .paymentNotPending, .nameTaken, .paymentNotAwaitingSignature, .slotTaken, .tooLateToChange, .cashNotAvailable,
+        case .idempotencyKeyReused, .paymentNotPending, .nameTaken, .paymentNotAwaitingSignature, .paymentNotHeld, .slotTaken, .tooLateToChange,
+            .cashNotAvailable,
             .orderNotOpen, .requestNotOpen:
             .conflict
         case .invalidSignature, .signatureInvalidated, .signingAttemptsExceeded, .signingUnavailable: .unprocessableContent

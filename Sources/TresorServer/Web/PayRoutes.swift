@@ -300,6 +300,7 @@ extension WebApp {
             "message": payment.instruction.message ?? "",
         ]
         if let reference = payment.instruction.reference { values["reference"] = reference.formatted }
+        if payment.status == .held { values["held"] = true }
         if payment.status == .returned { values["return_reason"] = MessageText.returnReason(payment.reason ?? "", language: language.rawValue) }
         return values
     }

@@ -1,0 +1,100 @@
+"""A held payment as the customer meets it: a phone activated by the branch minutes ago, then a
+payment of CHF 8,000 from the web app to a payee in Germany never paid before. The risk check
+holds it: the receipt says "being checked" (amount reserved, nothing left), the inbox has the
+message, staff release it through the staff API and the receipt shows it executed. On a demo
+server of its own, so the new phone's 24 hours do not reach the other tests' payments.
+Screenshots at 375 px, light and dark."""
+import base64
+import os
+import shutil
+import subprocess
+import tempfile
+import urllib.parse
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from selenium.webdriver.common.by import By
+
+import webbase
+from webbase import ARTIFACTS, TEST_BROWSER, TRESOR, BrowserTest, OwnServer
+
+
+class HeldPaymentTest(BrowserTest):
+    def setUp(self):
+        super().setUp()
+        self.folder = tempfile.mkdtemp(prefix="tresor-holds-")
+        self.server = OwnServer(self.folder, os.path.join(self.folder, "banks"), ["--demo"])
+        self.base = self.server.base
+
+    def tearDown(self):
+        super().tearDown()
+        self.server.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def call(self, method, path, body=None, token=None):
+        saved = webbase.BASE
+        webbase.BASE = self.base
+        try:
+            return webbase.api(method, path, body, token)
+        finally:
+            webbase.BASE = saved
+
+    def activate_phone(self):
+        """The branch activates a new phone for Anna Meier (staff API, as the desk does); returns the staff token."""
+        subprocess.run([TRESOR, "staff", "add", "--banks", os.path.join(self.folder, "banks"), "--bank", "tresor", "--name", "risk.desk",
+                        "--password", "desk-password-1"], check=True, capture_output=True)
+        status, grant = self.call("POST", "/v1/staff/sessions", {"name": "risk.desk", "password": "desk-password-1"})
+        self.assertEqual(status, 201, grant)
+        staff = grant["token"]
+        status, issued = self.call("POST", "/v1/staff/activation-codes", {"contract": "10000012"}, staff)
+        self.assertEqual(status, 201, issued)
+        key = ec.generate_private_key(ec.SECP256R1())
+        point = key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+        status, enrolled = self.call("POST", "/v1/devices", {"contract": "10000012", "activation_code": issued["code"], "name": "Neues iPhone",
+                                                            "public_key": base64.b64encode(point).decode()})
+        self.assertEqual(status, 201, enrolled)
+        return staff
+
+    def login(self):
+        self.browser.get(self.base + "/login")
+        self.browser.add_cookie({"name": "tresor_browser", "value": TEST_BROWSER})
+        self.browser.find_element(By.ID, "contract").send_keys("10000012")
+        self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
+        self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
+        self.wait_until(lambda b: b.current_url.endswith("/home"))
+
+    def test_a_new_phone_paying_a_new_payee_abroad_is_held_then_released(self):
+        staff = self.activate_phone()
+        self.login()
+        self.browser.get(self.base + "/pay/iban")
+        for field, value in [("creditor_name", "Schmidt Handels GmbH"), ("creditor_iban", "DE89 3704 0044 0532 0130 00"),
+                             ("creditor_postal_code", "8000"), ("creditor_town", "Zürich"), ("amount", "8000.00")]:
+            self.browser.find_element(By.ID, field).send_keys(value)
+        self.pay()
+        status = self.browser.find_element(By.CSS_SELECTOR, "[data-testid=status]")
+        self.assertEqual(status.get_attribute("data-status"), "held")
+        self.assertEqual(status.text, "Wird geprüft")
+        notice = self.browser.find_element(By.CSS_SELECTOR, "[data-testid=held-notice]")
+        self.assertIn("Der Betrag ist reserviert", notice.text)
+        self.assertFalse(self.browser.find_elements(By.ID, "sign-submit"), "a held payment asks for no signature")
+        self.assertFalse(self.browser.find_elements(By.ID, "edit-payment"), "nor can it be changed while it is checked")
+        receipt = self.browser.current_url
+        payment_id = urllib.parse.urlsplit(receipt).path.rsplit("/", 1)[1]
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        for mode in ["light", "dark"]:
+            self.browser.get(self.base + f"/appearance/{mode}?back=" + urllib.parse.quote(urllib.parse.urlsplit(receipt).path))
+            self.wait_until(lambda b: b.find_elements(By.CSS_SELECTOR, "[data-testid=held-notice]"))
+            self.assert_fits_and_accessible()
+            self.browser.save_screenshot(os.path.join(ARTIFACTS, f"payment-held-{mode}.png"))
+        self.browser.get(self.base + "/inbox")
+        self.assertIn("Zahlung wird geprüft", self.browser.find_element(By.TAG_NAME, "main").text)
+
+        status, queue = self.call("GET", "/v1/staff/holds", token=staff)
+        self.assertEqual(status, 200, queue)
+        held = next(h for h in queue["holds"] if h["payment"]["id"] == payment_id)
+        self.assertEqual(held["signals"], ["new_country", "new_device", "new_payee", "unusual_amount"])
+        status, released = self.call("POST", f"/v1/staff/holds/{payment_id}/release", token=staff)
+        self.assertEqual(status, 200, released)
+        self.browser.get(receipt)
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "[data-testid=status]").get_attribute("data-status"), "executed")
+        self.assertFalse(self.browser.find_elements(By.CSS_SELECTOR, "[data-testid=held-notice]"))
