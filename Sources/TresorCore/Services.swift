@@ -37,6 +37,7 @@ public struct Services: Sendable {
     public let settings: BankSettings
     public let branches: BranchService
     public let appointments: AppointmentService
+    public let advisors: AdvisorService
     public let fx: FXService
     public let cashOrders: CashOrderService
     public let loans: LoanService
@@ -92,6 +93,7 @@ public struct Services: Sendable {
         scheduler = PaymentScheduler(payments: payments, standingOrders: standingOrders)
         branches = BranchService(database: database, clock: clock)
         appointments = AppointmentService(database: database, branches: branches, clock: clock)
+        advisors = AdvisorService(database: database, clock: clock)
         fx = FXService(database: database, settings: settings, clock: clock)
         cashOrders = CashOrderService(
             database: database, ledger: ledger, accounts: accounts, branches: branches, fx: fx, calendar: calendar, clock: clock)

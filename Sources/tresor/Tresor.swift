@@ -15,7 +15,7 @@ struct Tresor: AsyncParsableCommand {
             ReceiptsCommand.self, BanksCommand.self, ResourcesCommand.self, BackupCommand.self, RestoreCommand.self, CardsCommand.self,
             AccountsCommand.self,
             BranchesCommand.self, AppointmentsCommand.self, FXCommand.self, CashOrdersCommand.self, StatementsCommand.self, CertificatesCommand.self,
-            StationsCommand.self, ClearingCommand.self, InvoicesCommand.self, StandingOrdersCommand.self, HoldsCommand.self,
+            StationsCommand.self, ClearingCommand.self, InvoicesCommand.self, StandingOrdersCommand.self, HoldsCommand.self, AdvisorsCommand.self,
             Bench.self,
             ScanWorker.self,
         ])

@@ -10,19 +10,13 @@ import TresorTestSupport
 /// with their signals, releases one (booked) and rejects one (the amount freed, the customer told).
 @Suite("Operators' commands: the held payments queue")
 struct HoldCommandTests {
-    let scratch: ScratchFolder
-    var db: String { scratch.path("bank.sqlite") }
+    let bank: DemoBankScratch
+    var db: String { bank.db }
 
-    init() throws {
-        scratch = try ScratchFolder("holds")
-        let seeded = try ToolRun.tresor(["demo", "--db", scratch.path("bank.sqlite")])
-        #expect(seeded.status == 0, "\(seeded.output)")
-    }
+    init() throws { bank = try DemoBankScratch("holds") }
 
     func ok(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let run = try ToolRun.tresor(arguments + ["--db", db])
-        #expect(run.status == 0, "\(arguments.joined(separator: " ")): \(run.output)", sourceLocation: sourceLocation)
-        return run.output
+        try bank.ok(arguments, sourceLocation: sourceLocation)
     }
 
     @Test("list with signals, release books, reject frees and tells; a second decision is refused")

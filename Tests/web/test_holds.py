@@ -6,46 +6,19 @@ server of its own, so the new phone's 24 hours do not reach the other tests' pay
 Screenshots at 375 px, light and dark."""
 import base64
 import os
-import shutil
-import subprocess
-import tempfile
 import urllib.parse
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from selenium.webdriver.common.by import By
 
-import webbase
-from webbase import ARTIFACTS, TEST_BROWSER, TRESOR, BrowserTest, OwnServer
+from webbase import ARTIFACTS, OwnDemoTest
 
 
-class HeldPaymentTest(BrowserTest):
-    def setUp(self):
-        super().setUp()
-        self.folder = tempfile.mkdtemp(prefix="tresor-holds-")
-        self.server = OwnServer(self.folder, os.path.join(self.folder, "banks"), ["--demo"])
-        self.base = self.server.base
-
-    def tearDown(self):
-        super().tearDown()
-        self.server.stop()
-        shutil.rmtree(self.folder, ignore_errors=True)
-
-    def call(self, method, path, body=None, token=None):
-        saved = webbase.BASE
-        webbase.BASE = self.base
-        try:
-            return webbase.api(method, path, body, token)
-        finally:
-            webbase.BASE = saved
-
+class HeldPaymentTest(OwnDemoTest):
     def activate_phone(self):
         """The branch activates a new phone for Anna Meier (staff API, as the desk does); returns the staff token."""
-        subprocess.run([TRESOR, "staff", "add", "--banks", os.path.join(self.folder, "banks"), "--bank", "tresor", "--name", "risk.desk",
-                        "--password", "desk-password-1"], check=True, capture_output=True)
-        status, grant = self.call("POST", "/v1/staff/sessions", {"name": "risk.desk", "password": "desk-password-1"})
-        self.assertEqual(status, 201, grant)
-        staff = grant["token"]
+        staff = self.staff_token("risk.desk")
         status, issued = self.call("POST", "/v1/staff/activation-codes", {"contract": "10000012"}, staff)
         self.assertEqual(status, 201, issued)
         key = ec.generate_private_key(ec.SECP256R1())
@@ -55,17 +28,9 @@ class HeldPaymentTest(BrowserTest):
         self.assertEqual(status, 201, enrolled)
         return staff
 
-    def login(self):
-        self.browser.get(self.base + "/login")
-        self.browser.add_cookie({"name": "tresor_browser", "value": TEST_BROWSER})
-        self.browser.find_element(By.ID, "contract").send_keys("10000012")
-        self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
-        self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
-        self.wait_until(lambda b: b.current_url.endswith("/home"))
-
     def test_a_new_phone_paying_a_new_payee_abroad_is_held_then_released(self):
         staff = self.activate_phone()
-        self.login()
+        self.log_in()
         self.browser.get(self.base + "/pay/iban")
         for field, value in [("creditor_name", "Schmidt Handels GmbH"), ("creditor_iban", "DE89 3704 0044 0532 0130 00"),
                              ("creditor_postal_code", "8000"), ("creditor_town", "Zürich"), ("amount", "8000.00")]:

@@ -134,6 +134,15 @@ class PushTest(BrowserTest):
             os.makedirs(ARTIFACTS, exist_ok=True)
             self.browser.save_screenshot(os.path.join(ARTIFACTS, f"push-settings-{mode}.png"))
 
+        # Back in Settings, this browser is marked in the list and not offered the switch again
+        # (its subscription as PushManager.getSubscription answers it, stood in for as above).
+        self.browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            PushManager.prototype.getSubscription = async function () { return {endpoint: "https://127.0.0.1:9/push/web-test"}; };"""})
+        self.browser.get(BASE + "/settings")
+        this = self.browser.find_element(By.CSS_SELECTOR, "[data-endpoint='https://127.0.0.1:9/push/web-test'] .push-this")
+        self.wait_until(lambda b: this.is_displayed())
+        self.assertFalse(self.browser.find_element(By.ID, "push-on").is_displayed())
+
         # The service worker shows what a push brings; the same tag again replaces it.
         self.browser.get(BASE + "/home")
         page = next(t for t in self.targets() if t["type"] == "page" and t["url"].startswith(origin))

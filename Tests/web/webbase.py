@@ -2,8 +2,10 @@
 must pass (no horizontal overflow, labels, contrast)."""
 import json
 import os
+import shutil
 import socket
 import subprocess
+import tempfile
 import unittest
 import urllib.error
 import urllib.parse
@@ -216,4 +218,47 @@ class BrowserTest(unittest.TestCase):
             return any(part in message.split(" ", 1)[0] for part in ["/static/", "/sw.js", "/manifest.webmanifest"])
         errors = [e["message"] for e in self.browser.get_log("browser") if e["level"] == "SEVERE" and counts(e["message"])]
         self.assertEqual(errors, [], self.browser.current_url)
+
+
+class OwnDemoTest(BrowserTest):
+    """A browser test on a demo server of its own (`OwnServer` with `--demo`), for data the
+    shared server's other tests must not meet; `call` is the JSON API on it, `log_in` the login
+    page as a customer uses it."""
+
+    def setUp(self):
+        super().setUp()
+        self.folder = tempfile.mkdtemp(prefix="tresor-own-")
+        self.banks = os.path.join(self.folder, "banks")
+        self.server = OwnServer(self.folder, self.banks, ["--demo"])
+        self.base = self.server.base
+
+    def tearDown(self):
+        super().tearDown()
+        self.server.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def call(self, method, path, body=None, token=None):
+        global BASE
+        saved = BASE
+        BASE = self.base
+        try:
+            return api(method, path, body, token)
+        finally:
+            BASE = saved
+
+    def log_in(self, contract="10000012"):
+        self.browser.get(self.base + "/login")
+        self.browser.add_cookie({"name": "tresor_browser", "value": TEST_BROWSER})
+        self.browser.find_element(By.ID, "contract").send_keys(contract)
+        self.browser.find_element(By.ID, "password").send_keys("tresor-demo")
+        self.browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
+        self.wait_until(lambda b: b.current_url.endswith("/home"))
+
+    def staff_token(self, name):
+        """A staff login added with `tresor staff add`, logged in through the staff API."""
+        subprocess.run([TRESOR, "staff", "add", "--banks", self.banks, "--bank", "tresor", "--name", name, "--password", "desk-password-1"],
+                       check=True, capture_output=True)
+        status, grant = self.call("POST", "/v1/staff/sessions", {"name": name, "password": "desk-password-1"})
+        assert status == 201, (status, grant)
+        return grant["token"]
 

@@ -94,7 +94,23 @@ public struct DemoBank: Sendable {
             try await book(drafts, credits, of: customer, id: id, today: today)
         }
         try await network?.seed(edition.id == Edition.leman.id ? DemoBranchNetwork.leman : DemoBranchNetwork.tresor)
+        try await assignAdvisors()
         return true
+    }
+
+    /// Each customer gets a personal advisor, in turn from the branches' advisors, reachable on
+    /// their branch's number. why: the overview and More show the advisor, and an empty card
+    /// would show nothing of what it is for.
+    private func assignAdvisors() async throws {
+        try await bank.ledger.database.transaction { session in
+            try await session.execute(SQL("UPDATE advisors SET phone = (SELECT phone FROM branches WHERE branches.id = advisors.branch_id)"))
+            let advisors = try await session.query(SQL("SELECT id FROM advisors ORDER BY id")).map { $0.int(0) }
+            guard !advisors.isEmpty else { return }
+            for (index, customer) in try await session.query(SQL("SELECT id FROM customers ORDER BY id")).enumerated() {
+                try await session.execute(
+                    SQL("UPDATE customers SET advisor_id = ? WHERE id = ?", [.int(advisors[index % advisors.count]), .int(customer.int(0))]))
+            }
+        }
     }
 
     /// The history in date order: the bank's own bookings committed as they come, the credits

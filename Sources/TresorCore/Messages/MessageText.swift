@@ -23,6 +23,7 @@ public struct MessageText: Sendable, Hashable {
         case documentReady, budgetAlert, appointmentRequested, appointmentConfirmed, appointmentDeclined, cashReady
         case cashOrdered, cashCollected, cashCancelled, cardBlocked, cardUnblocked, standingOrderSkipped, authenticatorEnrolled
         case debitAdvice, newBrowserLogin, passkeyAdded, statementReady, paymentHeld, paymentReleased, paymentHeldRejected
+        case advisorAnswered
     }
 
     public static let languages = ["de", "fr", "it", "en", "ar"]
@@ -132,6 +133,18 @@ public struct MessageText: Sendable, Hashable {
                 "Il vostro pagamento di {amount} a {payee} viene verificato per la vostra sicurezza. L’importo è riservato; nulla è uscito. Se non siete stati voi, chiamateci subito.",
                 "Your payment of {amount} to {payee} is being checked for your protection. The amount is reserved; nothing has left. If this was not you, call us now.",
                 "يجري التحقق من دفعتك بمبلغ {amount} إلى {payee} لحمايتك. المبلغ محجوز ولم يُحوَّل شيء. إن لم تكن أنت، اتصل بنا فورًا.",
+            ]
+        ),
+        .advisorAnswered: (
+            [
+                "Antwort Ihrer Beraterin / Ihres Beraters", "Réponse de votre conseiller", "Risposta del vostro consulente", "Your advisor answered",
+                "رد مستشارك",
+            ],
+            [
+                "{advisor} hat Ihnen geantwortet. Lesen Sie die Antwort unter Mehr → Mein Berater.",
+                "{advisor} vous a répondu. Lisez la réponse sous Plus → Mon conseiller.",
+                "{advisor} vi ha risposto. Leggete la risposta sotto Altro → Il mio consulente.",
+                "{advisor} answered you. Read it under More → My advisor.", "ردّ عليك {advisor}. اقرأ الرد في المزيد ← مستشاري.",
             ]
         ),
         .paymentReleased: (

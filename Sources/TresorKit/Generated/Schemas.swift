@@ -806,6 +806,72 @@ extension Components.Schemas {
             case topup
         }
     }
+    /// - Remark: Generated from `#/components/schemas/AdvisorMessage`.
+    public struct AdvisorMessage: Codable, Hashable, Sendable {
+        /// - Remark: Generated from `#/components/schemas/AdvisorMessage/id`.
+        public var id: Swift.String
+        /// - Remark: Generated from `#/components/schemas/AdvisorMessage/from`.
+        public enum FromPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+            case customer
+            case advisor
+            /// A value this version of the client does not know (a newer server's), as it came.
+            case unknown(Swift.String)
+            public init(rawValue: Swift.String) {
+                switch rawValue {
+                case "customer": self = .customer
+                case "advisor": self = .advisor
+                default: self = .unknown(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case .customer: return "customer"
+                case .advisor: return "advisor"
+                case .unknown(let value): return value
+                }
+            }
+            /// The values the document names.
+            public static var allCases: [Self] { [.customer, .advisor] }
+        }
+        /// - Remark: Generated from `#/components/schemas/AdvisorMessage/from`.
+        public var from: Components.Schemas.AdvisorMessage.FromPayload
+        /// the staff login that answered for the advisor
+        ///
+        /// - Remark: Generated from `#/components/schemas/AdvisorMessage/staff`.
+        public var staff: Swift.String?
+        /// - Remark: Generated from `#/components/schemas/AdvisorMessage/body`.
+        public var body: Swift.String
+        /// - Remark: Generated from `#/components/schemas/AdvisorMessage/at`.
+        public var at: Foundation.Date
+        /// Creates a new `AdvisorMessage`.
+        ///
+        /// - Parameters:
+        ///   - id:
+        ///   - from:
+        ///   - staff: the staff login that answered for the advisor
+        ///   - body:
+        ///   - at:
+        public init(
+            id: Swift.String,
+            from: Components.Schemas.AdvisorMessage.FromPayload,
+            staff: Swift.String? = nil,
+            body: Swift.String,
+            at: Foundation.Date
+        ) {
+            self.id = id
+            self.from = from
+            self.staff = staff
+            self.body = body
+            self.at = at
+        }
+        public enum CodingKeys: String, CodingKey {
+            case id
+            case from
+            case staff
+            case body
+            case at
+        }
+    }
     /// - Remark: Generated from `#/components/schemas/Payment`.
     public struct Payment: Codable, Hashable, Sendable {
         /// - Remark: Generated from `#/components/schemas/Payment/id`.

@@ -235,6 +235,36 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/staff/cards/{id}/unblock`.
     /// - Remark: Generated from `#/paths//v1/staff/cards/{id}/unblock/post`.
     func postV1StaffCardsIdUnblock(_ input: Operations.PostV1StaffCardsIdUnblock.Input) async throws -> Operations.PostV1StaffCardsIdUnblock.Output
+    /// The customer's personal advisor (name, phone, branch); no `advisor` while the branch has assigned none.
+    ///
+    /// - Remark: HTTP `GET /v1/advisor`.
+    /// - Remark: Generated from `#/paths//v1/advisor/get`.
+    func getV1Advisor(_ input: Operations.GetV1Advisor.Input) async throws -> Operations.GetV1Advisor.Output
+    /// The secure thread with the personal advisor, oldest first (the last 200 messages).
+    ///
+    /// - Remark: HTTP `GET /v1/advisor/messages`.
+    /// - Remark: Generated from `#/paths//v1/advisor/messages/get`.
+    func getV1AdvisorMessages(_ input: Operations.GetV1AdvisorMessages.Input) async throws -> Operations.GetV1AdvisorMessages.Output
+    /// Write to the personal advisor; staff answer in the same thread and the customer gets an inbox message.
+    ///
+    /// - Remark: HTTP `POST /v1/advisor/messages`.
+    /// - Remark: Generated from `#/paths//v1/advisor/messages/post`.
+    func postV1AdvisorMessages(_ input: Operations.PostV1AdvisorMessages.Input) async throws -> Operations.PostV1AdvisorMessages.Output
+    /// The customers' threads with their advisors (staff login), those waiting for an answer first.
+    ///
+    /// - Remark: HTTP `GET /v1/staff/conversations`.
+    /// - Remark: Generated from `#/paths//v1/staff/conversations/get`.
+    func getV1StaffConversations(_ input: Operations.GetV1StaffConversations.Input) async throws -> Operations.GetV1StaffConversations.Output
+    /// One customer's thread with the advisor (staff login).
+    ///
+    /// - Remark: HTTP `GET /v1/staff/conversations/{contract}`.
+    /// - Remark: Generated from `#/paths//v1/staff/conversations/{contract}/get`.
+    func getV1StaffConversationsContract(_ input: Operations.GetV1StaffConversationsContract.Input) async throws -> Operations.GetV1StaffConversationsContract.Output
+    /// Answer for the advisor in the customer's thread (staff login); the customer gets an inbox message (and a push).
+    ///
+    /// - Remark: HTTP `POST /v1/staff/conversations/{contract}/messages`.
+    /// - Remark: Generated from `#/paths//v1/staff/conversations/{contract}/messages/post`.
+    func postV1StaffConversationsContractMessages(_ input: Operations.PostV1StaffConversationsContractMessages.Input) async throws -> Operations.PostV1StaffConversationsContractMessages.Output
     /// The queue of payments the risk check held (staff login), oldest first; with decided=true the last decisions, newest first.
     ///
     /// Each held payment with the signals that fired (new_device, new_passkey, password_reset, new_browser, new_payee, unusual_amount, new_country, burst) and the bank's rules that held it (`risk` in the bank's file; README "Holds on suspicious payments").

@@ -63,7 +63,7 @@ extension WebApp {
             ("/templates", "templates", "nav_templates"),
             ("/receipts", "receipts", "nav_receipts"), ("/budget", "budget", "nav_budget"), ("/branches", "branches", "finder_title"),
             ("/appointments", "calendar", "appt_title"), ("/cash", "cash", "cash_title"), ("/loan", "loan", "loan_title_plain"),
-            ("/settings", "settings", "nav_settings"), ("/help", "help", "help_title"),
+            ("/advisor", "advisor", "advisor_title"), ("/settings", "settings", "nav_settings"), ("/help", "help", "help_title"),
         ].map { ["href": $0.0, "icon": $0.1, "label": strings[$0.2] ?? $0.2] }
         let mode = WebSupport.cookies(request)[WebSupport.themeCookie] ?? ""
         page.values["appearances"] = [("auto", "appearance_auto"), ("light", "appearance_light"), ("dark", "appearance_dark")].map {

@@ -16,18 +16,6 @@ extension WebApp {
         router.post("/login/passkey", use: passkeyLogin)
     }
 
-    /// The JSON body of the script's calls, with its `csrf` checked against the session's.
-    func passkeyCall(_ request: Request) async throws -> (principal: Principal, token: String, body: Data)? {
-        var request = request
-        guard let (principal, token) = await session(request) else { return nil }
-        let data = Data(buffer: try await request.collectBody(upTo: 16 * 1024))
-        struct Signed: Decodable { let csrf: String? }
-        guard let signed = try? JSONDecoder().decode(Signed.self, from: data), checkCSRF(["csrf": signed.csrf ?? ""], token: token) else {
-            return nil
-        }
-        return (principal, token, data)
-    }
-
     /// `body` as the credential JSON the script sent, or the refusal to answer it with.
     static func credential<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
         guard let credential = try? JSONDecoder().decode(type, from: body) else {
@@ -43,7 +31,7 @@ extension WebApp {
     }
 
     func passkeyCreationOptions(_ request: Request, context: TresorRequestContext) async throws -> Response {
-        guard let (principal, _, _) = try await passkeyCall(request) else { return Response(status: .forbidden) }
+        guard let (principal, _, _) = try await scriptCall(request) else { return Response(status: .forbidden) }
         let ceremony = try await services.passkeys.registrationOptions(for: principal)
         return try PasskeyRoutes.json([
             "publicKey": PasskeyRoutes.creationOptions(
@@ -52,7 +40,7 @@ extension WebApp {
     }
 
     func passkeyRegister(_ request: Request, context: TresorRequestContext) async throws -> Response {
-        guard let (principal, _, body) = try await passkeyCall(request) else { return Response(status: .forbidden) }
+        guard let (principal, _, body) = try await scriptCall(request) else { return Response(status: .forbidden) }
         do {
             _ = try await services.passkeys.register(
                 for: principal, credential: try Self.credential(WebAuthnRegistrationJSON.self, from: body), verifier: PasskeyRoutes.verifier(request))

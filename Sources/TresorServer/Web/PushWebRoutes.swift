@@ -18,7 +18,7 @@ extension WebApp {
             let subscription: PushRoutes.BrowserSubscription
             let details: Bool?
         }
-        guard let (principal, _, body) = try await passkeyCall(request) else { return Response(status: .forbidden) }
+        guard let (principal, _, body) = try await scriptCall(request) else { return Response(status: .forbidden) }
         do {
             guard let input = try? JSONDecoder().decode(Input.self, from: body) else {
                 throw DomainError(.invalidParameter, field: "subscription", "Send the subscription as the browser's toJSON() writes it.")
@@ -48,7 +48,7 @@ extension WebApp {
         let language = page.language
         page.values["push_subscriptions"] = try await services.push.subscriptions(of: principal.customerID).map { subscription in
             [
-                "id": String(subscription.id), "label": subscription.label,
+                "id": String(subscription.id), "label": subscription.label, "endpoint": subscription.endpoint,
                 "created": language.format(services.calendar.date(of: Date(timeIntervalSince1970: Double(subscription.createdAtMillis) / 1000))),
                 "details": subscription.details
                     ? page.strings["settings_push_with_details"] ?? "" : page.strings["settings_push_without_details"] ?? "",

@@ -39,7 +39,9 @@ extension WebApp {
         page.values["search_open"] = !query.isEmpty || page.values["search_error"] != nil
         // why nothing when refused: a list of every receipt would read as the search's answer.
         let found = page.values["search_error"] == nil ? try await services.receipts.list(of: principal.customerID, matching: query) : []
-        if !query.isEmpty { page.values["search_found"] = page.strings.text("receipts_found", ["n": String(found.count)]) }
+        if !query.isEmpty {
+            page.values["search_found"] = page.strings.text(found.count == 1 ? "receipts_found_one" : "receipts_found", ["n": String(found.count)])
+        }
         page.values["receipts"] = found.map { receipt in
             [
                 "id": String(receipt.id), "merchant": receipt.merchant ?? "?", "date": receipt.date.map(language.format) ?? "",

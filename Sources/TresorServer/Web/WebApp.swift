@@ -159,6 +159,19 @@ struct WebApp: Sendable {
     }
 
     /// Refuses a state-changing form whose CSRF field does not match the session's token.
+    /// The JSON body of a call the page's script makes (passkeys, push), with its `csrf`
+    /// checked against the session's; nil without a session or with a wrong token.
+    func scriptCall(_ request: Request) async throws -> (principal: Principal, token: String, body: Data)? {
+        var request = request
+        guard let (principal, token) = await session(request) else { return nil }
+        let data = Data(buffer: try await request.collectBody(upTo: 16 * 1024))
+        struct Signed: Decodable { let csrf: String? }
+        guard let signed = try? JSONDecoder().decode(Signed.self, from: data), checkCSRF(["csrf": signed.csrf ?? ""], token: token) else {
+            return nil
+        }
+        return (principal, token, data)
+    }
+
     func checkCSRF(_ form: [String: String], token: String) -> Bool {
         WebSupport.same(form["csrf"] ?? "", WebSupport.csrfToken(forSession: token))
     }

@@ -39,6 +39,7 @@ extension WebApp {
         registerPush(on: router)
         registerLoan(on: router)
         registerMore(on: router)
+        registerAdvisor(on: router)
         registerInbox(on: router)
         registerFavorites(on: router)
         router.post("/tour/done") { request, _ in
@@ -307,6 +308,7 @@ extension WebApp {
                 "line": Self.budgetLine(budget.overall, language: language, strings: strings),
             ]
         }
+        if let advisor = try await services.advisors.advisor(of: principal.customerID) { page.values["advisor"] = Self.advisorValues(advisor) }
         let favorites = try await services.favorites.favorites(of: principal.customerID)
         page.values["favorites"] = favorites.map { favorite -> [String: Any] in
             // why both keys, one empty: a row without "type" would take it from the section

@@ -447,10 +447,22 @@ document.addEventListener("submit", async (event) => {
 // VAPID key and hands the subscription to the server; iOS Safari only offers it to the app
 // added to the home screen, so elsewhere the hint says why there is no switch.
 const hasPush = Boolean(navigator.serviceWorker && window.PushManager && window.Notification);
-document.addEventListener("DOMContentLoaded", () => {
+document.addEventListener("DOMContentLoaded", async () => {
   if (!hasPush) return;
-  for (const part of document.querySelectorAll(".push-add")) part.hidden = false;
   for (const part of document.querySelectorAll(".push-unsupported")) part.hidden = true;
+  // A browser already subscribed is marked in the list, and not offered the switch again.
+  const listed = [...document.querySelectorAll("#push-subscriptions [data-endpoint]")];
+  if (listed.length && Notification.permission === "granted") {
+    try {
+      const subscription = await (await navigator.serviceWorker.ready).pushManager.getSubscription();
+      const mine = subscription && listed.find((item) => item.dataset.endpoint === subscription.endpoint);
+      if (mine) {
+        mine.querySelector(".push-this").hidden = false;
+        return;
+      }
+    } catch (error) { /* no worker yet: offered as for a new browser */ }
+  }
+  for (const part of document.querySelectorAll(".push-add")) part.hidden = false;
 });
 function keyBytes(base64url) {
   const text = atob(base64url.replace(/-/g, "+").replace(/_/g, "/"));

@@ -1,0 +1,73 @@
+import Foundation
+import Hummingbird
+import TresorCore
+import TresorDomain
+
+/// "My advisor": who the personal advisor is (name, branch, phone to call) and the secure
+/// thread with them, newest at the bottom as a messenger shows it, with the form to write.
+extension WebApp {
+    func registerAdvisor(on router: Router<TresorRequestContext>) {
+        router.get("/advisor", use: advisorPage)
+        router.post("/advisor", use: writeToAdvisor)
+        router.get("/advisor/photo", use: advisorPhoto)
+    }
+
+    /// The advisor's photo from the bank's resource pack (404 without one: the page shows initials).
+    func advisorPhoto(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, _) = await session(request), let advisor = try await services.advisors.advisor(of: principal.customerID),
+            let photo = try await AdvisorRoutes.photo(of: advisor.id, in: services.resources)
+        else { return Response(status: .notFound) }
+        var headers = HTTPFields()
+        headers[.contentType] = photo.path.hasSuffix(".svg") ? "image/svg+xml" : "image/png"
+        headers[.cacheControl] = "private, max-age=300"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: photo.bytes)))
+    }
+
+    func advisorPage(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var page = page(request, csrf: WebSupport.csrfToken(forSession: token))
+        let language = page.language
+        if let advisor = try await services.advisors.advisor(of: principal.customerID) {
+            var values = Self.advisorValues(advisor)
+            values["photo"] = try await AdvisorRoutes.photo(of: advisor.id, in: services.resources) != nil
+            page.values["advisor"] = values
+        }
+        let times = DateFormatter()
+        times.dateFormat = "HH:mm"
+        times.timeZone = TimeZone(identifier: "Europe/Zurich")
+        page.values["messages"] = try await services.advisors.thread(of: principal.customerID).map { message -> [String: Any] in
+            let at = Date(timeIntervalSince1970: TimeInterval(message.atMillis) / 1000)
+            return [
+                "mine": message.fromCustomer, "body": message.body,
+                "when": "\(language.format(services.calendar.date(of: at))) \(times.string(from: at))",
+            ]
+        }
+        if let failed = request.uri.queryParameters.get("error") { page.values["error"] = page.strings["error_\(failed)"] ?? String(failed) }
+        return render("advisor", page)
+    }
+
+    /// The advisor as the overview's card and the advisor screen show them: initials for the
+    /// picture, the number as a tel: link.
+    static func advisorValues(_ advisor: AdvisorService.PersonalAdvisor) -> [String: Any] {
+        let initials = advisor.name.split(separator: " ").prefix(2).compactMap(\.first).map(String.init).joined()
+        var values: [String: Any] = ["name": advisor.name, "initials": initials, "branch": advisor.branchName, "town": advisor.branchTown]
+        if let phone = advisor.phone {
+            values["phone"] = phone
+            values["tel"] = phone.filter { $0.isNumber || $0 == "+" }
+        }
+        return values
+    }
+
+    func writeToAdvisor(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        var request = request
+        let form = WebSupport.form(try await request.collectBody(upTo: 16 * 1024))
+        guard checkCSRF(form, token: token) else { return await formExpired(request) }
+        do {
+            _ = try await services.advisors.write(form["body"] ?? "", by: principal)
+            return WebSupport.redirect("/advisor#latest")
+        } catch let error as DomainError {
+            return WebSupport.redirect("/advisor?error=\(error.code.rawValue)")
+        }
+    }
+}
