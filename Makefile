@@ -33,6 +33,8 @@ test: deps
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive Sources Tests Examples Package.swift
 	python3 scripts/check-self-contained.py
+	@# Foundation's Process crashes now and then on Linux (Sources/TresorSpawn/ChildProcess.swift says why).
+	@! git grep -n -E '(\bProcess\(\)|: Process\b)' -- Sources Tests Examples || { echo "use ChildProcess, not Foundation's Process"; exit 1; }
 
 format:
 	$(SWIFT_FORMAT) --in-place --recursive Sources Tests Examples Package.swift

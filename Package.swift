@@ -37,13 +37,16 @@ let package = Package(
     ],
     targets: [
         .target(name: "TresorDomain"),
+        /// Child processes without Foundation's `Process` (see ChildProcess.swift for why).
+        .target(name: "CSpawn"),
+        .target(name: "TresorSpawn", dependencies: ["CSpawn"]),
         /// zbar, Tesseract 5 and Leptonica from Debian (scripts/install-deps.sh installs them).
         .systemLibrary(name: "CScanLibraries"),
         /// ZXing-C++ (Debian's libzxing-dev) behind a small C face: the QR decoder tried first.
         .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
         /// Poppler (Debian's libpoppler-glib-dev) draws the pages of a QR-bill sent as a PDF.
         .systemLibrary(name: "CPDFPages", pkgConfig: "poppler-glib"),
-        .target(name: "TresorScan", dependencies: ["CScanLibraries", "CPDFPages", "CZXing", "TresorDomain"]),
+        .target(name: "TresorScan", dependencies: ["CScanLibraries", "CPDFPages", "CZXing", "TresorDomain", "TresorSpawn"]),
         /// zlib (Debian's zlib1g-dev), for the web app's files sent gzip-compressed.
         .systemLibrary(name: "CZlib"),
         /// cairo, Pango and librsvg from Debian, for PDFs and icons (scripts/install-deps.sh installs them).
@@ -138,10 +141,12 @@ let package = Package(
         /// What several test targets share: the stores they run against.
         .target(
             name: "TresorTestSupport",
-            dependencies: ["TresorLedger", "TresorSQLite", "TresorPostgres", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "TresorLedger", "TresorSQLite", "TresorPostgres", "TresorSpawn", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Tests/TresorTestSupport"),
         .testTarget(name: "TresorDomainTests", dependencies: ["TresorDomain"]),
-        .testTarget(name: "TresorScanTests", dependencies: ["TresorScan", "TresorDomain", "CZXing", "TresorTestSupport"]),
+        .testTarget(name: "TresorScanTests", dependencies: ["TresorScan", "TresorDomain", "CZXing", "TresorTestSupport", "TresorSpawn"]),
         .testTarget(
             name: "TresorStoreTests",
             dependencies: [
@@ -154,7 +159,7 @@ let package = Package(
         .testTarget(
             name: "TresorKitTests",
             dependencies: [
-                "TresorKit", "TresorDomain", "TresorTestSupport",
+                "TresorKit", "TresorDomain", "TresorTestSupport", "TresorSpawn",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
@@ -163,7 +168,7 @@ let package = Package(
             name: "TresorServerTests",
             dependencies: [
                 "TresorServer", "TresorCore", "TresorSQLite", "TresorPostgres", "TresorDomain", "TresorTestSupport", "TresorScan", "TresorDocuments",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "TresorSpawn", .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,4 +1,5 @@
 import Foundation
+import TresorSpawn
 
 /// Runs scan jobs in `tresor scan-worker` child processes: at most `concurrentJobs` at once, a
 /// bounded queue behind them, a wall-clock limit per job. A decoder that crashes or hangs on a
@@ -74,7 +75,7 @@ public actor ScanWorkerPool {
     /// started ahead, that happens while nobody waits. Each process still reads one image and
     /// exits, so a crash or a hang costs only that image.
     struct Worker {
-        let process: Process
+        let process: ChildProcess
         /// Where the job is put (0700): `task` and `image`.
         let directory: URL
         /// Closing it tells the worker its job is in place. why not a write: a worker that
@@ -93,49 +94,40 @@ public actor ScanWorkerPool {
     static func start(executable: URL, limits: ScanLimits) throws -> Worker {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-scan-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [
+        let arguments = [
             "scan-worker", "--job-dir", directory.path, "--memory-bytes", String(limits.workerMemoryBytes), "--cpu-seconds",
             String(Int(limits.timeoutSeconds.rounded(.up)) + 1),
         ]
         var environment = ProcessInfo.processInfo.environment
         // why: Tesseract's OpenMP threads make one OCR 5x slower on a busy 2-core machine.
         environment["OMP_THREAD_LIMIT"] = "1"
-        process.environment = environment
         let input = Pipe()
         let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        let process: ChildProcess
         do {
-            try run(process)
+            process = try run {
+                try ChildProcess(executable, arguments, environment: environment, stdin: .pipe(input), stdout: .pipe(output), stderr: .null)
+            }
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw ScanError(.unreadable, "The scan worker cannot start: \(error).")
         }
-        try? input.fileHandleForReading.close()
         return Worker(process: process, directory: directory, go: input.fileHandleForWriting, output: output)
     }
 
-    /// Starts `process`, again every 25 ms (for up to `patience`) while its executable is "busy"
+    /// Calls `start`, again every 25 ms (for up to `patience`) while its executable is "busy"
     /// (ETXTBSY). why: a file just written stays open for writing in any child another thread
     /// forked meanwhile, until that child execs; exec refuses it then. A worker binary installed
     /// a moment before, or a test's stand-in script, meets that window (seen once in CI).
-    static func run(_ process: Process, patience: Duration = .milliseconds(500)) throws {
+    static func run(patience: Duration = .milliseconds(500), _ start: () throws -> ChildProcess) throws -> ChildProcess {
         let deadline = ContinuousClock.now + patience
         while true {
             do {
-                return try process.run()
-            } catch let error as NSError where isBusy(error) && ContinuousClock.now < deadline {
+                return try start()
+            } catch let error as ChildProcess.SpawnError where error.code == ETXTBSY && ContinuousClock.now < deadline {
                 usleep(25_000)
             }
         }
-    }
-
-    static func isBusy(_ error: NSError) -> Bool {
-        let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
-        return [error, underlying].contains { $0?.domain == NSPOSIXErrorDomain && $0?.code == Int(ETXTBSY) }
     }
 
     /// A waiting worker if one is alive, else a new one; and one more started for the next job.
@@ -155,7 +147,7 @@ public actor ScanWorkerPool {
 
     static func discard(_ worker: Worker) {
         try? worker.go.close()
-        if worker.process.isRunning { kill(worker.process.processIdentifier, SIGKILL) }
+        worker.process.signal(SIGKILL)
         try? FileManager.default.removeItem(at: worker.directory)
     }
 
@@ -172,7 +164,7 @@ public actor ScanWorkerPool {
             throw error
         }
         let limits = limits
-        let (data, status, reason, timedOut): (Data, Int32, Process.TerminationReason, Bool) = await withCheckedContinuation {
+        let (data, status, reason, timedOut): (Data, Int32, ChildProcess.TerminationReason, Bool) = await withCheckedContinuation {
             continuation in
             DispatchQueue.global().async {
                 let process = worker.process
@@ -180,7 +172,7 @@ public actor ScanWorkerPool {
                 let timer = DispatchWorkItem {
                     if process.isRunning {
                         killed.set()
-                        kill(process.processIdentifier, SIGKILL)
+                        process.signal(SIGKILL)
                     }
                 }
                 DispatchQueue.global().asyncAfter(deadline: .now() + limits.timeoutSeconds, execute: timer)

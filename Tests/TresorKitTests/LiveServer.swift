@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TresorKit
+import TresorSpawn
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -11,7 +12,7 @@ import TresorKit
 final class LiveServer: @unchecked Sendable {
     let directory: URL
     let port: Int
-    private var process: Process?
+    private var process: ChildProcess?
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
@@ -43,21 +44,16 @@ final class LiveServer: @unchecked Sendable {
 
     /// Starts (or starts again, on the same files and port) the server and waits for /healthz.
     func run() async throws {
-        let process = Process()
-        process.executableURL = try Self.executable()
-        process.arguments = [
+        let arguments = [
             "serve", "--host", "127.0.0.1", "--port", String(port), "--banks", directory.appendingPathComponent("banks").path, "--demo",
             "--scheduler-interval-seconds", "0",
         ]
-        process.currentDirectoryURL = directory
         let logPath = directory.appendingPathComponent("serve.log").path
         if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         try log.seekToEnd()
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
-        self.process = process
+        self.process = try ChildProcess(try Self.executable(), arguments, directory: directory, stdout: .handle(log), stderr: .handle(log))
+        try log.close()
         for _ in 0..<300 {
             if await healthy() { return }
             try await Task.sleep(for: .milliseconds(100))
@@ -77,11 +73,11 @@ final class LiveServer: @unchecked Sendable {
     /// that `run()` again never meets the old one on its port and files.
     func halt() async {
         guard let process, process.isRunning else { return }
-        process.terminate()
+        process.signal(SIGTERM)
         let deadline = ContinuousClock.now + .seconds(30)
         while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
+            process.signal(SIGKILL)
             while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
         }
         self.process = nil
@@ -90,7 +86,7 @@ final class LiveServer: @unchecked Sendable {
     /// Stops the server without waiting for it to exit (it runs in a `defer`, where no call
     /// suspends) and removes its files.
     func stop() {
-        if let process, process.isRunning { process.terminate() }
+        process?.signal(SIGTERM)
         process = nil
         try? FileManager.default.removeItem(at: directory)
     }

@@ -10,18 +10,13 @@ import TresorTestSupport
 struct OnboardingClientTests {
     /// Runs `tresor customers add` on the server's bank; (contract, code).
     static func takeOn(_ server: LiveServer) throws -> (contract: String, code: String) {
-        let process = Process()
-        process.executableURL = try LiveServer.executable()
-        process.arguments = [
-            "customers", "add", "--banks", server.directory.appendingPathComponent("banks").path, "--bank", "tresor", "--name", "Mia Keller",
-            "--birth-date", "1995-06-30", "--language", "en", "--staff", "desk",
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output)")
+        let (status, output) = try ToolRun.run(
+            try LiveServer.executable(),
+            [
+                "customers", "add", "--banks", server.directory.appendingPathComponent("banks").path, "--bank", "tresor", "--name", "Mia Keller",
+                "--birth-date", "1995-06-30", "--language", "en", "--staff", "desk",
+            ])
+        #expect(status == 0, "\(output)")
         let contract = try #require(output.firstMatch(of: /contract (\d{8})/).map { String($0.1) }, "\(output)")
         let code = try #require(output.firstMatch(of: /code ([A-Z0-9-]{14})/).map { String($0.1) }, "\(output)")
         return (contract, code)
@@ -59,16 +54,10 @@ struct TANLoginClientTests {
         let server = try await LiveServer.start()
         defer { server.stop() }
         // why before the login: the command opens the demo bank's file as the server does.
-        let process = Process()
-        process.executableURL = try LiveServer.executable()
-        process.arguments = [
-            "signing", "tan-list", "--banks", server.directory.appendingPathComponent("banks").path, "--bank", "tresor", "--contract", "10000012",
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let printed = try ToolRun.run(
+            try LiveServer.executable(),
+            ["signing", "tan-list", "--banks", server.directory.appendingPathComponent("banks").path, "--bank", "tresor", "--contract", "10000012"]
+        ).output
         let codes = Dictionary(uniqueKeysWithValues: printed.matches(of: /(\d+): (\d{6})/).map { (Int($0.1)!, String($0.2)) })
         #expect(codes.count == 50, "\(printed)")
         let client = TresorClient(baseURL: server.url)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TresorSpawn
 
 /// Examples/tresor-shell, the SDK end to end as a user runs it: separate processes that share
 /// only the session and cache files in `--home`.
@@ -12,16 +13,12 @@ struct ShellExampleTests {
     }
 
     static func shell(_ arguments: [String], home: URL, input: String? = nil) throws -> Run {
-        let process = Process()
-        process.executableURL = try LiveServer.executable().deletingLastPathComponent().appendingPathComponent("tresor-shell")
-        process.arguments = arguments + ["--home", home.path]
         let output = Pipe()
         let error = Pipe()
         let stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = stdin
-        try process.run()
+        let process = try ChildProcess(
+            try LiveServer.executable().deletingLastPathComponent().appendingPathComponent("tresor-shell"), arguments + ["--home", home.path],
+            stdin: .pipe(stdin), stdout: .pipe(output), stderr: .pipe(error))
         if let input { stdin.fileHandleForWriting.write(Data((input + "\n").utf8)) }
         try stdin.fileHandleForWriting.close()
         let out = output.fileHandleForReading.readDataToEndOfFile()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TresorTestSupport
 
 @testable import TresorKit
 
@@ -186,17 +187,13 @@ struct TresorClientTests {
     func enrolment() async throws {
         let server = try await LiveServer.start()
         defer { server.stop() }
-        let issued = Process()
-        issued.executableURL = try LiveServer.executable()
-        issued.arguments = [
-            "devices", "activation-code", "--banks", server.directory.appendingPathComponent("banks").path, "--bank", "tresor", "--contract",
-            "10000012",
-        ]
-        let output = Pipe()
-        issued.standardOutput = output
-        try issued.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        issued.waitUntilExit()
+        let printed = try ToolRun.run(
+            try LiveServer.executable(),
+            [
+                "devices", "activation-code", "--banks", server.directory.appendingPathComponent("banks").path, "--bank", "tresor", "--contract",
+                "10000012",
+            ]
+        ).output
         let code = try #require(printed.firstMatch(of: /: (\S{8}) \(valid/)?.output.1, "\(printed)")
 
         let store = MemoryCredentialStore()

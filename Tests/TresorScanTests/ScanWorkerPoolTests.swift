@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TresorSpawn
 
 @testable import TresorScan
 
@@ -129,19 +130,13 @@ struct ScanWorkerPoolTests {
         let url = try Self.script("exit 0")
         // Held open for writing, as a child forked by another thread holds a file just written.
         let writer = try FileHandle(forWritingTo: url)
-        let process = Process()
-        process.executableURL = url
-        #expect(throws: (any Error).self) { try process.run() }
-        let refused = Process()
-        refused.executableURL = url
-        #expect(throws: (any Error).self) { try ScanWorkerPool.run(refused, patience: .milliseconds(100)) }
+        #expect(throws: (any Error).self) { try ChildProcess(url) }
+        #expect(throws: (any Error).self) { try ScanWorkerPool.run(patience: .milliseconds(100)) { try ChildProcess(url) } }
         // why a dispatch queue: `run` blocks its thread while it waits, which may be the only
         // free thread of the task pool on a busy machine.
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(30)) { try? writer.close() }
-        let started = Process()
-        started.executableURL = url
         // why so patient: on a machine busy with every other suite the close may come late.
-        try ScanWorkerPool.run(started, patience: .seconds(30))
+        let started = try ScanWorkerPool.run(patience: .seconds(30)) { try ChildProcess(url) }
         started.waitUntilExit()
         #expect(started.terminationStatus == 0)
     }

@@ -42,8 +42,13 @@ struct HoldAPITests {
             let empty = try await client.call(.post, "/v1/staff/holds/\(id)/reject", token: staff, json: #"{"message": ""}"#)
             #expect(empty.status == .badRequest)
             #expect(empty.error["field"] as? String == "message")
+            // Released, it is booked as a signed payment is: the debit advice the customer asked for comes.
+            let advice = try await client.call(.put, "/v1/settings", token: anna.token, json: #"{"debit_advice_from": "1000"}"#)
+            #expect(advice.status == .ok, "\(advice.text)")
             let released = try await client.call(.post, "/v1/staff/holds/\(id)/release", token: staff)
             #expect(released.status == .ok, "\(released.text)")
+            let inbox = try await client.call(.get, "/v1/messages?category=payments", token: anna.token).json["messages"] as? [[String: Any]] ?? []
+            #expect(inbox.contains { $0["subject"] as? String == "Debit advice" }, "\(inbox)")
             let hold = try #require(released.json["hold"] as? [String: Any])
             #expect(hold["decision"] as? String == "released")
             #expect(hold["decided_by"] as? String == "berater.zh")

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import TresorDomain
+import TresorSpawn
 
 @testable import TresorServer
 
@@ -163,12 +164,8 @@ struct WebThemeTests {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-\(UUID().uuidString).gz")
             try Data(bytes).write(to: file)
             defer { try? FileManager.default.removeItem(at: file) }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-            process.arguments = ["-dc", file.path]
             let output = Pipe()
-            process.standardOutput = output
-            try process.run()
+            let process = try ChildProcess(URL(fileURLWithPath: "/bin/gzip"), ["-dc", file.path], stdout: .pipe(output))
             let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             return Array(data)

@@ -1,4 +1,5 @@
 import Foundation
+import TresorSpawn
 
 /// Runs a command-line tool the tests check our output with (xmllint, pdftotext, the `tresor`
 /// binary itself) and returns its exit status and everything it printed. A tool still running
@@ -8,15 +9,10 @@ public enum ToolRun {
     public static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, limitSeconds: Double = 300
     ) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment { process.environment = environment }
         let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let limit = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let process = try ChildProcess(
+            executable, arguments, environment: environment, stdout: .pipe(pipe), stderr: .handle(pipe.fileHandleForWriting))
+        let limit = DispatchWorkItem { process.signal(SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + limitSeconds, execute: limit)
         // why read before waiting: a tool that fills the pipe would otherwise never exit.
         let data = pipe.fileHandleForReading.readDataToEndOfFile()

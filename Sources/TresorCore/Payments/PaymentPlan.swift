@@ -61,6 +61,27 @@ extension PaymentPlan {
     }
 }
 
+extension PaymentPlanner {
+    /// Executes a payment that waited (for a signature, for a review) now that it may go: booked
+    /// today, its hold released into the booking, payer and an in-bank payee told; or pending
+    /// for the scheduler when its date is later. Returns whether it booked. why one seam:
+    /// signing and a staff release each had a copy, and the release's forgot the messages.
+    func executeAwaited(_ payment: inout Payment, today: LocalDate, now: Int64, in session: any SQLSession) async throws -> Bool {
+        guard payment.executionDate <= today else {
+            payment.status = .pending
+            return false
+        }
+        let plan = try await plan(payment.instruction, for: payment.customerID)
+        let posted = try await Ledger.book(plan.draft(on: today, releasing: payment.holdID), now: now, in: session)
+        payment.status = .executed
+        payment.transactionID = posted.id
+        payment.executedAtMillis = now
+        payment.executionDate = today
+        try await plan.announceExecution(to: payment.customerID, scheduled: false, now: now, in: session)
+        return true
+    }
+}
+
 /// The server's half of validation: what needs the bank's data (accounts, ownership, the bank's
 /// own clearing number, operators' accounts).
 struct PaymentPlanner: Sendable {

@@ -51,17 +51,7 @@ extension PaymentService {
                     return .exhausted
                 case .signed:
                     payment.updatedAtMillis = now
-                    if payment.executionDate <= today {
-                        let plan = try await planner.plan(payment.instruction, for: payment.customerID)
-                        let posted = try await Ledger.book(plan.draft(on: today, releasing: payment.holdID), now: now, in: session)
-                        payment.status = .executed
-                        payment.transactionID = posted.id
-                        payment.executedAtMillis = now
-                        payment.executionDate = today
-                        try await plan.announceExecution(to: payment.customerID, scheduled: false, now: now, in: session)
-                    } else {
-                        payment.status = .pending
-                    }
+                    _ = try await planner.executeAwaited(&payment, today: today, now: now, in: session)
                     try await PaymentStore.update(payment, in: session)
                     try await StandingOrderStore.signed(payment, in: session)
                     if trustPayee, let iban = payment.instruction.creditorIBAN {

@@ -120,17 +120,7 @@ public struct HoldService: Sendable {
                 let payee = ["payee": payment.instruction.payeeDisplay]
                 switch decision {
                 case .released:
-                    if payment.executionDate <= today {
-                        let plan = try await payments.planner.plan(payment.instruction, for: payment.customerID)
-                        let posted = try await Ledger.book(plan.draft(on: today, releasing: payment.holdID), now: now, in: session)
-                        payment.status = .executed
-                        payment.transactionID = posted.id
-                        payment.executedAtMillis = now
-                        payment.executionDate = today
-                        booked = true
-                    } else {
-                        payment.status = .pending
-                    }
+                    booked = try await payments.planner.executeAwaited(&payment, today: today, now: now, in: session)
                     try await MessageService.post(
                         to: payment.customerID, category: .payments, MessageText(.paymentReleased, payee, amounts: amount),
                         amount: payment.instruction.amount, now: now, in: session)
