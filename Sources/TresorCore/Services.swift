@@ -93,7 +93,6 @@ public struct Services: Sendable {
         scheduler = PaymentScheduler(payments: payments, standingOrders: standingOrders)
         branches = BranchService(database: database, clock: clock)
         appointments = AppointmentService(database: database, branches: branches, clock: clock)
-        advisors = AdvisorService(database: database, clock: clock)
         fx = FXService(database: database, settings: settings, clock: clock)
         cashOrders = CashOrderService(
             database: database, ledger: ledger, accounts: accounts, branches: branches, fx: fx, calendar: calendar, clock: clock)
@@ -113,6 +112,7 @@ public struct Services: Sendable {
             ?? (try! FileBlobStore(
                 directory: scratchBlobDirectory.appendingPathComponent(UUID().uuidString), key: .init(size: .bits256)))
         receipts = ReceiptService(database: database, blobs: store, clock: clock, budgets: budgets)
+        advisors = AdvisorService(database: database, clock: clock, blobs: store)
     }
 
     /// The bank's rate limits (`AuthConfig.rateLimits`), counted in its database.

@@ -74,7 +74,8 @@ struct AdvisorsCommand: AsyncParsableCommand {
             }
             for message in messages {
                 let at = Date(timeIntervalSince1970: TimeInterval(message.atMillis) / 1000).ISO8601Format()
-                print("\(at)\t\(message.author)\t\(message.body.replacingOccurrences(of: "\n", with: " / "))")
+                let file = message.attachment.map { "\t[file: \($0.name), \($0.type)]" } ?? ""
+                print("\(at)\t\(message.author)\t\(message.body.replacingOccurrences(of: "\n", with: " / "))\(file)")
             }
         }
     }
@@ -83,11 +84,18 @@ struct AdvisorsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Answer in a customer's thread for the advisor; the customer is told.")
         @OptionGroup var database: DatabaseOptions
         @Option(help: "The customer's contract number.") var contract: String
-        @Option(help: "The answer (1 to 2000 characters).") var message: String
+        @Option(help: "The answer (1 to 2000 characters; may be empty with --file).") var message: String
+        @Option(help: "A PDF, JPEG or PNG to send with it.") var file: String?
         @Option(help: "The staff login answering.") var staff: String
 
         func run() async throws {
-            _ = try await database.withServices { try await $0.advisors.answer(contract: contract, body: message, staff: staff) }
+            let attachment = try file.map { path in
+                AdvisorService.Attachment(
+                    name: URL(fileURLWithPath: path).lastPathComponent, bytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+            }
+            _ = try await database.withServices {
+                try await $0.advisors.answer(contract: contract, body: message, attachment: attachment, staff: staff)
+            }
             print("Answered contract \(contract).")
         }
     }

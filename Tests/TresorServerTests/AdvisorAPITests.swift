@@ -63,4 +63,43 @@ struct AdvisorAPITests {
             #expect((try await client.call(.get, "/v1/advisor/messages", token: lucaToken).json["messages"] as? [Any])?.isEmpty == true)
         }
     }
+
+    @Test("files both ways: a PDF from the customer, a photo from the branch; other types and other customers' files are refused")
+    func attachments() async throws {
+        let pdf = try Corpus.bytes("slips-pdf", "qrbill-invoice-a4.pdf")
+        let photo = try Corpus.bytes("receipts", "receipt-00-de-clean.jpg")
+        let harness = try await APIHarness.make()
+        try await harness.run { client in
+            let staff = try await DeviceAPITests().staffToken(harness, client)
+            let anna = try await client.login("10000012")
+            let sent = try await client.upload(
+                "/v1/advisor/attachments?name=Rechnung%20M%C3%A4rz.pdf", token: anna, bytes: pdf, contentType: "application/pdf")
+            #expect(sent.status == .created, "\(sent.text)")
+            let message = try #require(sent.json["message"] as? [String: Any])
+            #expect((message["attachment"] as? [String: Any])?["type"] as? String == "application/pdf")
+            #expect((message["attachment"] as? [String: Any])?["name"] as? String == "Rechnung März.pdf")
+            let id = try #require(message["id"] as? String)
+            let back = try await client.download("/v1/advisor/messages/\(id)/attachment", token: anna)
+            #expect(back.status == .ok && back.bytes == pdf && back.headers[.contentType] == "application/pdf")
+            #expect(back.headers[.contentDisposition] == "inline; filename=\"Rechnung M_rz.pdf\"")
+            // Staff read the same file, and answer with a photo.
+            #expect(try await client.download("/v1/staff/conversations/10000012/messages/\(id)/attachment", token: staff).bytes == pdf)
+            let answered = try await client.upload(
+                "/v1/staff/conversations/10000012/attachments?name=beleg.jpg", token: staff, bytes: photo, contentType: "image/jpeg")
+            #expect(answered.status == .created, "\(answered.text)")
+            let thread = try await client.call(.get, "/v1/advisor/messages", token: anna)
+            let files = (thread.json["messages"] as? [[String: Any]])?.compactMap { ($0["attachment"] as? [String: Any])?["type"] as? String }
+            #expect(files == ["application/pdf", "image/jpeg"])
+
+            // Not a PDF, JPEG or PNG (a text file sent as a PDF): refused at its field; nothing kept.
+            let text = try await client.upload("/v1/advisor/attachments", token: anna, bytes: Array("hello".utf8), contentType: "application/pdf")
+            #expect(text.status == .badRequest && text.errorField == "file")
+            let wrongType = try await client.upload("/v1/advisor/attachments", token: anna, bytes: pdf, contentType: "text/plain")
+            #expect(wrongType.status == .badRequest && wrongType.errorField == "file")
+            // Another customer's file is not found, as any other id.
+            let luca = try await client.login("10000028")
+            #expect(try await client.download("/v1/advisor/messages/\(id)/attachment", token: luca).status == .notFound)
+            #expect((try await client.call(.get, "/v1/advisor/messages", token: anna).json["messages"] as? [Any])?.count == 2)
+        }
+    }
 }

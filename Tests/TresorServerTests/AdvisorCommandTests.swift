@@ -42,8 +42,12 @@ struct AdvisorCommandTests {
         #expect(try ok(["advisors", "threads"]).contains("10000012\tAnna Meier\t\(last[1])\twaiting for an answer"))
         #expect(
             try ok(["advisors", "answer", "--contract", "10000012", "--message", "Ich rufe Sie morgen an.", "--staff", "eva"]).contains("Answered"))
-        let thread = try ok(["advisors", "show", "--contract", "10000012"]).split(separator: "\n")
-        #expect(thread.count == 2)
+        let pdf = Corpus.root.appendingPathComponent("slips-pdf/invoice-without-qr.pdf").path
+        #expect(try ok(["advisors", "answer", "--contract", "10000012", "--message", "", "--file", pdf, "--staff", "eva"]).contains("Answered"))
+        var thread = try ok(["advisors", "show", "--contract", "10000012"]).split(separator: "\n")
+        #expect(thread.count == 3)
+        #expect(thread.last?.hasSuffix("\tstaff:eva\t\t[file: invoice-without-qr.pdf, application/pdf]") == true, "\(thread)")
+        thread.removeLast()
         #expect(thread.first?.hasSuffix("\tcustomer\tBitte um Rückruf.") == true)
         #expect(thread.last?.hasSuffix("\tstaff:eva\tIch rufe Sie morgen an.") == true)
         #expect(try ok(["advisors", "threads"]).contains("\tanswered"))

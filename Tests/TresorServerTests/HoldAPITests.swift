@@ -31,6 +31,8 @@ struct HoldAPITests {
 
             // A customer's token does not open the staff queue.
             #expect(try await client.call(.get, "/v1/staff/holds", token: anna.token).status == .unauthorized)
+            let maybe = try await client.call(.get, "/v1/staff/holds?decided=maybe", token: staff)
+            #expect(maybe.status == .badRequest && maybe.error["field"] as? String == "decided")
             let queue = try await client.call(.get, "/v1/staff/holds", token: staff)
             #expect(queue.status == .ok)
             let holds = try #require(queue.json["holds"] as? [[String: Any]])

@@ -70,12 +70,16 @@ struct IsolationAPITests {
             let pushDevice = try await client.call(
                 .post, "/v1/push/devices", token: lucaToken, json: #"{"token": "\#(String(repeating: "5a", count: 32))", "label": "LUCA-PUSH"}"#)
             let pushID = try #require((pushDevice.json["subscription"] as? [String: Any])?["id"] as? String, "\(pushDevice.text)")
+            let advisorFile = try await client.upload(
+                "/v1/advisor/attachments?name=LUCA-FILE.pdf", token: lucaToken, bytes: try Corpus.bytes("slips-pdf", "invoice-without-qr.pdf"),
+                contentType: "application/pdf")
+            let advisorMessageID = try #require((advisorFile.json["message"] as? [String: Any])?["id"] as? String, "\(advisorFile.text)")
             let lucaMessages = try await client.call(.get, "/v1/messages", token: lucaToken).json["messages"] as? [[String: Any]]
             let messageID = try #require(lucaMessages?.first?["id"] as? String)
             let secrets = [
                 "LUCA-NOTE",
                 "LUCA-SECRET-MEMO", "LUCA-FOLDER", "LUCA-TEMPLATE", "LUCA-PHONE", "LUCA-SHOP", "LUCA-INVOICE", "LUCA-STANDING", "LUCA-PASSKEY",
-                "LUCA-PUSH",
+                "LUCA-PUSH", "LUCA-FILE",
                 lucaAccount["iban"] as! String,
                 "Bernasconi",
             ]
@@ -86,6 +90,7 @@ struct IsolationAPITests {
                 "accounts": lucaAccountID, "payments": paymentID, "templates": templateID, "template-folders": folderID, "devices": String(device.id),
                 "receipts": receiptID, "appointments": appointmentID, "cash-orders": cashOrderID, "certificates": certificateID,
                 "messages": messageID, "transactions": transactionID, "standing-orders": standingID, "passkeys": passkeyID, "push": pushID,
+                "advisor": advisorMessageID,
                 "cards": try #require(lucaAccounts.first { $0["kind"] as? String == "card" }?["id"] as? String),
             ]
             let body = #"""

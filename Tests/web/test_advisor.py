@@ -27,9 +27,19 @@ class AdvisorTest(OwnDemoTest):
         self.assertTrue(self.browser.find_element(By.ID, "advisor-call").get_attribute("href").startswith("tel:+41"))
         self.assertTrue(self.browser.find_elements(By.ID, "thread-empty"))
         self.browser.find_element(By.ID, "advisor-body").send_keys("Guten Tag\nIch möchte über eine Hypothek sprechen.")
+        # A file goes with it (a real invoice PDF of the corpus), as a phone's file picker gives it.
+        invoice = os.path.join(webbase.ROOT, "Tests", "corpus", "slips-pdf", "qrbill-invoice-a4.pdf")
+        self.browser.find_element(By.ID, "advisor-file").send_keys(invoice)
         self.browser.find_element(By.ID, "advisor-send").click()
         self.wait_until(lambda b: b.find_elements(By.CSS_SELECTOR, ".bubble.mine"))
-        self.assertIn("Hypothek", self.browser.find_element(By.CSS_SELECTOR, ".bubble.mine").text)
+        mine = self.browser.find_element(By.CSS_SELECTOR, ".bubble.mine")
+        self.assertIn("Hypothek", mine.text)
+        link = mine.find_element(By.CSS_SELECTOR, "a.attachment")
+        self.assertEqual(link.text.strip(), "qrbill-invoice-a4.pdf")
+        fetched = self.browser.execute_async_script("""const done = arguments[arguments.length - 1];
+            fetch(arguments[0]).then(async (r) => done([r.status, r.headers.get("content-type"), (await r.arrayBuffer()).byteLength]));""",
+                                                    link.get_attribute("href"))
+        self.assertEqual(fetched, [200, "application/pdf", os.path.getsize(invoice)])
 
         staff = self.staff_token("berater.web")
         status, listed = self.call("GET", "/v1/staff/conversations", token=staff)

@@ -7,6 +7,20 @@ import TresorLedger
 public struct AdvisorService: Sendable {
     let database: any SQLDatabase
     let clock: any Clock
+    let blobs: any BlobStore
+
+    /// A file sent with a message: a PDF, a JPEG or a PNG, as the receipts' limit allows (10 MB).
+    public struct Attachment: Sendable {
+        public let name: String
+        public let bytes: [UInt8]
+
+        public init(name: String, bytes: [UInt8]) {
+            self.name = name
+            self.bytes = bytes
+        }
+    }
+
+    public static let attachmentBytesMax = 10 * 1024 * 1024
 
     public struct PersonalAdvisor: Sendable, Hashable {
         public let id: Int64
@@ -17,12 +31,14 @@ public struct AdvisorService: Sendable {
         public let branchTown: String
     }
 
-    public struct ThreadMessage: Sendable, Hashable {
+    public struct ThreadMessage: Sendable {
         public let id: Int64
         /// `customer`, or the staff login that answered (`staff:NAME`).
         public let author: String
         public let body: String
         public let atMillis: Int64
+        /// The attached file's name and content type, when the message has one.
+        public var attachment: (name: String, type: String)? = nil
 
         public var fromCustomer: Bool { author == "customer" }
     }
@@ -107,44 +123,53 @@ public struct AdvisorService: Sendable {
         try await database.read { session in
             try await session.query(
                 SQL(
-                    "SELECT id, author, body, created_at_ms FROM advisor_messages WHERE customer_id = ? ORDER BY id DESC LIMIT ?",
+                    """
+                    SELECT id, author, body, created_at_ms, attachment_name, attachment_type FROM advisor_messages WHERE customer_id = ? \
+                    ORDER BY id DESC LIMIT ?
+                    """,
                     [.int(customer.rawValue), .int(Int64(min(max(limit, 1), 500)))])
-            ).map { ThreadMessage(id: $0.int(0), author: $0.text(1), body: $0.text(2), atMillis: $0.int(3)) }.reversed()
+            ).map { row in
+                var message = ThreadMessage(id: row.int(0), author: row.text(1), body: row.text(2), atMillis: row.int(3))
+                if let name = row.optionalText(4), let type = row.optionalText(5) { message.attachment = (name, type) }
+                return message
+            }.reversed()
         }
     }
 
     /// The customer writes to their advisor (refused while they have none).
-    public func write(_ body: String, by principal: Principal) async throws -> ThreadMessage {
-        let body = try Self.validBody(body)
+    public func write(_ body: String, attachment: Attachment? = nil, by principal: Principal) async throws -> ThreadMessage {
+        let body = try Self.validBody(body, attached: attachment != nil)
+        let stored = try await store(attachment)
         guard try await advisor(of: principal.customerID) != nil else {
             throw DomainError(.notFound, field: "advisor", "No personal advisor yet: your branch assigns one.")
         }
         let now = clock.unixMillis
         let dialect = database.dialect
         return try await database.transaction { session in
-            let id = try await Self.insert(body, by: "customer", to: principal.customerID, at: now, in: session)
+            let id = try await Self.insert(body, stored, by: "customer", to: principal.customerID, at: now, in: session)
             try await AuditLog.append(
                 AuditEntry.customer(principal, at: now, action: "advisor.message", subject: "advisor_message:\(id)"), dialect: dialect, in: session)
-            return ThreadMessage(id: id, author: "customer", body: body, atMillis: now)
+            return ThreadMessage(id: id, author: "customer", body: body, atMillis: now, attachment: stored.map { ($0.name, $0.type) })
         }
     }
 
     /// Staff answer in the thread of the customer of `contract`; the customer is told.
-    public func answer(contract: String, body: String, staff: String) async throws -> ThreadMessage {
-        let body = try Self.validBody(body)
+    public func answer(contract: String, body: String, attachment: Attachment? = nil, staff: String) async throws -> ThreadMessage {
+        let body = try Self.validBody(body, attached: attachment != nil)
+        let stored = try await store(attachment)
         let customer = try await customerID(contract: contract)
         let advisor = try await advisor(of: customer)
         let now = clock.unixMillis
         let dialect = database.dialect
         return try await database.transaction { session in
-            let id = try await Self.insert(body, by: "staff:\(staff)", to: customer, at: now, in: session)
+            let id = try await Self.insert(body, stored, by: "staff:\(staff)", to: customer, at: now, in: session)
             try await AuditLog.append(
                 AuditEntry(
                     atMillis: now, actor: "staff:\(staff)", contract: contract, action: "advisor.answer", subject: "advisor_message:\(id)"),
                 dialect: dialect, in: session)
             try await MessageService.post(
                 to: customer, category: .appointments, MessageText(.advisorAnswered, ["advisor": advisor?.name ?? staff]), now: now, in: session)
-            return ThreadMessage(id: id, author: "staff:\(staff)", body: body, atMillis: now)
+            return ThreadMessage(id: id, author: "staff:\(staff)", body: body, atMillis: now, attachment: stored.map { ($0.name, $0.type) })
         }
     }
 
@@ -177,18 +202,72 @@ public struct AdvisorService: Sendable {
     }
 
     /// Adds a message to the thread of `customer`; its id.
-    private static func insert(_ body: String, by author: String, to customer: CustomerID, at now: Int64, in session: any SQLSession)
-        async throws -> Int64
-    {
+    private static func insert(
+        _ body: String, _ attachment: StoredAttachment?, by author: String, to customer: CustomerID, at now: Int64, in session: any SQLSession
+    ) async throws -> Int64 {
         try await session.queryOne(
             SQL(
-                "INSERT INTO advisor_messages (customer_id, author, body, created_at_ms) VALUES (?, ?, ?, ?) RETURNING id",
-                [.int(customer.rawValue), .text(author), .text(body), .int(now)]))!.int(0)
+                """
+                INSERT INTO advisor_messages (customer_id, author, body, created_at_ms, attachment_hash, attachment_type, attachment_name) \
+                VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
+                """,
+                [
+                    .int(customer.rawValue), .text(author), .text(body), .int(now), SQLValue(attachment?.hash), SQLValue(attachment?.type),
+                    SQLValue(attachment?.name),
+                ]))!.int(0)
     }
 
-    static func validBody(_ body: String) throws -> String {
+    struct StoredAttachment {
+        let hash: String
+        let type: String
+        let name: String
+    }
+
+    /// Checks the file and keeps it (encrypted) in the blob store, before the message's transaction.
+    private func store(_ attachment: Attachment?) async throws -> StoredAttachment? {
+        guard let attachment else { return nil }
+        guard !attachment.bytes.isEmpty, attachment.bytes.count <= Self.attachmentBytesMax else {
+            throw DomainError(.invalidParameter, field: "file", "A file of 1 byte to \(Self.attachmentBytesMax / 1_048_576) MB.")
+        }
+        guard let type = Self.contentType(of: attachment.bytes) else {
+            throw DomainError(.invalidParameter, field: "file", "Attach a PDF, a JPEG or a PNG.")
+        }
+        // why a name of safe characters: it is shown and sent back in a Content-Disposition header.
+        var name = String(
+            attachment.name.unicodeScalars.filter {
+                $0.properties.isAlphabetic || $0.properties.numericType != nil || "._- ".unicodeScalars.contains($0)
+            }.prefix(80))
+        name = name.trimmingCharacters(in: .whitespaces)
+        if name.isEmpty { name = type == "application/pdf" ? "document.pdf" : type == "image/png" ? "image.png" : "image.jpg" }
+        return StoredAttachment(hash: try await blobs.put(attachment.bytes), type: type, name: name)
+    }
+
+    /// `application/pdf`, `image/jpeg` or `image/png` from the file's first bytes; nil otherwise.
+    static func contentType(of bytes: [UInt8]) -> String? {
+        if bytes.starts(with: Array("%PDF-".utf8)) { return "application/pdf" }
+        if bytes.count > 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return "image/jpeg" }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
+        return nil
+    }
+
+    /// The file of message `id` in the thread of `customer` (`not_found` for another's).
+    public func attachment(of id: Int64, customer: CustomerID) async throws -> (name: String, type: String, bytes: [UInt8]) {
+        let row = try await database.read { session in
+            try await session.queryOne(
+                SQL(
+                    """
+                    SELECT attachment_hash, attachment_type, attachment_name FROM advisor_messages \
+                    WHERE id = ? AND customer_id = ? AND attachment_hash IS NOT NULL
+                    """, [.int(id), .int(customer.rawValue)]))
+        }
+        guard let row else { throw DomainError(.notFound, field: "id", "No such attachment.") }
+        return (row.text(2), row.text(1), try await blobs.get(row.text(0)))
+    }
+
+    /// The message's text, trimmed; empty only beside a file.
+    static func validBody(_ body: String, attached: Bool = false) throws -> String {
         let body = body.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !body.isEmpty, TextLength.of(body) <= bodyMax,
+        guard !body.isEmpty || attached, TextLength.of(body) <= bodyMax,
             !body.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\r" && $0 != "\t" })
         else {
             throw DomainError(.invalidParameter, field: "body", "Write 1 to \(bodyMax) characters.")

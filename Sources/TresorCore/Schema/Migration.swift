@@ -39,7 +39,7 @@ public struct Migration: Sendable {
         .m009Resources, .m010RateLimits, .m011CardBlocks, .m012BranchBank, .m013Statements, .m014Certificates, .m015MessageCategories, .m016Stations,
         .m017BookingFunction, .m018AccountRevisions, .m019AuditFieldInlined, .m020SetWiseReferences, .m021Clearing, .m022StandingOrders,
         .m023CustomerLifecycle, .m024AccountStatus, .m025TANLogin, .m026AccountDays, .m027UnreadMessages, .m028DebitPreferences, .m029CardExpiry,
-        .m030WelcomeTour, .m031Push, .m032KnownBrowsers, .m033ReceiptSplits, .m034PaymentHolds, .m035AdvisorThread,
+        .m030WelcomeTour, .m031Push, .m032KnownBrowsers, .m033ReceiptSplits, .m034PaymentHolds, .m035AdvisorThread, .m036AdvisorAttachments,
     ]
 
     public static let trackingTable =

@@ -843,6 +843,61 @@ extension Components.Schemas {
         public var body: Swift.String
         /// - Remark: Generated from `#/components/schemas/AdvisorMessage/at`.
         public var at: Foundation.Date
+        /// a file sent with the message: GET /v1/advisor/messages/{id}/attachment
+        ///
+        /// - Remark: Generated from `#/components/schemas/AdvisorMessage/attachment`.
+        public struct AttachmentPayload: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AdvisorMessage/attachment/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AdvisorMessage/attachment/type`.
+            public enum _TypePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                case applicationPdf
+                case imageJpeg
+                case imagePng
+                /// A value this version of the client does not know (a newer server's), as it came.
+                case unknown(Swift.String)
+                public init(rawValue: Swift.String) {
+                    switch rawValue {
+                    case "application/pdf": self = .applicationPdf
+                    case "image/jpeg": self = .imageJpeg
+                    case "image/png": self = .imagePng
+                    default: self = .unknown(rawValue)
+                    }
+                }
+                public var rawValue: Swift.String {
+                    switch self {
+                    case .applicationPdf: return "application/pdf"
+                    case .imageJpeg: return "image/jpeg"
+                    case .imagePng: return "image/png"
+                    case .unknown(let value): return value
+                    }
+                }
+                /// The values the document names.
+                public static var allCases: [Self] { [.applicationPdf, .imageJpeg, .imagePng] }
+            }
+            /// - Remark: Generated from `#/components/schemas/AdvisorMessage/attachment/type`.
+            public var _type: Components.Schemas.AdvisorMessage.AttachmentPayload._TypePayload
+            /// Creates a new `AttachmentPayload`.
+            ///
+            /// - Parameters:
+            ///   - name:
+            ///   - _type:
+            public init(
+                name: Swift.String,
+                _type: Components.Schemas.AdvisorMessage.AttachmentPayload._TypePayload
+            ) {
+                self.name = name
+                self._type = _type
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case _type = "type"
+            }
+        }
+        /// a file sent with the message: GET /v1/advisor/messages/{id}/attachment
+        ///
+        /// - Remark: Generated from `#/components/schemas/AdvisorMessage/attachment`.
+        public var attachment: Components.Schemas.AdvisorMessage.AttachmentPayload?
         /// Creates a new `AdvisorMessage`.
         ///
         /// - Parameters:
@@ -851,18 +906,21 @@ extension Components.Schemas {
         ///   - staff: the staff login that answered for the advisor
         ///   - body:
         ///   - at:
+        ///   - attachment: a file sent with the message: GET /v1/advisor/messages/{id}/attachment
         public init(
             id: Swift.String,
             from: Components.Schemas.AdvisorMessage.FromPayload,
             staff: Swift.String? = nil,
             body: Swift.String,
-            at: Foundation.Date
+            at: Foundation.Date,
+            attachment: Components.Schemas.AdvisorMessage.AttachmentPayload? = nil
         ) {
             self.id = id
             self.from = from
             self.staff = staff
             self.body = body
             self.at = at
+            self.attachment = attachment
         }
         public enum CodingKeys: String, CodingKey {
             case id
@@ -870,6 +928,7 @@ extension Components.Schemas {
             case staff
             case body
             case at
+            case attachment
         }
     }
     /// - Remark: Generated from `#/components/schemas/Payment`.

@@ -250,6 +250,28 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/advisor/messages`.
     /// - Remark: Generated from `#/paths//v1/advisor/messages/post`.
     func postV1AdvisorMessages(_ input: Operations.PostV1AdvisorMessages.Input) async throws -> Operations.PostV1AdvisorMessages.Output
+    /// Send the advisor a file (a PDF, a JPEG or a PNG, at most 10 MB) with an optional text; staff see it in the thread.
+    ///
+    /// The raw file (its name in `name`), or a multipart/form-data form with the file and a `body` text field, as a browser's file input sends it.
+    ///
+    /// - Remark: HTTP `POST /v1/advisor/attachments`.
+    /// - Remark: Generated from `#/paths//v1/advisor/attachments/post`.
+    func postV1AdvisorAttachments(_ input: Operations.PostV1AdvisorAttachments.Input) async throws -> Operations.PostV1AdvisorAttachments.Output
+    /// The file sent with a message of the customer's thread.
+    ///
+    /// - Remark: HTTP `GET /v1/advisor/messages/{id}/attachment`.
+    /// - Remark: Generated from `#/paths//v1/advisor/messages/{id}/attachment/get`.
+    func getV1AdvisorMessagesIdAttachment(_ input: Operations.GetV1AdvisorMessagesIdAttachment.Input) async throws -> Operations.GetV1AdvisorMessagesIdAttachment.Output
+    /// Answer with a file for the advisor (staff login); the customer is told.
+    ///
+    /// - Remark: HTTP `POST /v1/staff/conversations/{contract}/attachments`.
+    /// - Remark: Generated from `#/paths//v1/staff/conversations/{contract}/attachments/post`.
+    func postV1StaffConversationsContractAttachments(_ input: Operations.PostV1StaffConversationsContractAttachments.Input) async throws -> Operations.PostV1StaffConversationsContractAttachments.Output
+    /// The file sent with a message of a customer's thread (staff login).
+    ///
+    /// - Remark: HTTP `GET /v1/staff/conversations/{contract}/messages/{id}/attachment`.
+    /// - Remark: Generated from `#/paths//v1/staff/conversations/{contract}/messages/{id}/attachment/get`.
+    func getV1StaffConversationsContractMessagesIdAttachment(_ input: Operations.GetV1StaffConversationsContractMessagesIdAttachment.Input) async throws -> Operations.GetV1StaffConversationsContractMessagesIdAttachment.Output
     /// The customers' threads with their advisors (staff login), those waiting for an answer first.
     ///
     /// - Remark: HTTP `GET /v1/staff/conversations`.

@@ -47,6 +47,12 @@ struct AdvisorRoutes {
         let staff: String?
         let body: String
         let at: String
+        let attachment: AttachmentDTO?
+
+        struct AttachmentDTO: Encodable {
+            let name: String
+            let type: String
+        }
 
         init(_ message: AdvisorService.ThreadMessage) {
             id = String(message.id)
@@ -54,6 +60,7 @@ struct AdvisorRoutes {
             staff = message.fromCustomer ? nil : String(message.author.dropFirst("staff:".count))
             body = message.body
             at = Timestamp.iso(message.atMillis)
+            attachment = message.attachment.map { AttachmentDTO(name: $0.name, type: $0.type) }
         }
     }
 
@@ -101,6 +108,38 @@ struct AdvisorRoutes {
         let principal = try context.requirePrincipal()
         let input = try JSON.decode(Input.self, from: try await JSON.body(request))
         return try JSON.response(["message": MessageDTO(try await advisors.write(input.body, by: principal))], status: .created)
+    }
+
+    func writeWithFile(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        let (file, fields) = try await AttachmentBody.read(request)
+        guard let file else { throw DomainError(.missingField, field: "file", "The form has no file.") }
+        let message = try await advisors.write(fields["body"] ?? "", attachment: file, by: principal)
+        return try JSON.response(["message": MessageDTO(message)], status: .created)
+    }
+
+    func file(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        let id = try context.parameters.number("id", what: "message")
+        let file = try await advisors.attachment(of: id, customer: principal.customerID)
+        return AttachmentBody.response(name: file.name, type: file.type, bytes: file.bytes)
+    }
+
+    func staffFile(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        _ = try context.requireStaff()
+        let customer = try await advisors.customerID(contract: context.parameters.get("contract") ?? "")
+        let file = try await advisors.attachment(of: try context.parameters.number("id", what: "message"), customer: customer)
+        return AttachmentBody.response(name: file.name, type: file.type, bytes: file.bytes)
+    }
+
+    func answerWithFile(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        let staff = try context.requireStaff()
+        let contract = context.parameters.get("contract") ?? ""
+        _ = try await advisors.customerID(contract: contract)
+        let (file, fields) = try await AttachmentBody.read(request)
+        guard let file else { throw DomainError(.missingField, field: "file", "The form has no file.") }
+        let message = try await advisors.answer(contract: contract, body: fields["body"] ?? "", attachment: file, staff: staff)
+        return try JSON.response(["message": MessageDTO(message)], status: .created)
     }
 
     func conversations(_ request: Request, context: TresorRequestContext) async throws -> Response {

@@ -10,6 +10,16 @@ extension WebApp {
         router.get("/advisor", use: advisorPage)
         router.post("/advisor", use: writeToAdvisor)
         router.get("/advisor/photo", use: advisorPhoto)
+        router.get("/advisor/attachments/{id}", use: advisorAttachment)
+    }
+
+    /// A file of the customer's thread (their own or the advisor's), shown by the browser.
+    func advisorAttachment(_ request: Request, context: TresorRequestContext) async throws -> Response {
+        guard let (principal, _) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
+        guard let id = Int64(context.parameters.get("id") ?? ""),
+            let file = try? await services.advisors.attachment(of: id, customer: principal.customerID)
+        else { return await notFound(request) }
+        return AttachmentBody.response(name: file.name, type: file.type, bytes: file.bytes)
     }
 
     /// The advisor's photo from the bank's resource pack (404 without one: the page shows initials).
@@ -37,10 +47,14 @@ extension WebApp {
         times.timeZone = TimeZone(identifier: "Europe/Zurich")
         page.values["messages"] = try await services.advisors.thread(of: principal.customerID).map { message -> [String: Any] in
             let at = Date(timeIntervalSince1970: TimeInterval(message.atMillis) / 1000)
-            return [
-                "mine": message.fromCustomer, "body": message.body,
+            var values: [String: Any] = [
+                "mine": message.fromCustomer, "body": message.body, "has_body": !message.body.isEmpty,
                 "when": "\(language.format(services.calendar.date(of: at))) \(times.string(from: at))",
             ]
+            if let attachment = message.attachment {
+                values["attachment"] = ["href": "/advisor/attachments/\(message.id)", "name": attachment.name]
+            }
+            return values
         }
         if let failed = request.uri.queryParameters.get("error") { page.values["error"] = page.strings["error_\(failed)"] ?? String(failed) }
         return render("advisor", page)
@@ -60,11 +74,11 @@ extension WebApp {
 
     func writeToAdvisor(_ request: Request, context: TresorRequestContext) async throws -> Response {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
-        var request = request
-        let form = WebSupport.form(try await request.collectBody(upTo: 16 * 1024))
-        guard checkCSRF(form, token: token) else { return await formExpired(request) }
         do {
-            _ = try await services.advisors.write(form["body"] ?? "", by: principal)
+            // The form is multipart (its file input), with the text and the CSRF token as fields.
+            let (file, fields) = try await AttachmentBody.read(request)
+            guard checkCSRF(fields, token: token) else { return await formExpired(request) }
+            _ = try await services.advisors.write(fields["body"] ?? "", attachment: file, by: principal)
             return WebSupport.redirect("/advisor#latest")
         } catch let error as DomainError {
             return WebSupport.redirect("/advisor?error=\(error.code.rawValue)")

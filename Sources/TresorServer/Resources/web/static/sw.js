@@ -41,7 +41,16 @@ function keyStore(mode, use) {
 }
 
 // The session's key while it lasts; with `keepFor` (seconds) made if missing and its end moved on.
-async function sessionKey(keepFor) {
+// why one at a time: two pages kept at once would each make a key, and the page sealed with the
+// key the other overwrote could never be opened again.
+let keyTurn = Promise.resolve();
+function sessionKey(keepFor) {
+  const mine = keyTurn.then(() => sessionKeyNow(keepFor));
+  keyTurn = mine.catch(() => {});
+  return mine;
+}
+
+async function sessionKeyNow(keepFor) {
   const kept = await keyStore("readonly", (store) => store.get("session"));
   if (kept && kept.until > Date.now() && !keepFor) return kept.key;
   if (!keepFor) {
