@@ -268,7 +268,7 @@ public struct AdvisorService: Sendable {
     static func validBody(_ body: String, attached: Bool = false) throws -> String {
         let body = body.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !body.isEmpty || attached, TextLength.of(body) <= bodyMax,
-            !body.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\r" && $0 != "\t" })
+            !RefusedCharacters.occur(in: body)
         else {
             throw DomainError(.invalidParameter, field: "body", "Write 1 to \(bodyMax) characters.")
         }

@@ -95,7 +95,7 @@ public struct HoldService: Sendable {
     public func reject(_ id: PaymentID, staff: String, message: String) async throws -> Review {
         let message = message.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !message.isEmpty, TextLength.of(message) <= Self.messageMax,
-            !message.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" })
+            !RefusedCharacters.occur(in: message)
         else {
             throw DomainError(.invalidParameter, field: "message", "Tell the customer why, in 1 to \(Self.messageMax) characters.")
         }

@@ -21,7 +21,11 @@ enum ImageBody {
         try await readForm(request, limits: limits).image
     }
 
-    static func readForm(_ request: Request, limits: ScanLimits) async throws -> (image: [UInt8], fields: [String: String]) {
+    /// `imageRequired: false`: a form whose file input was left empty gives an empty image
+    /// (the pay screen's camera may send the QR code it read instead of a photo).
+    static func readForm(_ request: Request, limits: ScanLimits, imageRequired: Bool = true) async throws -> (
+        image: [UInt8], fields: [String: String]
+    ) {
         var request = request
         let buffer: ByteBuffer
         do {
@@ -30,11 +34,14 @@ enum ImageBody {
         } catch is NIOTooManyBytesError {
             throw limits.tooManyBytes
         }
-        return try form(Array(buffer.readableBytesView), contentType: request.headers[.contentType] ?? "", limits: limits)
+        return try form(
+            Array(buffer.readableBytesView), contentType: request.headers[.contentType] ?? "", limits: limits, imageRequired: imageRequired)
     }
 
     /// The image and text fields of a body of `contentType` (see `readForm`).
-    static func form(_ bytes: [UInt8], contentType: String, limits: ScanLimits) throws -> (image: [UInt8], fields: [String: String]) {
+    static func form(_ bytes: [UInt8], contentType: String, limits: ScanLimits, imageRequired: Bool = true) throws -> (
+        image: [UInt8], fields: [String: String]
+    ) {
         var image = bytes
         var fields: [String: String] = [:]
         if let boundary = Multipart.boundary(of: contentType) {
@@ -42,10 +49,9 @@ enum ImageBody {
             for part in parts where part.filename == nil && !(part.contentType ?? "").hasPrefix("image/") {
                 if let name = part.name { fields[name] = part.text }
             }
-            guard let file = parts.first(where: { $0.filename != nil || ($0.contentType ?? "").hasPrefix("image/") }) else {
-                throw DomainError(.missingField, field: "image", "The form has no image file.")
-            }
-            image = file.content
+            let file = parts.first { $0.filename != nil || ($0.contentType ?? "").hasPrefix("image/") }
+            guard file != nil || !imageRequired else { throw DomainError(.missingField, field: "image", "The form has no image file.") }
+            image = file?.content ?? []
         } else if contentType.lowercased().hasPrefix("multipart/") {
             throw DomainError(.invalidParameter, field: "image", "The multipart body has no boundary.")
         } else if !(contentType.hasPrefix("image/") || contentType.isEmpty || contentType.hasPrefix("application/octet-stream")
@@ -53,7 +59,7 @@ enum ImageBody {
         {
             throw ScanError(.unsupportedImage, "Send the image as image/jpeg, image/png, image/heic or multipart/form-data.")
         }
-        guard !image.isEmpty else { throw DomainError(.missingField, field: "image", "The image is empty.") }
+        guard !image.isEmpty || !imageRequired else { throw DomainError(.missingField, field: "image", "The image is empty.") }
         guard image.count <= limits.maxBytes else { throw limits.tooManyBytes }
         return (image, fields)
     }

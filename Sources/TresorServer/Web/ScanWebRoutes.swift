@@ -4,8 +4,10 @@ import TresorCore
 import TresorDomain
 import TresorScan
 
-/// The pay screen's photo button: the photo goes to the same scan worker as
+/// The pay screen's photo button and camera: the photo goes to the same scan worker as
 /// `POST /v1/scan/slip`, and its draft fills the QR-bill or slip form for the customer to check.
+/// A camera whose browser read the QR code itself (`BarcodeDetector`) sends the code's text as
+/// `qrbill_payload` instead of a photo.
 extension WebApp {
     func registerScan(on router: Router<TresorRequestContext>) {
         router.post("/pay/scan", use: scanSlip)
@@ -15,10 +17,17 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         guard let scanner else { return WebSupport.redirect("/pay") }
         do {
-            let (image, form) = try await ImageBody.readForm(request, limits: scanner.limits)
+            let (image, form) = try await ImageBody.readForm(request, limits: scanner.limits, imageRequired: false)
             guard checkCSRF(form, token: token) else { return await formExpired(request) }
             try await services.rateLimiter.hit(services.rateLimiter.limits.scanPerContract, key: "customer:\(principal.customerID.rawValue)")
-            let slip = try await scanner.slip(image)
+            let slip: SlipScan
+            if image.isEmpty, let payload = form["qrbill_payload"], !payload.isEmpty {
+                slip = try SlipScan.from(qrCodes: [payload]) { throw ScanError(.noSlipFound, "This QR code is not a QR-bill.") }
+            } else if image.isEmpty {
+                throw DomainError(.missingField, field: "image", "The form has no image file.")
+            } else {
+                slip = try await scanner.slip(image)
+            }
             let type: PaymentType = slip.source == "qrbill" ? .qrbill : .esr
             var values: [String: String] = ["debtor_account": form["debtor_account"] ?? ""].filter { !$0.value.isEmpty }
             if let payload = slip.draft.qrbillPayload { values["qrbill_payload"] = payload }

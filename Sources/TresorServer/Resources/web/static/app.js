@@ -484,3 +484,117 @@ document.addEventListener("click", async (event) => {
   on.disabled = false;
   showPasskeyError(on, "push-error");
 });
+
+// The pay screen's camera, as the banking apps scan a bill: a live view (the back camera) with
+// a frame for the QR code or the code line. Where the browser reads QR codes (BarcodeDetector)
+// a QR-bill's text is sent as soon as it is read; otherwise, and for a slip's code line, a still
+// goes to the server once the picture has held steady. The file picker stays for the rest.
+const CAMERA = navigator.mediaDevices && navigator.mediaDevices.getUserMedia ? navigator.mediaDevices : null;
+for (const button of document.querySelectorAll("[data-camera]")) button.hidden = !CAMERA;
+
+/// Mean difference of two small grey frames (0 to 255): under a few levels the hand is still.
+function frameChange(previous, current) {
+  if (!previous) return 255;
+  let sum = 0;
+  for (let i = 0; i < current.length; i += 4) sum += Math.abs(current[i] - previous[i]);
+  return sum / (current.length / 4);
+}
+
+document.addEventListener("click", async (event) => {
+  const open = event.target.closest("[data-camera]");
+  if (!open || !CAMERA) return;
+  const form = open.closest("form");
+  const view = form.querySelector(".camera");
+  const video = view.querySelector("video");
+  const hint = view.querySelector(".camera-hint");
+  const torch = view.querySelector(".camera-torch");
+  const refused = form.querySelector("[data-camera-refused]");
+  let stream;
+  try {
+    stream = await CAMERA.getUserMedia({ video: { facingMode: { ideal: "environment" }, width: { ideal: 1920 }, height: { ideal: 1080 } }, audio: false });
+  } catch (error) {
+    refused.hidden = false;
+    return;
+  }
+  refused.hidden = true;
+  view.hidden = false;
+  video.srcObject = stream;
+  await video.play().catch(() => {});
+  const track = stream.getVideoTracks()[0];
+  const capabilities = track.getCapabilities ? track.getCapabilities() : {};
+  torch.hidden = !capabilities.torch;
+  let detector = null;
+  if ("BarcodeDetector" in window) {
+    const formats = await BarcodeDetector.getSupportedFormats().catch(() => []);
+    if (formats.includes("qr_code")) detector = new BarcodeDetector({ formats: ["qr_code"] });
+  }
+  const small = document.createElement("canvas");
+  small.width = 32;
+  small.height = 24;
+  const smallContext = small.getContext("2d", { willReadFrequently: true });
+  let previous = null;
+  let steady = 0;
+  let busy = false;
+  const close = () => {
+    clearInterval(timer);
+    for (const each of stream.getTracks()) each.stop();
+    video.srcObject = null;
+    view.hidden = true;
+    view.removeEventListener("click", onClick);
+    view.removeEventListener("keydown", onKey);
+  };
+  const send = () => {
+    close();
+    form.querySelector("input[type=file]").required = false;
+    form.requestSubmit();
+  };
+  const onClick = async (click) => {
+    if (click.target.closest(".camera-close")) { close(); open.focus(); }
+    if (click.target.closest(".camera-torch")) {
+      const on = torch.getAttribute("aria-pressed") !== "true";
+      await track.applyConstraints({ advanced: [{ torch: on }] }).catch(() => {});
+      torch.setAttribute("aria-pressed", String(on));
+    }
+  };
+  const onKey = (key) => {
+    if (key.key === "Escape") { close(); open.focus(); }
+  };
+  view.addEventListener("click", onClick);
+  view.addEventListener("keydown", onKey);
+  view.querySelector(".camera-close").focus();
+  const timer = setInterval(async () => {
+    if (busy || !video.videoWidth) return;
+    busy = true;
+    try {
+      if (detector) {
+        const codes = await detector.detect(video).catch(() => []);
+        const bill = codes.find((code) => code.rawValue.startsWith("SPC"));
+        if (bill) {
+          form.querySelector("input[name=qrbill_payload]").value = bill.rawValue;
+          send();
+          return;
+        }
+      }
+      smallContext.drawImage(video, 0, 0, small.width, small.height);
+      const frame = smallContext.getImageData(0, 0, small.width, small.height).data;
+      steady = frameChange(previous, frame) < 6 ? steady + 1 : 0;
+      previous = frame;
+      if (steady === 2) hint.textContent = hint.dataset.steady;
+      // why about a second: long enough for a sharp still, short enough not to feel stuck.
+      if (steady >= 4) {
+        const still = document.createElement("canvas");
+        still.width = video.videoWidth;
+        still.height = video.videoHeight;
+        still.getContext("2d").drawImage(video, 0, 0);
+        const blob = await new Promise((resolve) => still.toBlob(resolve, "image/jpeg", 0.92));
+        const files = new DataTransfer();
+        files.items.add(new File([blob], "camera.jpg", { type: "image/jpeg" }));
+        form.querySelector("input[type=file]").files = files.files;
+        send();
+        return;
+      }
+    } finally {
+      busy = false;
+    }
+  }, 250);
+});
