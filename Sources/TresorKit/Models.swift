@@ -35,7 +35,7 @@ public struct ScannedSlip: Sendable, Hashable {
 extension Components.Schemas.Money {
     /// The amount as the domain's exact `Money` (minor units, never floating point).
     public var money: TresorDomain.Money? {
-        guard let currency = Currency(code: currency) else { return nil }
+        guard let currency = Currency(code: currency.rawValue) else { return nil }
         return try? TresorDomain.Money(parsing: amount, currency: currency)
     }
 }

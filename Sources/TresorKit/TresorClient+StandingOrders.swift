@@ -50,7 +50,7 @@ extension TresorClient {
 
     /// A new amount from the next payment not made yet on.
     public func changeStandingOrder(_ id: String, amount: Money) async throws -> StandingOrder {
-        let money = try Wire.convert(amount, to: Components.Schemas.Money.self)
+        let money = try Wire.convert(amount, to: Components.Schemas.PositiveMoney.self)
         return try await call {
             try await $0.patchV1StandingOrdersId(path: .init(id: id), body: .json(.init(amount: money))).ok.body.json.standingOrder
         }

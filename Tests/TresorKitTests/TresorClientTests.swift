@@ -277,7 +277,7 @@ struct TresorClientTests {
         // it, so the test does not depend on when the connection is up.
         let newest = try await client.messages().value.first?.id
         _ = try await client.api.postV1Certificates(
-            body: .json(.init(_type: .balanceConfirmation, fields: .init(additionalProperties: ["date": "2026-11-20"]), language: "en")))
+            body: .json(.init(_type: .balanceConfirmation, fields: .init(additionalProperties: ["date": "2026-11-20"]), language: .en)))
         let message = try await withThrowingTaskGroup(of: InboxMessage?.self) { group in
             group.addTask {
                 for try await message in client.events(after: newest) { return message }

@@ -51,7 +51,8 @@ struct MessageAPITests {
             for (body, field) in [
                 (#"{"notify_categories": ["payments", "spam"]}"#, "notify_categories.1"), (#"{"notify_threshold": "ten"}"#, "notify_threshold"),
                 (#"{"notify_threshold": "-5.00"}"#, "notify_threshold"), (#"{"language": "xx"}"#, "language"),
-                (#"{"notify_threshold": 5}"#, "notify_threshold"),
+                (#"{"notify_threshold": 5}"#, "notify_threshold"), (#"{"notify_threshold": null}"#, "notify_threshold"),
+                (#"{"notify_categories": null}"#, "notify_categories"),
             ] {
                 let refused = try await client.call(.put, "/v1/settings", token: token, json: body)
                 #expect(refused.status == .badRequest && refused.errorField == field, "\(body): \(refused.text)")

@@ -41,6 +41,11 @@ struct ReceiptAPITests {
             #expect((again.json["receipt"] as? [String: Any])?["category"] as? String == "kids", "the same merchant gets the learnt category")
             let listed = try await client.call(.get, "/v1/receipts?month=2025-12", token: token)
             #expect((listed.json["receipts"] as? [[String: Any]])?.count == 2)
+            // An empty value is no date and no amount here (the web app's form says "no condition" itself).
+            for field in ["to", "from", "min_amount", "max_amount"] {
+                let empty = try await client.call(.get, "/v1/receipts?\(field)=", token: token)
+                #expect(empty.status == .badRequest && empty.errorField == field, "\(field): \(empty.text)")
+            }
             #expect(try await client.call(.delete, "/v1/receipts/\(id)", token: token).status == .noContent)
             #expect(try await client.call(.get, "/v1/receipts/\(id)", token: token).status == .notFound)
             let other = try await client.login("10000028")

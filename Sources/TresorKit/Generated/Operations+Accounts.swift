@@ -531,6 +531,8 @@ extension Operations {
                 public var _type: Operations.GetV1AccountsIdTransactions.Input.Query._TypePayload?
                 /// - Remark: Generated from `#/paths/v1/accounts/{id}/transactions/GET/query/limit`.
                 public var limit: Swift.Int?
+                /// next_cursor of the page before (YYYYMMDD-id).
+                ///
                 /// - Remark: Generated from `#/paths/v1/accounts/{id}/transactions/GET/query/cursor`.
                 public var cursor: Swift.String?
                 /// Creates a new `Query`.
@@ -540,7 +542,7 @@ extension Operations {
                 ///   - to:
                 ///   - _type:
                 ///   - limit:
-                ///   - cursor:
+                ///   - cursor: next_cursor of the page before (YYYYMMDD-id).
                 public init(
                     from: Swift.String? = nil,
                     to: Swift.String? = nil,
@@ -1139,10 +1141,42 @@ extension Operations {
                 }
                 /// - Remark: Generated from `#/paths/v1/accounts/{id}/statements/GET/query/format`.
                 public var format: Operations.GetV1AccountsIdStatements.Input.Query.FormatPayload?
+                /// - Remark: Generated from `#/paths/v1/accounts/{id}/statements/GET/query/lang`.
+                public enum LangPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                    case de
+                    case fr
+                    case it
+                    case en
+                    case ar
+                    /// A value this version of the client does not know (a newer server's), as it came.
+                    case unknown(Swift.String)
+                    public init(rawValue: Swift.String) {
+                        switch rawValue {
+                        case "de": self = .de
+                        case "fr": self = .fr
+                        case "it": self = .it
+                        case "en": self = .en
+                        case "ar": self = .ar
+                        default: self = .unknown(rawValue)
+                        }
+                    }
+                    public var rawValue: Swift.String {
+                        switch self {
+                        case .de: return "de"
+                        case .fr: return "fr"
+                        case .it: return "it"
+                        case .en: return "en"
+                        case .ar: return "ar"
+                        case .unknown(let value): return value
+                        }
+                    }
+                    /// The values the document names.
+                    public static var allCases: [Self] { [.de, .fr, .it, .en, .ar] }
+                }
                 /// The PDF's language, one the bank speaks (default its first; Arabic prints in English).
                 ///
                 /// - Remark: Generated from `#/paths/v1/accounts/{id}/statements/GET/query/lang`.
-                public var lang: Swift.String?
+                public var lang: Operations.GetV1AccountsIdStatements.Input.Query.LangPayload?
                 /// - Remark: Generated from `#/paths/v1/accounts/{id}/statements/GET/query/separator`.
                 public enum SeparatorPayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
                     case comma
@@ -1182,7 +1216,7 @@ extension Operations {
                     from: Swift.String,
                     to: Swift.String,
                     format: Operations.GetV1AccountsIdStatements.Input.Query.FormatPayload? = nil,
-                    lang: Swift.String? = nil,
+                    lang: Operations.GetV1AccountsIdStatements.Input.Query.LangPayload? = nil,
                     separator: Operations.GetV1AccountsIdStatements.Input.Query.SeparatorPayload? = nil
                 ) {
                     self.from = from

@@ -14,11 +14,11 @@ extension Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/branches/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// decimal degrees
+                /// decimal degrees, -90 to 90; with lon
                 ///
                 /// - Remark: Generated from `#/paths/v1/branches/GET/query/lat`.
                 public var lat: Swift.String?
-                /// decimal degrees
+                /// decimal degrees, -180 to 180; with lat
                 ///
                 /// - Remark: Generated from `#/paths/v1/branches/GET/query/lon`.
                 public var lon: Swift.String?
@@ -60,8 +60,8 @@ extension Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - lat: decimal degrees
-                ///   - lon: decimal degrees
+                ///   - lat: decimal degrees, -90 to 90; with lon
+                ///   - lon: decimal degrees, -180 to 180; with lat
                 ///   - kind:
                 ///   - openNow: only places open now (Europe/Zurich time, holidays and closures counted)
                 ///   - service:

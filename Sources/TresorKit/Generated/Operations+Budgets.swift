@@ -325,16 +325,16 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/budgets/PUT/requestBody/json`.
                 public struct JsonPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/paths/v1/budgets/PUT/requestBody/json/overall`.
-                    public var overall: Components.Schemas.Money?
+                    public var overall: Components.Schemas.NonNegativeMoney?
                     /// - Remark: Generated from `#/paths/v1/budgets/PUT/requestBody/json/categories`.
                     public struct CategoriesPayload: Codable, Hashable, Sendable {
                         /// A container of undocumented properties.
-                        public var additionalProperties: [String: Components.Schemas.Money]
+                        public var additionalProperties: [String: Components.Schemas.NonNegativeMoney]
                         /// Creates a new `CategoriesPayload`.
                         ///
                         /// - Parameters:
                         ///   - additionalProperties: A container of undocumented properties.
-                        public init(additionalProperties: [String: Components.Schemas.Money] = .init()) {
+                        public init(additionalProperties: [String: Components.Schemas.NonNegativeMoney] = .init()) {
                             self.additionalProperties = additionalProperties
                         }
                         public init(from decoder: any Swift.Decoder) throws {
@@ -352,7 +352,7 @@ extension Operations {
                     ///   - overall:
                     ///   - categories:
                     public init(
-                        overall: Components.Schemas.Money? = nil,
+                        overall: Components.Schemas.NonNegativeMoney? = nil,
                         categories: Operations.PutV1Budgets.Input.Body.JsonPayload.CategoriesPayload? = nil
                     ) {
                         self.overall = overall

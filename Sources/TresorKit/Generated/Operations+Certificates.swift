@@ -570,7 +570,41 @@ extension Operations {
                     /// A language the bank speaks; default its first.
                     ///
                     /// - Remark: Generated from `#/paths/v1/certificates/POST/requestBody/json/language`.
-                    public var language: Swift.String?
+                    public enum LanguagePayload: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+                        case de
+                        case fr
+                        case it
+                        case en
+                        case ar
+                        /// A value this version of the client does not know (a newer server's), as it came.
+                        case unknown(Swift.String)
+                        public init(rawValue: Swift.String) {
+                            switch rawValue {
+                            case "de": self = .de
+                            case "fr": self = .fr
+                            case "it": self = .it
+                            case "en": self = .en
+                            case "ar": self = .ar
+                            default: self = .unknown(rawValue)
+                            }
+                        }
+                        public var rawValue: Swift.String {
+                            switch self {
+                            case .de: return "de"
+                            case .fr: return "fr"
+                            case .it: return "it"
+                            case .en: return "en"
+                            case .ar: return "ar"
+                            case .unknown(let value): return value
+                            }
+                        }
+                        /// The values the document names.
+                        public static var allCases: [Self] { [.de, .fr, .it, .en, .ar] }
+                    }
+                    /// A language the bank speaks; default its first.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/certificates/POST/requestBody/json/language`.
+                    public var language: Operations.PostV1Certificates.Input.Body.JsonPayload.LanguagePayload?
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
@@ -580,7 +614,7 @@ extension Operations {
                     public init(
                         _type: Components.Schemas.CertificateType,
                         fields: Operations.PostV1Certificates.Input.Body.JsonPayload.FieldsPayload? = nil,
-                        language: Swift.String? = nil
+                        language: Operations.PostV1Certificates.Input.Body.JsonPayload.LanguagePayload? = nil
                     ) {
                         self._type = _type
                         self.fields = fields

@@ -15,16 +15,18 @@ extension Operations {
             public struct Query: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/fx/rates/GET/query/date`.
                 public var date: Swift.String?
+                /// default EUR
+                ///
                 /// - Remark: Generated from `#/paths/v1/fx/rates/GET/query/base`.
-                public var base: Swift.String?
+                public var base: Components.Schemas.CurrencyCode?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - date:
-                ///   - base:
+                ///   - base: default EUR
                 public init(
                     date: Swift.String? = nil,
-                    base: Swift.String? = nil
+                    base: Components.Schemas.CurrencyCode? = nil
                 ) {
                     self.date = date
                     self.base = base
@@ -262,11 +264,11 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/fx/quote/POST/requestBody/json`.
                 public struct JsonPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/paths/v1/fx/quote/POST/requestBody/json/from`.
-                    public var from: Swift.String
+                    public var from: Components.Schemas.CurrencyCode
                     /// - Remark: Generated from `#/paths/v1/fx/quote/POST/requestBody/json/to`.
-                    public var to: Swift.String
+                    public var to: Components.Schemas.CurrencyCode
                     /// - Remark: Generated from `#/paths/v1/fx/quote/POST/requestBody/json/amount`.
-                    public var amount: Components.Schemas.Money
+                    public var amount: Components.Schemas.PositiveMoney
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
@@ -274,9 +276,9 @@ extension Operations {
                     ///   - to:
                     ///   - amount:
                     public init(
-                        from: Swift.String,
-                        to: Swift.String,
-                        amount: Components.Schemas.Money
+                        from: Components.Schemas.CurrencyCode,
+                        to: Components.Schemas.CurrencyCode,
+                        amount: Components.Schemas.PositiveMoney
                     ) {
                         self.from = from
                         self.to = to

@@ -284,7 +284,7 @@ extension Operations {
                     /// - Remark: Generated from `#/paths/v1/invoices/POST/requestBody/json/account`.
                     public var account: Swift.String
                     /// - Remark: Generated from `#/paths/v1/invoices/POST/requestBody/json/amount`.
-                    public var amount: Components.Schemas.Money?
+                    public var amount: Components.Schemas.PositiveMoney?
                     /// - Remark: Generated from `#/paths/v1/invoices/POST/requestBody/json/description`.
                     public var description: Swift.String
                     /// - Remark: Generated from `#/paths/v1/invoices/POST/requestBody/json/reference`.
@@ -298,7 +298,7 @@ extension Operations {
                     ///   - reference:
                     public init(
                         account: Swift.String,
-                        amount: Components.Schemas.Money? = nil,
+                        amount: Components.Schemas.PositiveMoney? = nil,
                         description: Swift.String,
                         reference: Swift.String? = nil
                     ) {

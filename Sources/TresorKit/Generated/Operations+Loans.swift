@@ -233,7 +233,7 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/loans/quote/POST/requestBody/json`.
                 public struct JsonPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/paths/v1/loans/quote/POST/requestBody/json/amount`.
-                    public var amount: Components.Schemas.Money
+                    public var amount: Components.Schemas.PositiveMoney
                     /// - Remark: Generated from `#/paths/v1/loans/quote/POST/requestBody/json/months`.
                     public var months: Swift.Int
                     /// - Remark: Generated from `#/paths/v1/loans/quote/POST/requestBody/json/purpose`.
@@ -245,7 +245,7 @@ extension Operations {
                     ///   - months:
                     ///   - purpose:
                     public init(
-                        amount: Components.Schemas.Money,
+                        amount: Components.Schemas.PositiveMoney,
                         months: Swift.Int,
                         purpose: Components.Schemas.LoanPurpose
                     ) {

@@ -43,6 +43,8 @@ extension Operations {
                 public var status: Operations.GetV1Payments.Input.Query.StatusPayload?
                 /// - Remark: Generated from `#/paths/v1/payments/GET/query/limit`.
                 public var limit: Swift.Int?
+                /// next_cursor of the page before.
+                ///
                 /// - Remark: Generated from `#/paths/v1/payments/GET/query/cursor`.
                 public var cursor: Swift.String?
                 /// Creates a new `Query`.
@@ -50,7 +52,7 @@ extension Operations {
                 /// - Parameters:
                 ///   - status:
                 ///   - limit:
-                ///   - cursor:
+                ///   - cursor: next_cursor of the page before.
                 public init(
                     status: Operations.GetV1Payments.Input.Query.StatusPayload? = nil,
                     limit: Swift.Int? = nil,
@@ -751,7 +753,7 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/payments/{id}/PATCH/requestBody/json`.
                 public struct JsonPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/paths/v1/payments/{id}/PATCH/requestBody/json/amount`.
-                    public var amount: Components.Schemas.Money?
+                    public var amount: Components.Schemas.PositiveMoney?
                     /// - Remark: Generated from `#/paths/v1/payments/{id}/PATCH/requestBody/json/execution_date`.
                     public var executionDate: Swift.String?
                     /// - Remark: Generated from `#/paths/v1/payments/{id}/PATCH/requestBody/json/message`.
@@ -763,7 +765,7 @@ extension Operations {
                     ///   - executionDate:
                     ///   - message:
                     public init(
-                        amount: Components.Schemas.Money? = nil,
+                        amount: Components.Schemas.PositiveMoney? = nil,
                         executionDate: Swift.String? = nil,
                         message: Swift.String? = nil
                     ) {

@@ -9,7 +9,7 @@ extension Components.Schemas {
         /// - Remark: Generated from `#/components/schemas/ReceiptSplit/category`.
         public var category: Swift.String
         /// - Remark: Generated from `#/components/schemas/ReceiptSplit/amount`.
-        public var amount: Components.Schemas.Money
+        public var amount: Components.Schemas.PositiveMoney
         /// Creates a new `ReceiptSplit`.
         ///
         /// - Parameters:
@@ -17,7 +17,7 @@ extension Components.Schemas {
         ///   - amount:
         public init(
             category: Swift.String,
-            amount: Components.Schemas.Money
+            amount: Components.Schemas.PositiveMoney
         ) {
             self.category = category
             self.amount = amount

@@ -562,12 +562,12 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/staff/branches/{id}/stock/PUT/requestBody/json`.
                 public struct JsonPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/paths/v1/staff/branches/{id}/stock/PUT/requestBody/json/amount`.
-                    public var amount: Components.Schemas.Money
+                    public var amount: Components.Schemas.NonNegativeMoney
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
                     ///   - amount:
-                    public init(amount: Components.Schemas.Money) {
+                    public init(amount: Components.Schemas.NonNegativeMoney) {
                         self.amount = amount
                     }
                     public enum CodingKeys: String, CodingKey {

@@ -1132,7 +1132,7 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/standing-orders/{id}/PATCH/requestBody/json`.
                 public struct JsonPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/paths/v1/standing-orders/{id}/PATCH/requestBody/json/amount`.
-                    public var amount: Components.Schemas.Money?
+                    public var amount: Components.Schemas.PositiveMoney?
                     /// - Remark: Generated from `#/paths/v1/standing-orders/{id}/PATCH/requestBody/json/reference`.
                     public var reference: Swift.String?
                     /// - Remark: Generated from `#/paths/v1/standing-orders/{id}/PATCH/requestBody/json/message`.
@@ -1150,7 +1150,7 @@ extension Operations {
                     ///   - schedule:
                     ///   - pausedUntil:
                     public init(
-                        amount: Components.Schemas.Money? = nil,
+                        amount: Components.Schemas.PositiveMoney? = nil,
                         reference: Swift.String? = nil,
                         message: Swift.String? = nil,
                         schedule: Components.Schemas.Schedule? = nil,

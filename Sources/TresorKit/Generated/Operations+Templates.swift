@@ -1145,7 +1145,7 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/templates/{id}/payments/POST/requestBody/json`.
                 public struct JsonPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/paths/v1/templates/{id}/payments/POST/requestBody/json/amount`.
-                    public var amount: Components.Schemas.Money?
+                    public var amount: Components.Schemas.PositiveMoney?
                     /// - Remark: Generated from `#/paths/v1/templates/{id}/payments/POST/requestBody/json/execution_date`.
                     public var executionDate: Swift.String?
                     /// - Remark: Generated from `#/paths/v1/templates/{id}/payments/POST/requestBody/json/message`.
@@ -1160,7 +1160,7 @@ extension Operations {
                     ///   - message:
                     ///   - debtorAccount:
                     public init(
-                        amount: Components.Schemas.Money? = nil,
+                        amount: Components.Schemas.PositiveMoney? = nil,
                         executionDate: Swift.String? = nil,
                         message: Swift.String? = nil,
                         debtorAccount: Swift.String? = nil

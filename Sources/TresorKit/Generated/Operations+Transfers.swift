@@ -126,7 +126,7 @@ extension Operations {
                     /// - Remark: Generated from `#/paths/v1/transfers/POST/requestBody/json/to_account`.
                     public var toAccount: Swift.String
                     /// - Remark: Generated from `#/paths/v1/transfers/POST/requestBody/json/amount`.
-                    public var amount: Components.Schemas.Money
+                    public var amount: Components.Schemas.PositiveMoney
                     /// - Remark: Generated from `#/paths/v1/transfers/POST/requestBody/json/message`.
                     public var message: Swift.String?
                     /// Creates a new `JsonPayload`.
@@ -139,7 +139,7 @@ extension Operations {
                     public init(
                         fromAccount: Swift.String,
                         toAccount: Swift.String,
-                        amount: Components.Schemas.Money,
+                        amount: Components.Schemas.PositiveMoney,
                         message: Swift.String? = nil
                     ) {
                         self.fromAccount = fromAccount

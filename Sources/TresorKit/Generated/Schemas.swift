@@ -268,12 +268,70 @@ extension Components.Schemas {
             case valid
         }
     }
+    /// The ISO 4217 currencies Tresor books (JPY without decimals).
+    ///
+    /// - Remark: Generated from `#/components/schemas/CurrencyCode`.
+    public enum CurrencyCode: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+        case chf
+        case eur
+        case usd
+        case gbp
+        case jpy
+        case sek
+        case nok
+        case dkk
+        case pln
+        case czk
+        case huf
+        case cad
+        case aud
+        /// A value this version of the client does not know (a newer server's), as it came.
+        case unknown(Swift.String)
+        public init(rawValue: Swift.String) {
+            switch rawValue {
+            case "CHF": self = .chf
+            case "EUR": self = .eur
+            case "USD": self = .usd
+            case "GBP": self = .gbp
+            case "JPY": self = .jpy
+            case "SEK": self = .sek
+            case "NOK": self = .nok
+            case "DKK": self = .dkk
+            case "PLN": self = .pln
+            case "CZK": self = .czk
+            case "HUF": self = .huf
+            case "CAD": self = .cad
+            case "AUD": self = .aud
+            default: self = .unknown(rawValue)
+            }
+        }
+        public var rawValue: Swift.String {
+            switch self {
+            case .chf: return "CHF"
+            case .eur: return "EUR"
+            case .usd: return "USD"
+            case .gbp: return "GBP"
+            case .jpy: return "JPY"
+            case .sek: return "SEK"
+            case .nok: return "NOK"
+            case .dkk: return "DKK"
+            case .pln: return "PLN"
+            case .czk: return "CZK"
+            case .huf: return "HUF"
+            case .cad: return "CAD"
+            case .aud: return "AUD"
+            case .unknown(let value): return value
+            }
+        }
+        /// The values the document names.
+        public static var allCases: [Self] { [.chf, .eur, .usd, .gbp, .jpy, .sek, .nok, .dkk, .pln, .czk, .huf, .cad, .aud] }
+    }
     /// - Remark: Generated from `#/components/schemas/Money`.
     public struct Money: Codable, Hashable, Sendable {
         /// - Remark: Generated from `#/components/schemas/Money/amount`.
         public var amount: Swift.String
         /// - Remark: Generated from `#/components/schemas/Money/currency`.
-        public var currency: Swift.String
+        public var currency: Components.Schemas.CurrencyCode
         /// Creates a new `Money`.
         ///
         /// - Parameters:
@@ -281,7 +339,57 @@ extension Components.Schemas {
         ///   - currency:
         public init(
             amount: Swift.String,
-            currency: Swift.String
+            currency: Components.Schemas.CurrencyCode
+        ) {
+            self.amount = amount
+            self.currency = currency
+        }
+        public enum CodingKeys: String, CodingKey {
+            case amount
+            case currency
+        }
+    }
+    /// A limit or a stock: zero or more, at most two decimals (none for JPY).
+    ///
+    /// - Remark: Generated from `#/components/schemas/NonNegativeMoney`.
+    public struct NonNegativeMoney: Codable, Hashable, Sendable {
+        /// - Remark: Generated from `#/components/schemas/NonNegativeMoney/amount`.
+        public var amount: Swift.String
+        /// - Remark: Generated from `#/components/schemas/NonNegativeMoney/currency`.
+        public var currency: Components.Schemas.CurrencyCode
+        /// Creates a new `NonNegativeMoney`.
+        ///
+        /// - Parameters:
+        ///   - amount:
+        ///   - currency:
+        public init(
+            amount: Swift.String,
+            currency: Components.Schemas.CurrencyCode
+        ) {
+            self.amount = amount
+            self.currency = currency
+        }
+        public enum CodingKeys: String, CodingKey {
+            case amount
+            case currency
+        }
+    }
+    /// An amount a customer moves or asks for: more than zero, at most two decimals (none for JPY).
+    ///
+    /// - Remark: Generated from `#/components/schemas/PositiveMoney`.
+    public struct PositiveMoney: Codable, Hashable, Sendable {
+        /// - Remark: Generated from `#/components/schemas/PositiveMoney/amount`.
+        public var amount: Swift.String
+        /// - Remark: Generated from `#/components/schemas/PositiveMoney/currency`.
+        public var currency: Components.Schemas.CurrencyCode
+        /// Creates a new `PositiveMoney`.
+        ///
+        /// - Parameters:
+        ///   - amount:
+        ///   - currency:
+        public init(
+            amount: Swift.String,
+            currency: Components.Schemas.CurrencyCode
         ) {
             self.amount = amount
             self.currency = currency
@@ -685,7 +793,7 @@ extension Components.Schemas {
         /// - Remark: Generated from `#/components/schemas/PaymentRequest/debtor_account`.
         public var debtorAccount: Swift.String
         /// - Remark: Generated from `#/components/schemas/PaymentRequest/amount`.
-        public var amount: Components.Schemas.Money?
+        public var amount: Components.Schemas.PositiveMoney?
         /// Today or earlier means now; weekends and bank holidays move forward.
         ///
         /// - Remark: Generated from `#/components/schemas/PaymentRequest/execution_date`.
@@ -773,7 +881,7 @@ extension Components.Schemas {
         public init(
             _type: Components.Schemas.PaymentType,
             debtorAccount: Swift.String,
-            amount: Components.Schemas.Money? = nil,
+            amount: Components.Schemas.PositiveMoney? = nil,
             executionDate: Swift.String? = nil,
             creditor: Components.Schemas.CreditorInput? = nil,
             reference: Swift.String? = nil,

@@ -60,15 +60,16 @@ struct ReceiptRoutes {
 
     func list(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
-        let query = try Self.query(request)
+        let query = try Self.query(request, emptyIsAbsent: false)
         struct Many: Encodable { let receipts: [ReceiptDTO] }
         return try JSON.response(Many(receipts: try await receipts.list(of: principal.customerID, matching: query).map { ReceiptDTO($0) }))
     }
 
-    /// `?q=&min_amount=&max_amount=&from=&to=&month=`, as the web app's search sends it too
-    /// (an empty field is no condition there).
-    static func query(_ request: Request) throws -> ReceiptQuery {
-        func given(_ name: String) -> String? { request.text(name).flatMap { $0.isEmpty ? nil : $0 } }
+    /// `?q=&min_amount=&max_amount=&from=&to=&month=`. `emptyIsAbsent`: the web app's search
+    /// form sends every field, an empty one meaning no condition; the API, as its document
+    /// says, refuses an empty value (it is no amount, no date, no month).
+    static func query(_ request: Request, emptyIsAbsent: Bool) throws -> ReceiptQuery {
+        func given(_ name: String) -> String? { request.text(name).flatMap { $0.isEmpty && emptyIsAbsent ? nil : $0 } }
         func amount(_ name: String) throws -> Int64? {
             try given(name).map { try Money(parsing: TypedAmount.normalized($0), currency: .chf, field: name).minorUnits }
         }

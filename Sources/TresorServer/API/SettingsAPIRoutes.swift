@@ -67,6 +67,13 @@ struct SettingsAPIRoutes {
         let bytes = try await JSON.body(request)
         let input = try JSON.decode(SettingsDTO.self, from: bytes)
         let named = try JSON.decode(Named.self, from: bytes).keys
+        // why refused: the document has no null for these (absent leaves them as they are).
+        if named.contains("notify_threshold") && input.notifyThreshold == nil {
+            throw DomainError(.invalidParameter, field: "notify_threshold", "A decimal amount from 0 to 1000000, not null.")
+        }
+        if named.contains("notify_categories") && input.notifyCategories == nil {
+            throw DomainError(.invalidParameter, field: "notify_categories", "A list of categories (empty for none), not null.")
+        }
         var preferences = try await debits.preferences(of: customer)
         if named.contains("default_debit_account") {
             preferences.defaultAccount = try input.defaultDebitAccount.map { text in

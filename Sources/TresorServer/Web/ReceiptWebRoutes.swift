@@ -31,7 +31,7 @@ extension WebApp {
         let language = page.language
         var query = try ReceiptQuery()
         do {
-            query = try ReceiptRoutes.query(request)
+            query = try ReceiptRoutes.query(request, emptyIsAbsent: true)
         } catch let error as DomainError {
             page.values["search_error"] = Self.message(for: error, strings: page.strings)
         }
