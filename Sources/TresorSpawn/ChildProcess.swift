@@ -83,6 +83,17 @@ public final class ChildProcess: @unchecked Sendable {
         for end in parentCopies { try? end.close() }
     }
 
+    /// A child nobody waited for is reaped when it ends. why: Foundation's `Process` did that
+    /// from its SIGCHLD handler; without it each discarded scan worker stayed a zombie.
+    deinit {
+        guard lock.withLock({ status }) == nil else { return }
+        let pid = processIdentifier
+        DispatchQueue.global(qos: .utility).async {
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) == -1 && errno == EINTR {}
+        }
+    }
+
     /// False once the child has exited (it is reaped here).
     public var isRunning: Bool {
         lock.withLock {
