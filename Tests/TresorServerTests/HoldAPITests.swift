@@ -33,6 +33,8 @@ struct HoldAPITests {
             #expect(try await client.call(.get, "/v1/staff/holds", token: anna.token).status == .unauthorized)
             let maybe = try await client.call(.get, "/v1/staff/holds?decided=maybe", token: staff)
             #expect(maybe.status == .badRequest && maybe.error["field"] as? String == "decided")
+            let flagged = try await client.call(.get, "/v1/staff/clearing/credits?flagged=AAA", token: staff)
+            #expect(flagged.status == .badRequest && flagged.error["field"] as? String == "flagged", "the same rule for every flag")
             let queue = try await client.call(.get, "/v1/staff/holds", token: staff)
             #expect(queue.status == .ok)
             let holds = try #require(queue.json["holds"] as? [[String: Any]])

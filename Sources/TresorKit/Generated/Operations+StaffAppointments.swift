@@ -13,6 +13,8 @@ extension Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/staff/appointments/GET/query`.
             public struct Query: Sendable, Hashable {
+                /// the branch's id
+                ///
                 /// - Remark: Generated from `#/paths/v1/staff/appointments/GET/query/branch`.
                 public var branch: Swift.String
                 /// - Remark: Generated from `#/paths/v1/staff/appointments/GET/query/date`.
@@ -20,7 +22,7 @@ extension Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - branch:
+                ///   - branch: the branch's id
                 ///   - date:
                 public init(
                     branch: Swift.String,

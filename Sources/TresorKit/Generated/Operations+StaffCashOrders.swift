@@ -13,12 +13,14 @@ extension Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/staff/cash-orders/GET/query`.
             public struct Query: Sendable, Hashable {
+                /// the branch's id
+                ///
                 /// - Remark: Generated from `#/paths/v1/staff/cash-orders/GET/query/branch`.
                 public var branch: Swift.String
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - branch:
+                ///   - branch: the branch's id
                 public init(branch: Swift.String) {
                     self.branch = branch
                 }

@@ -56,7 +56,7 @@ struct ClearingRoutes {
 
     func suspense(_ request: Request, context: TresorRequestContext) async throws -> Response {
         _ = try context.requireStaff()
-        let flagged = request.text("flagged") == "true"
+        let flagged = try request.flag("flagged") ?? false
         let after = Int64(try request.integer("after", default: 0, range: 0...Int(Int32.max)))
         let limit = try request.integer("limit", default: 100, range: 1...1_000)
         let credits = try await clearing.credits(suspense: !flagged, flagged: flagged, after: after, limit: limit)

@@ -47,11 +47,7 @@ struct HoldRoutes {
 
     func list(_ request: Request, context: TresorRequestContext) async throws -> Response {
         _ = try context.requireStaff()
-        let decided =
-            try request.text("decided").map { text in
-                guard ["true", "false"].contains(text) else { throw DomainError(.invalidParameter, field: "decided", "decided is true or false.") }
-                return text == "true"
-            } ?? false
+        let decided = try request.flag("decided") ?? false
         let limit = try request.integer("limit", default: 100, range: 1...500)
         return try JSON.response(["holds": try await holds.list(decided: decided, limit: limit).map(ReviewDTO.init)])
     }

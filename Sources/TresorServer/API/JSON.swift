@@ -110,6 +110,14 @@ extension Parameters {
 }
 
 extension Request {
+    /// A `true`/`false` query parameter, or nil when absent; anything else is refused.
+    func flag(_ name: String) throws -> Bool? {
+        try uri.queryParameters.get(name).map { text in
+            guard text == "true" || text == "false" else { throw DomainError(.invalidParameter, field: name, "\(name) is true or false.") }
+            return text == "true"
+        }
+    }
+
     /// A date query parameter, or nil when absent.
     func date(_ name: String) throws -> LocalDate? {
         try uri.queryParameters.get(name).map { try LocalDate(parsing: String($0), field: name) }
