@@ -139,10 +139,11 @@ public struct AdvisorService: Sendable {
     /// The customer writes to their advisor (refused while they have none).
     public func write(_ body: String, attachment: Attachment? = nil, by principal: Principal) async throws -> ThreadMessage {
         let body = try Self.validBody(body, attached: attachment != nil)
-        let stored = try await store(attachment)
         guard try await advisor(of: principal.customerID) != nil else {
             throw DomainError(.notFound, field: "advisor", "No personal advisor yet: your branch assigns one.")
         }
+        // why after the check: a refused message leaves no file in the store.
+        let stored = try await store(attachment)
         let now = clock.unixMillis
         let dialect = database.dialect
         return try await database.transaction { session in
@@ -156,9 +157,9 @@ public struct AdvisorService: Sendable {
     /// Staff answer in the thread of the customer of `contract`; the customer is told.
     public func answer(contract: String, body: String, attachment: Attachment? = nil, staff: String) async throws -> ThreadMessage {
         let body = try Self.validBody(body, attached: attachment != nil)
-        let stored = try await store(attachment)
         let customer = try await customerID(contract: contract)
         let advisor = try await advisor(of: customer)
+        let stored = try await store(attachment)
         let now = clock.unixMillis
         let dialect = database.dialect
         return try await database.transaction { session in
