@@ -48,7 +48,7 @@ public struct RiskFacts: Sendable, Hashable {
     /// `CallerQuery.customer` with none). None depends on the time: the signals compare the
     /// times read with the time of the check.
     /// why index reads only: they run before every payment to someone else, on the path
-    /// `make bench` measures (`payments_payee`, `payments_recent`, `postings_account` backwards).
+    /// `make bench` measures (`payments_payee`, `payments_recent_out`, `postings_account` backwards).
     static func columns(
         for instruction: PaymentInstruction, customer: String, customerBinds: [SQLValue], rules: RiskRules
     ) -> (sql: String, binds: [SQLValue]) {

@@ -40,6 +40,7 @@ public struct Migration: Sendable {
         .m017BookingFunction, .m018AccountRevisions, .m019AuditFieldInlined, .m020SetWiseReferences, .m021Clearing, .m022StandingOrders,
         .m023CustomerLifecycle, .m024AccountStatus, .m025TANLogin, .m026AccountDays, .m027UnreadMessages, .m028DebitPreferences, .m029CardExpiry,
         .m030WelcomeTour, .m031Push, .m032KnownBrowsers, .m033ReceiptSplits, .m034PaymentHolds, .m035AdvisorThread, .m036AdvisorAttachments,
+        .m037RecentPaymentsToOthers,
     ]
 
     public static let trackingTable =
