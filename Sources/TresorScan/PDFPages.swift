@@ -12,8 +12,6 @@ enum PDFPages {
     /// what the QR readers need; an A4 page is then 1,654 × 2,339 pixels.
     static let dotsPerInch = 200.0
 
-    static func isPDF(_ bytes: [UInt8]) -> Bool { bytes.starts(with: Array("%PDF-".utf8)) }
-
     /// The last `count` pages, the last first (a payment part is printed at the foot of an
     /// invoice's last page), each within `limits.maxPixels`.
     static func lastPages(of bytes: [UInt8], count: Int, limits: ScanLimits) throws -> [ScanImage] {

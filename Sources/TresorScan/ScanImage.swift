@@ -1,4 +1,5 @@
 import CScanLibraries
+import TresorDomain
 
 /// A decoded image (a Leptonica `PIX`), checked against the limits from its header before the
 /// pixels are decoded, so a small file that claims a huge image is refused without the memory.
@@ -54,10 +55,9 @@ public final class ScanImage {
     static func isJPEG(_ bytes: [UInt8]) -> Bool { contentType(of: bytes) == "image/jpeg" }
     static func isPNG(_ bytes: [UInt8]) -> Bool { contentType(of: bytes) == "image/png" }
 
-    /// `image/jpeg` or `image/png` from the file's signature, nil for anything else.
+    /// `image/jpeg`, `image/png` or a HEIF brand from the file's signature, nil for anything else.
     public static func contentType(of bytes: [UInt8]) -> String? {
-        if bytes.count > 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return "image/jpeg" }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
+        if let type = FileKind.contentType(of: bytes), type.hasPrefix("image/") { return type }
         return HEIFImage.brand(of: bytes)
     }
 

@@ -35,7 +35,7 @@ public enum ScanJob {
         do {
             // why: Leptonica reports every unreadable image on stderr; the answer says it instead.
             setMsgSeverity(Int32(L_SEVERITY_NONE))
-            if task == .slip, PDFPages.isPDF(bytes) {
+            if task == .slip, FileKind.isPDF(bytes) {
                 output.slip = try scanSlipPDF(bytes, limits: limits)
             } else {
                 let (image, jpeg) = try ScanImage.decode(bytes, limits: limits, keepingHEIC: task == .receipt)

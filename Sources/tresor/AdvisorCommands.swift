@@ -90,7 +90,12 @@ struct AdvisorsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let attachment = try file.map { path in
-                AdvisorService.Attachment(
+                // why by its size first: a file that cannot be sent is not read into memory.
+                let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+                guard size <= AdvisorService.attachmentBytesMax else {
+                    throw DomainError(.payloadTooLarge, field: "file", "A file is at most \(AdvisorService.attachmentBytesMax / 1_048_576) MB.")
+                }
+                return AdvisorService.Attachment(
                     name: URL(fileURLWithPath: path).lastPathComponent, bytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
             }
             _ = try await database.withServices {

@@ -44,6 +44,12 @@ struct AdvisorCommandTests {
             try ok(["advisors", "answer", "--contract", "10000012", "--message", "Ich rufe Sie morgen an.", "--staff", "eva"]).contains("Answered"))
         let pdf = Corpus.root.appendingPathComponent("slips-pdf/invoice-without-qr.pdf").path
         #expect(try ok(["advisors", "answer", "--contract", "10000012", "--message", "", "--file", pdf, "--staff", "eva"]).contains("Answered"))
+        let huge = bank.scratch.path("huge.pdf")
+        try Data(count: AdvisorService.attachmentBytesMax + 1).write(to: URL(fileURLWithPath: huge))
+        let tooLarge = try ToolRun.tresor([
+            "advisors", "answer", "--db", db, "--contract", "10000012", "--message", "", "--file", huge, "--staff", "eva",
+        ])
+        #expect(tooLarge.status != 0 && tooLarge.output.contains("at most 10 MB"), "\(tooLarge.output)")
         var thread = try ok(["advisors", "show", "--contract", "10000012"]).split(separator: "\n")
         #expect(thread.count == 3)
         #expect(thread.last?.hasSuffix("\tstaff:eva\t\t[file: invoice-without-qr.pdf, application/pdf]") == true, "\(thread)")

@@ -230,7 +230,7 @@ public struct AdvisorService: Sendable {
         guard !attachment.bytes.isEmpty, attachment.bytes.count <= Self.attachmentBytesMax else {
             throw DomainError(.invalidParameter, field: "file", "A file of 1 byte to \(Self.attachmentBytesMax / 1_048_576) MB.")
         }
-        guard let type = Self.contentType(of: attachment.bytes) else {
+        guard let type = FileKind.contentType(of: attachment.bytes) else {
             throw DomainError(.invalidParameter, field: "file", "Attach a PDF, a JPEG or a PNG.")
         }
         // why a name of safe characters: it is shown and sent back in a Content-Disposition header.
@@ -241,14 +241,6 @@ public struct AdvisorService: Sendable {
         name = name.trimmingCharacters(in: .whitespaces)
         if name.isEmpty { name = type == "application/pdf" ? "document.pdf" : type == "image/png" ? "image.png" : "image.jpg" }
         return StoredAttachment(hash: try await blobs.put(attachment.bytes), type: type, name: name)
-    }
-
-    /// `application/pdf`, `image/jpeg` or `image/png` from the file's first bytes; nil otherwise.
-    static func contentType(of bytes: [UInt8]) -> String? {
-        if bytes.starts(with: Array("%PDF-".utf8)) { return "application/pdf" }
-        if bytes.count > 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return "image/jpeg" }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
-        return nil
     }
 
     /// The file of message `id` in the thread of `customer` (`not_found` for another's).

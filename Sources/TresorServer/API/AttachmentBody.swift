@@ -39,16 +39,4 @@ enum AttachmentBody {
         }
         return (file, fields)
     }
-
-    /// The file sent back: its type, its name for a download, never cached by others.
-    static func response(name: String, type: String, bytes: [UInt8]) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = type
-        // why ASCII only: the header carries the name as plain text; other letters become "_".
-        let plain = String(name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0.value >= 0x20 ? Character($0) : "_" })
-        headers[.contentDisposition] = "inline; filename=\"\(plain)\""
-        headers[.cacheControl] = "private, no-store"
-        headers[.init("X-Content-Type-Options")!] = "nosniff"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
-    }
 }

@@ -16,10 +16,14 @@ extension WebApp {
     /// A file of the customer's thread (their own or the advisor's), shown by the browser.
     func advisorAttachment(_ request: Request, context: TresorRequestContext) async throws -> Response {
         guard let (principal, _) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
-        guard let id = Int64(context.parameters.get("id") ?? ""),
-            let file = try? await services.advisors.attachment(of: id, customer: principal.customerID)
-        else { return await notFound(request) }
-        return AttachmentBody.response(name: file.name, type: file.type, bytes: file.bytes)
+        guard let id = Int64(context.parameters.get("id") ?? "") else { return await notFound(request) }
+        do {
+            let file = try await services.advisors.attachment(of: id, customer: principal.customerID)
+            return WebSupport.download(file.bytes, contentType: file.type, fileName: file.name, inline: true)
+        } catch let error as DomainError where error.code == .notFound {
+            // why only this error: a blob store that fails is the bank's fault, not a missing file.
+            return await notFound(request)
+        }
     }
 
     /// The advisor's photo from the bank's resource pack (404 without one: the page shows initials).

@@ -74,13 +74,17 @@ enum WebSupport {
         a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
-    /// A file to save (a statement, a certificate): never cached, since it holds account data.
-    /// A file to save, or with `inline` to show in the browser (a station's printer prints it).
+    /// A file to save (a statement, a certificate), or with `inline` to show in the browser (a
+    /// station's printer prints it, an advisor's file opens): never cached, since it holds account
+    /// data, and never sniffed into another type than the one the server decided.
     static func download(_ bytes: [UInt8], contentType: String, fileName: String, inline: Bool = false) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = contentType
-        headers[.contentDisposition] = "\(inline ? "inline" : "attachment"); filename=\"\(fileName)\""
-        headers[.cacheControl] = "no-store"
+        // why ASCII only: the header carries the name as plain text; other letters become "_".
+        let plain = String(fileName.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0.value >= 0x20 && $0.value != 0x7F ? Character($0) : "_" })
+        headers[.contentDisposition] = "\(inline ? "inline" : "attachment"); filename=\"\(plain)\""
+        headers[.cacheControl] = "private, no-store"
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
