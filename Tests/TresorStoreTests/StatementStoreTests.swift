@@ -31,6 +31,42 @@ struct StatementStoreTests {
         }
     }
 
+    /// A business account's month is longer than a page of rows (`StatementService.pageRows`):
+    /// 4,500 credits, most on three days (so pages end in the middle of a day) and some back-dated.
+    @Test("a statement of more than two pages of rows has every booking once, in booking order", arguments: StoreKind.available)
+    func manyPages(kind: StoreKind) async throws {
+        let fixture = try await LedgerFixture.make(kind)
+        let account = try await fixture.open()
+        let days = [
+            LocalDate(year: 2026, month: 10, day: 3)!, LocalDate(year: 2026, month: 10, day: 17)!, LocalDate(year: 2026, month: 10, day: 31)!,
+        ]
+        var random = SplitMix(seed: 68)
+        for round in 0..<45 {
+            let batch = (0..<100).map { n in
+                let day = n % 10 == 0 ? LocalDate(year: 2026, month: 10, day: Int.random(in: 1...31, using: &random))! : days[round % 3]
+                return BatchBooking(
+                    fixture.draft(Int64.random(in: 1...90_000, using: &random), from: fixture.clearing.id, to: account.id, date: day), claim: nil,
+                    now: 0)
+            }
+            for outcome in try await fixture.ledger.commit(batch: batch) { _ = try outcome.get() }
+        }
+        _ = try await fixture.move(12_345, from: fixture.clearing.id, to: account.id)  // 20 November: after the period
+        let october = try await fixture.services.statements.statement(
+            account: account.id, from: LocalDate(year: 2026, month: 10, day: 1)!, to: LocalDate(year: 2026, month: 10, day: 31)!)
+        let books = try await fixture.services.database.read { session in
+            try await session.query(
+                SQL(
+                    "SELECT id, booking_date, amount_minor FROM postings WHERE account_id = ? AND booking_date <= '2026-10-31' ORDER BY booking_date, id",
+                    [.int(account.id.rawValue)]))
+        }
+        #expect(books.count == 4_500)
+        #expect(october.lines.map(\.postingID) == books.map { $0.int(0) })
+        #expect(october.lines.map(\.bookingDate.description) == books.map { $0.text(1) })
+        #expect(october.opening.minorUnits == 0)
+        #expect(october.closing.minorUnits == books.reduce(0) { $0 + $1.int(2) })
+        #expect(Set(october.lines.map(\.postingID)).count == october.lines.count)
+    }
+
     @Test("the monthly run writes every statement once; a second run writes nothing; an interrupted one finishes", arguments: StoreKind.available)
     func monthlyRunOnce(kind: StoreKind) async throws {
         let services = try await Self.demo(kind)

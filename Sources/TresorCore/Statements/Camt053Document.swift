@@ -13,7 +13,26 @@ public struct Camt053Document: Sendable {
         self.statement = statement
     }
 
-    public var xml: String {
+    public var xml: String { parts().joined() }
+
+    /// The document in its parts: the head with the balances and the summary, each entry, the
+    /// tail. why parts: a month of a business account is 40,000 entries, 33 MB of XML; the server
+    /// sends the parts as they are made instead of holding the whole text (and its copies).
+    public func parts() -> AnySequence<String> {
+        let document = self
+        return AnySequence { () -> AnyIterator<String> in
+            var index = -1
+            return AnyIterator {
+                defer { index += 1 }
+                let lines = document.statement.lines
+                if index < 0 { return document.head }
+                if index < lines.count { return document.entry(lines[index]) }
+                return index == lines.count ? Self.tail : nil
+            }
+        }
+    }
+
+    private var head: String {
         let statement = statement
         let currency = statement.account.currency.code
         let created = Self.timestamp(statement.createdAt)
@@ -31,10 +50,10 @@ public struct Camt053Document: Sendable {
         out += balance("OPBD", statement.opening, on: statement.from)
         out += balance("CLBD", statement.closing, on: statement.to)
         out += balance("CLAV", statement.closingAvailable, on: statement.to)
-        out += summary(statement.lines, currency: statement.account.currency)
-        for line in statement.lines { out += entry(line) }
-        return out + "</Stmt></BkToCstmrStmt></Document>\n"
+        return out + summary(statement.lines, currency: statement.account.currency)
     }
+
+    private static let tail = "</Stmt></BkToCstmrStmt></Document>\n"
 
     private func balance(_ code: String, _ amount: Money, on date: LocalDate) -> String {
         "<Bal><Tp><CdOrPrtry>" + element("Cd", code) + "</CdOrPrtry></Tp>" + amountAndDirection(amount) + "<Dt>" + element("Dt", date.description)

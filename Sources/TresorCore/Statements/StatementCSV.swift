@@ -24,16 +24,28 @@ public enum StatementCSV {
     }
 
     public static func text(_ statement: Statement, separator: Separator = .comma, columns: [String] = header) -> String {
+        rows(statement, separator: separator, columns: columns).joined()
+    }
+
+    /// The header line, then one line a booking, each made when it is read (the server sends
+    /// them as they come; see `Camt053Document.parts`).
+    public static func rows(_ statement: Statement, separator: Separator = .comma, columns: [String] = header) -> AnySequence<String> {
         precondition(columns.count == header.count, "one name a column")
-        var out = row(columns, separator: separator)
-        for line in statement.lines {
-            out += row(
-                [
-                    line.bookingDate.description, line.valueDate.description, safe(line.text ?? ""), safe(line.counterparty ?? ""),
-                    line.reference?.value ?? "", line.amount.decimalString, line.amount.currency.code, line.balance.decimalString,
-                ], separator: separator)
+        let lines = statement.lines
+        return AnySequence { () -> AnyIterator<String> in
+            var index = -1
+            return AnyIterator {
+                defer { index += 1 }
+                if index < 0 { return row(columns, separator: separator) }
+                guard index < lines.count else { return nil }
+                let line = lines[index]
+                return row(
+                    [
+                        line.bookingDate.description, line.valueDate.description, safe(line.text ?? ""), safe(line.counterparty ?? ""),
+                        line.reference?.value ?? "", line.amount.decimalString, line.amount.currency.code, line.balance.decimalString,
+                    ], separator: separator)
+            }
         }
-        return out
     }
 
     static func row(_ fields: [String], separator: Separator) -> String {

@@ -32,9 +32,9 @@ struct StatementRoutes {
             throw DomainError(.invalidParameter, field: "separator", "separator is comma or semicolon.")
         }
         let statement = try await services.statements.statement(id, of: principal, from: from, to: to)
-        let bytes = StatementFiles.render(
-            statement, format: format, branding: theme.documentBranding(bankName: statement.bank.name), language: language,
-            csvSeparator: separator)
-        return WebSupport.download(bytes, contentType: format.contentType, fileName: "\(statement.identifier).\(format.fileExtension)")
+        let branding = theme.documentBranding(bankName: statement.bank.name)
+        return WebSupport.download(
+            parts: { StatementFiles.parts(statement, format: format, branding: branding, language: language, csvSeparator: separator) },
+            contentType: format.contentType, fileName: "\(statement.identifier).\(format.fileExtension)")
     }
 }

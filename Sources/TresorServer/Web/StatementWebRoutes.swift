@@ -40,11 +40,12 @@ extension WebApp {
         // why semicolons and words: the file is for the customer's spreadsheet, which in
         // Switzerland (and its neighbours) splits a CSV file into columns at semicolons, not
         // commas, and shows its header line to a person.
-        let bytes = StatementFiles.render(
-            statement, format: format, branding: theme.documentBranding(bankName: bankName), language: page(request, csrf: nil).language.rawValue,
-            csvSeparator: .semicolon, csvColumns: .words)
+        let branding = theme.documentBranding(bankName: bankName)
+        let language = page(request, csrf: nil).language.rawValue
         return WebSupport.download(
-            bytes, contentType: format.contentType, fileName: "\(statement.identifier).\(format.fileExtension)", inline: inline)
+            parts: {
+                StatementFiles.parts(statement, format: format, branding: branding, language: language, csvSeparator: .semicolon, csvColumns: .words)
+            }, contentType: format.contentType, fileName: "\(statement.identifier).\(format.fileExtension)", inline: inline)
     }
 
     func statementsForm(_ request: Request, principal: Principal, token: String, error: DomainError?) async throws -> Response {

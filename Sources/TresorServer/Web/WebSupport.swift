@@ -88,6 +88,30 @@ enum WebSupport {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
+    /// A file sent as it is made (a statement): `parts` is called when the body is written and
+    /// its pieces go out in writes of about 64 KiB. why: a month of a business account is a
+    /// 33 MB camt.053; whole, with its copies, it took the server past 200 MB.
+    static func download(
+        parts: @escaping @Sendable () -> AnySequence<[UInt8]>, contentType: String, fileName: String, inline: Bool = false
+    ) -> Response {
+        var response = download([], contentType: contentType, fileName: fileName, inline: inline)
+        response.body = ResponseBody { writer in
+            let chunk = 64 * 1024
+            var buffer = ByteBuffer()
+            buffer.reserveCapacity(chunk)
+            for part in parts() {
+                buffer.writeBytes(part)
+                if buffer.readableBytes >= chunk {
+                    try await writer.write(buffer)
+                    buffer.clear()
+                }
+            }
+            if buffer.readableBytes > 0 { try await writer.write(buffer) }
+            try await writer.finish(nil)
+        }
+        return response
+    }
+
     static func html(_ body: String, status: HTTPResponse.Status = .ok, cookies: [String] = []) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
