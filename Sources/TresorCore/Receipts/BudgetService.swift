@@ -116,14 +116,7 @@ public struct BudgetService: Sendable {
             try await session.query(
                 SQL("SELECT merchant_key, category FROM merchant_categories WHERE customer_id = ?", [.int(customer.rawValue)])
             ).map { ($0.text(0), $0.text(1)) }, uniquingKeysWith: { first, _ in first })
-        for row in try await session.query(
-            SQL(
-                """
-                SELECT p.counterparty, p.amount_minor FROM postings p JOIN accounts a ON a.id = p.account_id \
-                WHERE a.customer_id = ? AND p.currency = ? AND p.amount_minor < 0 AND p.booking_date >= ? AND p.booking_date <= ? \
-                AND p.counterparty IS NOT NULL AND NOT EXISTS (SELECT 1 FROM receipts r WHERE r.transaction_id = p.transaction_id)
-                """, [.int(customer.rawValue), .text(currency.code)] + range))
-        {
+        for row in try await session.query(debits(of: customer, currency: currency, from: first, through: first.endOfMonth)) {
             let counterparty = row.text(0)
             guard let category = learnt[ReceiptCategories.merchantKey(counterparty)] ?? ReceiptCategories.byRule(counterparty) else { continue }
             spent[category, default: 0] += -row.int(1)
@@ -142,6 +135,19 @@ public struct BudgetService: Sendable {
             overall: Line(category: nil, limit: limitBy[overall], spent: Money(minorUnits: spent.values.reduce(0, +), currency: currency)),
             categories: names.map { Line(category: $0, limit: limitBy[$0], spent: Money(minorUnits: spent[$0] ?? 0, currency: currency)) },
             notCounted: notCounted)
+    }
+
+    /// The debits of a customer's accounts in a period that no receipt stands for, with their
+    /// counterparty (which a rule or a learnt merchant turns into a category). why `amount_minor
+    /// < 0` as written: it is the predicate of the index `postings_debits` (migration 038), which
+    /// keeps this read proportional to the debits, not to the credits a business account takes.
+    static func debits(of customer: CustomerID, currency: Currency, from: LocalDate, through: LocalDate) -> SQL {
+        SQL(
+            """
+            SELECT p.counterparty, p.amount_minor FROM postings p JOIN accounts a ON a.id = p.account_id \
+            WHERE a.customer_id = ? AND p.currency = ? AND p.amount_minor < 0 AND p.booking_date >= ? AND p.booking_date <= ? \
+            AND p.counterparty IS NOT NULL AND NOT EXISTS (SELECT 1 FROM receipts r WHERE r.transaction_id = p.transaction_id)
+            """, [.int(customer.rawValue), .text(currency.code), .text(from.description), .text(through.description)])
     }
 
     /// Posts one message per line and threshold (80 %, 100 %) the first time the month reaches

@@ -41,6 +41,7 @@ public struct Migration: Sendable {
         .m023CustomerLifecycle, .m024AccountStatus, .m025TANLogin, .m026AccountDays, .m027UnreadMessages, .m028DebitPreferences, .m029CardExpiry,
         .m030WelcomeTour, .m031Push, .m032KnownBrowsers, .m033ReceiptSplits, .m034PaymentHolds, .m035AdvisorThread, .m036AdvisorAttachments,
         .m037RecentPaymentsToOthers,
+        .m038DebitsByDay,
     ]
 
     public static let trackingTable =
