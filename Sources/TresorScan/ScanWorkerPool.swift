@@ -1,4 +1,5 @@
 import Foundation
+import TresorDomain
 import TresorSpawn
 
 /// Runs scan jobs in `tresor scan-worker` child processes: at most `concurrentJobs` at once, a
@@ -39,6 +40,17 @@ public actor ScanWorkerPool {
         if let failure = output.error { throw failure }
         guard let slip = output.slip else { throw ScanError(.unreadable, "The image could not be read.") }
         return slip
+    }
+
+    /// A slip's draft from what a client sent: the text of a QR code its camera already read
+    /// (a browser's `BarcodeDetector`, a phone's scanner), parsed here without a worker, or else
+    /// the photo. why here: every client that can read the code itself gets the same rule.
+    public func slip(image: [UInt8], orQRText text: String?) async throws -> SlipScan {
+        if image.isEmpty, let text, !text.isEmpty {
+            return try SlipScan.from(qrCodes: [text]) { throw ScanError(.noSlipFound, "This QR code is not a QR-bill.") }
+        }
+        guard !image.isEmpty else { throw DomainError(.missingField, field: "image", "The form has no image file.") }
+        return try await slip(image)
     }
 
     /// A receipt photo's reading and the photo to keep: the one sent, or a JPEG of a HEIC photo;

@@ -20,14 +20,7 @@ extension WebApp {
             let (image, form) = try await ImageBody.readForm(request, limits: scanner.limits, imageRequired: false)
             guard checkCSRF(form, token: token) else { return await formExpired(request) }
             try await services.rateLimiter.hit(services.rateLimiter.limits.scanPerContract, key: "customer:\(principal.customerID.rawValue)")
-            let slip: SlipScan
-            if image.isEmpty, let payload = form["qrbill_payload"], !payload.isEmpty {
-                slip = try SlipScan.from(qrCodes: [payload]) { throw ScanError(.noSlipFound, "This QR code is not a QR-bill.") }
-            } else if image.isEmpty {
-                throw DomainError(.missingField, field: "image", "The form has no image file.")
-            } else {
-                slip = try await scanner.slip(image)
-            }
+            let slip = try await scanner.slip(image: image, orQRText: form["qrbill_payload"])
             let type: PaymentType = slip.source == "qrbill" ? .qrbill : .esr
             var values: [String: String] = ["debtor_account": form["debtor_account"] ?? ""].filter { !$0.value.isEmpty }
             if let payload = slip.draft.qrbillPayload { values["qrbill_payload"] = payload }
