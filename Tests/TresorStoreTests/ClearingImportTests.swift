@@ -192,4 +192,31 @@ struct ClearingImportTests {
         let (valid, output) = try ClearingFiles.validates(xml, schemaPath: Standards.path("camt.053.001.08.xsd"))
         #expect(valid, "\(output)")
     }
+
+    /// A delivery that makes the tables many times larger than the planner knew them: its
+    /// statistics are renewed at once (a statement of the credited account ran 19 s before).
+    @Test(
+        "PostgreSQL: a delivery of 10,000 credits leaves the planner's statistics renewed", arguments: StoreKind.available.filter { $0 == .postgres })
+    func statisticsRenewed(kind: StoreKind) async throws {
+        let fixture = try await PaymentFixture.make(kind)
+        let account = try await fixture.openAccount(iban: Self.postFinance)
+        let scratch = try ScratchFolder("clearing-analyze")
+        let credits = (0..<ClearingService.analyzeAfterCredits).map { n in
+            ClearingFiles.Credit(iban: account.iban.electronic, amount: "\(1 + n % 900).05", entryReference: "BULK-\(n)")
+        }
+        let report = try await fixture.services.clearing.importFile(
+            try ClearingFiles.write(ClearingFiles.camt054(credits), to: scratch), tellCustomers: false)
+        #expect(report.bookedCount == ClearingService.analyzeAfterCredits)
+        let known = try await fixture.services.database.read { session in
+            try await session.query(
+                SQL(
+                    """
+                    SELECT CAST(relname AS TEXT), CAST(reltuples AS BIGINT) FROM pg_class \
+                    WHERE relname IN ('incoming_credits', 'postings', 'transactions') ORDER BY relname
+                    """)
+            ).map { ($0.text(0), $0.int(1)) }
+        }
+        #expect(known.map(\.0) == ["incoming_credits", "postings", "transactions"])
+        for (table, rows) in known { #expect(rows >= Int64(ClearingService.analyzeAfterCredits), "\(table): \(rows)") }
+    }
 }

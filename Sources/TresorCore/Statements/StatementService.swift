@@ -45,7 +45,9 @@ public struct StatementService: Sendable {
         let currency = account.currency
         // why: the opening balance and the lines in one read, so a booking made meanwhile is
         // either in both or in neither. why pages by key: a business account's month is 40,000
-        // rows; each page becomes lines before the next is read, so the rows never all wait at once.
+        // rows; each page becomes lines before the next is read, so the rows never all wait at
+        // once. why a row value: PostgreSQL starts the index range at it; with `date > ? OR (date
+        // = ? AND id > ?)` each page read the month from its first day (CSV 519 → 2,976 ms).
         let (openingMinor, lines, running) = try await ledger.database.read { session in
             let opening = try await Ledger.bookedMinor(of: account.id, before: from, in: session)
             var lines: [StatementLine] = []
@@ -66,10 +68,10 @@ public struct StatementService: Sendable {
                         LEFT JOIN incoming_credits ica ON ica.resolved_transaction_id = p.transaction_id AND ica.status = 'assigned' \
                         AND p.amount_minor > 0 \
                         WHERE p.account_id = ? AND p.booking_date >= ? AND p.booking_date <= ? \
-                        AND (p.booking_date > ? OR (p.booking_date = ? AND p.id > ?)) ORDER BY p.booking_date, p.id LIMIT ?
+                        AND (p.booking_date, p.id) > (?, ?) ORDER BY p.booking_date, p.id LIMIT ?
                         """,
                         [
-                            .int(accountID), SQLValue(from), SQLValue(to), SQLValue(after.date), SQLValue(after.date), .int(after.id),
+                            .int(accountID), SQLValue(from), SQLValue(to), SQLValue(after.date), .int(after.id),
                             .int(Int64(Self.pageRows)),
                         ]))
                 for row in rows {
