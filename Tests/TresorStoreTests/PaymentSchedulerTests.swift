@@ -50,4 +50,28 @@ struct PaymentSchedulerTests {
         #expect(try await fixture.services.payments.payment(dropped.id, of: fixture.principal.customerID).status == .cancelled)
         #expect(try await fixture.services.ledger.account(fixture.current.id)!.heldMinor == 0)
     }
+
+    @Test(
+        "a run claims the due payments in (due day, id) order, each once, and stops at its limit",
+        arguments: StoreKind.available)
+    func claimsInDueOrder(kind: StoreKind) async throws {
+        let fixture = try await PaymentFixture.make(kind)
+        let (early, late) = (LocalDate(year: 2026, month: 11, day: 24)!, LocalDate(year: 2026, month: 11, day: 25)!)
+        var made: [Payment] = []
+        for (minor, date) in [(1_000, late), (1_100, early), (1_200, late), (1_400, early), (1_300, late)] as [(Int64, LocalDate)] {
+            made.append(try await fixture.pay(fixture.ibanRequest(minor, date: date)))
+        }
+        fixture.clock.advance(seconds: 3 * 86_400)
+        let first = try await fixture.services.scheduler.runDue(limit: 3)
+        #expect(first.executed == 3 && first.rejected == 0)
+        let second = try await fixture.services.scheduler.runDue(limit: 3)
+        #expect(second.executed == 2 && second.rejected == 0)
+        var after: [Payment] = []
+        for payment in made { after.append(try await fixture.services.payments.payment(payment.id, of: fixture.principal.customerID)) }
+        #expect(after.allSatisfy { $0.status == .executed })
+        // Booked in due order, the bookings' ids rising: the 24th's (the second and fourth made), then the 25th's.
+        let booked = [after[1], after[3], after[0], after[2], after[4]].compactMap(\.transactionID).map(\.rawValue)
+        #expect(booked.count == 5 && booked == booked.sorted())
+        #expect(try await fixture.services.ledger.invariantViolations().isEmpty)
+    }
 }

@@ -69,21 +69,37 @@ public struct BankService: Sendable {
 
     public func createCustomer(name: String) async throws -> CustomerID {
         let now = clock.unixMillis
-        return try await database.transaction { session in
-            let row = try await session.queryOne(
-                SQL("INSERT INTO customers (name, created_at_ms) VALUES (?, ?) RETURNING id", [.text(name), .int(now)]))!
-            return CustomerID(row.int(0))
-        }
+        return try await database.transaction { session in try await Self.createCustomer(name: name, now: now, in: session) }
+    }
+
+    /// `createCustomer(name:)` inside a transaction the caller holds (many customers in one).
+    static func createCustomer(name: String, now unixMillis: Int64, in session: any SQLSession) async throws -> CustomerID {
+        let row = try await session.queryOne(
+            SQL("INSERT INTO customers (name, created_at_ms) VALUES (?, ?) RETURNING id", [.text(name), .int(unixMillis)]))!
+        return CustomerID(row.int(0))
     }
 
     /// Opens an account whose IBAN is the bank's clearing number and the account id.
     public func openAccount(_ new: NewAccount, profile: BankProfile) async throws -> Account {
+        let new = Self.withCardExpiry(new, now: clock.unixMillis)
         let clearing = profile.clearing
+        return try await ledger.openAccount(new) { id in IBAN.swiss(clearing: clearing, accountNumber: id.rawValue) }
+    }
+
+    /// `openAccount(_:profile:)` inside a transaction the caller holds.
+    static func openAccount(_ new: NewAccount, profile: BankProfile, now unixMillis: Int64, in session: any SQLSession) async throws -> Account {
+        let clearing = profile.clearing
+        return try await Ledger.openAccount(
+            withCardExpiry(new, now: unixMillis), iban: { id in IBAN.swiss(clearing: clearing, accountNumber: id.rawValue) }, in: session)
+    }
+
+    /// A new card's validity, when none was given, from the day it is issued.
+    private static func withCardExpiry(_ new: NewAccount, now unixMillis: Int64) -> NewAccount {
         var new = new
         if new.kind == .card && new.cardExpires == nil {
-            new.cardExpires = CardService.expiry(issuedOn: LocalDate(unixSeconds: clock.unixMillis / 1000))
+            new.cardExpires = CardService.expiry(issuedOn: LocalDate(unixSeconds: unixMillis / 1000))
         }
-        return try await ledger.openAccount(new) { id in IBAN.swiss(clearing: clearing, accountNumber: id.rawValue) }
+        return new
     }
 }
 

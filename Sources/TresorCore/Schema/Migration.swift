@@ -42,6 +42,8 @@ public struct Migration: Sendable {
         .m030WelcomeTour, .m031Push, .m032KnownBrowsers, .m033ReceiptSplits, .m034PaymentHolds, .m035AdvisorThread, .m036AdvisorAttachments,
         .m037RecentPaymentsToOthers,
         .m038DebitsByDay,
+        .m039PaymentsByTransaction,
+        .m040PendingPayments,
     ]
 
     public static let trackingTable =

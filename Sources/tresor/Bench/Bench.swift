@@ -8,7 +8,7 @@ import TresorSQLite
 /// `tresor bench …`: the pieces `make bench` (scripts/bench.sh) puts together.
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure ledger throughput (see `make bench`).", subcommands: [Setup.self, LedgerPath.self, RawSQLite.self])
+        abstract: "Measure ledger throughput (see `make bench`).", subcommands: [Setup.self, LedgerPath.self, RawSQLite.self, Seed.self])
 
     /// The bench customer's login and the size of its book.
     static let contract = "bench"
@@ -26,9 +26,13 @@ struct Bench: AsyncParsableCommand {
                 "{\"first_account\": \(made.accounts.first!), \"last_account\": \(made.accounts.last!), \"reader_account\": \(made.reader.rawValue)}")
         }
 
-        /// Founds the bench bank on `services` with `accounts` funded accounts and the reader.
+        /// Founds the bench bank on `services` with `accounts` funded accounts and the reader; in
+        /// a bank that exists (the demo bank, for `make bench-scale`'s booking throughput before and
+        /// after it grew) it adds them to it.
         static func fund(_ services: Services, accounts: Int) async throws -> (accounts: [Int64], reader: AccountID) {
-            let profile = try await services.bank.found(name: "Bench Bank", clearing: 9_998, currencies: [.chf])
+            var profile = try await services.bank.profile()
+            if profile == nil { profile = try await services.bank.found(name: "Bench Bank", clearing: 9_998, currencies: [.chf]) }
+            guard let profile else { preconditionFailure("founded above") }
             let customer = try await services.bank.createCustomer(name: "Bench Customer")
             try await services.auth.createContract(Bench.contract, for: customer, password: Bench.password)
             let clearing = try await services.ledger.bankAccount(.clearing, currency: .chf)!
