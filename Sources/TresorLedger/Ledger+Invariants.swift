@@ -112,8 +112,8 @@ extension Ledger {
                 "a blocked account takes no debits",
                 "SELECT id FROM accounts WHERE status = 'blocked' AND debits_blocked = 0"
             ) { "blocked account \($0.int(0)) takes debits" }
-            // why in pages by id: a bank of 250,000 accounts read at once took the check from 72
-            // to 192 MB (with the command's list of every account, `bookedSums` now).
+            // why in pages by id: the check's memory should not grow with the accounts; a bank of
+            // 250,000 had them all in memory here and in the command's summary (`bookedSums` now).
             var after: Int64 = 0
             while true {
                 let rows = try await session.query(

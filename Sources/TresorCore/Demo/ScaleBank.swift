@@ -160,7 +160,7 @@ public struct ScaleBank: Sendable {
         let due = lastBusinessDay
         var created = due.adding(days: -1)
         while !SwissBusinessDays.isBusinessDay(created) { created = created.adding(days: -1) }
-        let clock = FixedClock(Date(timeIntervalSince1970: Double(created.daysSinceEpoch) * 86_400 + 36_000))
+        let clock = ManualClock(Date(timeIntervalSince1970: Double(created.daysSinceEpoch) * 86_400 + 36_000))
         let services = Services(database: self.services.database, clock: clock)
         _ = try await services.beneficiaries.add(name: Self.payee.name, iban: try IBAN(Self.payee.iban), customer: nil, actor: "staff:scale-bank")
         let payers = retail.prefix(plan.duePayments).map { ($0.current, $0.customer) }
@@ -194,11 +194,4 @@ public struct ScaleBank: Sendable {
         let last = ["Meier", "Bernasconi", "Dubois", "Müller", "Keller", "Rossi", "Favre", "Huber", "Schmid", "Weber", "Fontana", "Brunner"]
         return "\(first[index % first.count]) \(last[(index / first.count) % last.count])"
     }
-}
-
-/// A clock that stays at one instant: the day a bank-sized bank's payments were ordered.
-struct FixedClock: Clock {
-    let instant: Date
-    init(_ instant: Date) { self.instant = instant }
-    func now() -> Date { instant }
 }
