@@ -45,17 +45,35 @@ struct ExportCommand: AsyncParsableCommand {
         func run() async throws {
             let day = try date.map { try LocalDate(parsing: $0, field: "date") }
             if reprint == nil, day == nil { throw ValidationError("Give --date YYYY-MM-DD (or --reprint ID).") }
-            let export = try await database.withServices { services in
-                if let reprint { return try await services.pain001.export(id: reprint) }
-                guard let day else { return nil }
-                return try await services.pain001.export(date: day)
+            let file = URL(fileURLWithPath: out)
+            let export = try await database.withServices { services -> Pain001Exporter.Export? in
+                let export =
+                    if let reprint { try await services.pain001.export(id: reprint) } else if let day {
+                        try await services.pain001.export(date: day)
+                    } else { Pain001Exporter.Export?.none }
+                guard let export else { return nil }
+                do {
+                    try await services.pain001.write(export.id, toFile: file)
+                } catch {
+                    throw Unwritten(export: export, problem: FileProblem(error).map(String.init(describing:)) ?? "\(error)")
+                }
+                return export
             }
             guard let export else {
                 print("Nothing to export.")
                 return
             }
-            try Data(export.document.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
             print("Wrote \(export.paymentCount) payment(s) to \(out) (export \(export.id), message \(export.messageID)).")
+        }
+
+        /// The export is made (its payments will not be exported again) but its file is not
+        /// written: the operator learns how to write it.
+        struct Unwritten: Error, CustomStringConvertible {
+            let export: Pain001Exporter.Export
+            let problem: String
+            var description: String {
+                "Export \(export.id) (\(export.paymentCount) payment(s)) is made but not written: \(problem). Write it with --reprint \(export.id)."
+            }
         }
     }
 }

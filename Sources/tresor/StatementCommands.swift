@@ -66,7 +66,7 @@ struct StatementsCommand: AsyncParsableCommand {
                 }
             }
             print(
-                "Statements \(month): \(outcome.written.count) written, \(outcome.alreadyWritten) written before, "
+                "Statements \(month): \(outcome.written) written, \(outcome.alreadyWritten) written before, "
                     + "\(outcome.skippedEmpty) accounts without bookings")
         }
     }

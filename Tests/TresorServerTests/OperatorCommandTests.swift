@@ -89,6 +89,28 @@ struct OperatorCommandTests {
         #expect(
             try ok(["export", "pain001", "--date", "2001-01-01", "--out", directory.appendingPathComponent("p.xml").path]).contains(
                 "Nothing to export."))
+        // The demo's payments made due today and run: the day's export into a folder that is not
+        // there is made and said so, the reprint writes it, and the day has nothing left.
+        var zurich = Calendar(identifier: .gregorian)
+        zurich.timeZone = TimeZone(identifier: "Europe/Zurich")!
+        let today = Date().formatted(Date.ISO8601FormatStyle(timeZone: zurich.timeZone).year().month().day())
+        let due = try SQLiteDatabase(path: db)
+        try await due.transaction { session in
+            try await session.execute(SQL("UPDATE payments SET execution_date = ? WHERE status = 'pending' AND outgoing = 1", [.text(today)]))
+        }
+        try await due.close()
+        #expect(try ok(["payments", "run-due"]).contains("Executed 4,"))
+        let lost = try ToolRun.tresor(["export", "pain001", "--db", db, "--date", today, "--out", directory.appendingPathComponent("no/p.xml").path])
+        let made = try #require(
+            lost.output.firstMatch(
+                of:
+                    /Export (\d+) \(4 payment\(s\)\) is made but not written: .*no\/p\.xml: No such file or directory\. Write it with --reprint (\d+)\./
+            ), "\(lost.output)")
+        #expect(lost.status != 0 && made.1 == made.2)
+        let file = directory.appendingPathComponent("p.xml")
+        #expect(try ok(["export", "pain001", "--reprint", String(made.1), "--out", file.path]).contains("Wrote 4 payment(s) to \(file.path)"))
+        #expect(try String(contentsOf: file, encoding: .utf8).components(separatedBy: "<CdtTrfTxInf>").count == 5)
+        #expect(try ok(["export", "pain001", "--date", today, "--out", file.path]).contains("Nothing to export."))
         let account = try await id("SELECT id FROM accounts WHERE kind = 'current' AND customer_id IS NOT NULL ORDER BY id")
         let csv = directory.appendingPathComponent("statement.csv")
         // why five years back: the demo's bookings are dated from today; a statement covers at most ten years.

@@ -32,18 +32,20 @@ struct Pain001ExportTests {
 
         let export = try #require(try await fixture.services.pain001.export(date: fixture.services.today))
         #expect(export.paymentCount == 4)
-        let (status, output) = try Self.xmllint(document: export.document)
+        let document = try await Self.document(export.id, of: fixture.services.pain001)
+        let (status, output) = try Self.xmllint(document: document)
         #expect(status == 0, "xmllint: \(output)")
-        #expect(export.document.contains("<Prtry>QRR</Prtry></CdOrPrtry></Tp><Ref>210000000003139471430009017</Ref>"))
-        #expect(export.document.contains("<Cd>SCOR</Cd></CdOrPrtry></Tp><Ref>RF18539007547034</Ref>"))
-        #expect(export.document.contains("<CtrlSum>2117.70</CtrlSum>"))
-        #expect(export.document.contains("Gärtnerei &lt;Rosen&gt; &amp; Co"))
+        #expect(document.contains("<Prtry>QRR</Prtry></CdOrPrtry></Tp><Ref>210000000003139471430009017</Ref>"))
+        #expect(document.contains("<Cd>SCOR</Cd></CdOrPrtry></Tp><Ref>RF18539007547034</Ref>"))
+        #expect(document.contains("<CtrlSum>2117.70</CtrlSum>"))
+        #expect(document.contains("Gärtnerei &lt;Rosen&gt; &amp; Co"))
 
         #expect(try await fixture.services.pain001.export(date: fixture.services.today) == nil, "nothing is exported twice")
         try await fixture.pay(fixture.ibanRequest(100))
         let next = try #require(try await fixture.services.pain001.export(date: fixture.services.today))
         #expect(next.paymentCount == 1 && next.messageID != export.messageID)
-        #expect(try await fixture.services.pain001.export(id: export.id)?.document == export.document)
+        #expect(try await fixture.services.pain001.export(id: export.id)?.messageID == export.messageID)
+        #expect(try await Self.document(export.id, of: fixture.services.pain001) == document, "a reprint writes the same bytes")
     }
 
     @Test(
@@ -91,13 +93,118 @@ struct Pain001ExportTests {
 
         let export = try #require(try await fixture.services.pain001.export(date: fixture.services.today))
         #expect(export.paymentCount == 3)
-        let (status, output) = try Self.xmllint(document: export.document)
+        let document = try await Self.document(export.id, of: fixture.services.pain001)
+        let (status, output) = try Self.xmllint(document: document)
         #expect(status == 0, "xmllint: \(output)")
-        #expect(export.document.contains("<Ustrd>\(message)</Ustrd>"))
-        #expect(export.document.contains("<Nm>\(String(repeating: "ö", count: 70))</Nm>"))
-        #expect(export.document.contains("<Nm>DZemal Orsić .</Nm>") && export.document.contains("<Ustrd>Merci 1</Ustrd>"))
-        #expect(export.document.contains("<Ustrd>\(String(repeating: "é", count: 140))</Ustrd>"), "composed, then cut at 140 scalars")
-        #expect(!export.document.unicodeScalars.contains { $0.value > 0x7F && !PaymentText.isCarried($0) })
+        #expect(document.contains("<Ustrd>\(message)</Ustrd>"))
+        #expect(document.contains("<Nm>\(String(repeating: "ö", count: 70))</Nm>"))
+        #expect(document.contains("<Nm>DZemal Orsić .</Nm>") && document.contains("<Ustrd>Merci 1</Ustrd>"))
+        #expect(document.contains("<Ustrd>\(String(repeating: "é", count: 140))</Ustrd>"), "composed, then cut at 140 scalars")
+        #expect(!document.unicodeScalars.contains { $0.value > 0x7F && !PaymentText.isCarried($0) })
+    }
+
+    /// The same day on two banks made alike: 12 payments from one account, 10 from a second,
+    /// one from a third, paid in turns so their ids interleave.
+    static func day(_ kind: StoreKind) async throws -> (fixture: PaymentFixture, ids: Set<Int64>) {
+        let fixture = try await PaymentFixture.make(kind)
+        let profile = try #require(try await fixture.services.bank.profile())
+        let clearing = try #require(try await fixture.services.ledger.bankAccount(.clearing, currency: .chf))
+        var debtors = [fixture.current.id]
+        for name in ["Haushalt", "Ferien"] {
+            let account = try await fixture.services.bank.openAccount(
+                NewAccount(customerID: fixture.principal.customerID, name: name, kind: .current, currency: .chf), profile: profile)
+            _ = try await fixture.services.ledger.commit(
+                TransactionDraft(
+                    kind: "salary", bookingDate: fixture.services.today, valueDate: fixture.services.today,
+                    lines: [
+                        PostingLine(accountID: clearing.id, amount: Money(minorUnits: -1_000_000, currency: .chf)),
+                        PostingLine(accountID: account.id, amount: Money(minorUnits: 1_000_000, currency: .chf)),
+                    ]), now: 0)
+            debtors.append(account.id)
+        }
+        var ids: Set<Int64> = []
+        for round in 0..<12 {
+            for (index, count) in [12, 10, 1].enumerated() where round < count {
+                var request = fixture.ibanRequest(1_000 + Int64(round * 7 + index))
+                request.debtorAccount = debtors[index]
+                ids.insert(try await fixture.pay(request).id.rawValue)
+            }
+        }
+        return (fixture, ids)
+    }
+
+    @Test(
+        "a day is written in parts read by key: the same bytes at any part size, blocks in IBAN order with their counts and sums, each payment once",
+        arguments: StoreKind.available)
+    func inParts(kind: StoreKind) async throws {
+        let (whole, ids) = try await Self.day(kind)
+        let (cut, _) = try await Self.day(kind)
+        let wholeExport = try #require(try await whole.services.pain001.export(date: whole.services.today))
+        // why 1,500 bytes: about three payments a part, so both kinds of cut happen: a block
+        // spilling over parts (its head reserved) and small blocks sharing one.
+        let small = Pain001Exporter(database: cut.services.database, bank: cut.services.bank, clock: cut.clock, partBytes: 1_500)
+        let cutExport = try #require(try await small.export(date: cut.services.today))
+        #expect(wholeExport.paymentCount == 23 && cutExport.paymentCount == 23)
+        let parts = try await cut.services.database.readStatement(
+            SQL("SELECT count(*) FROM pain001_export_parts WHERE export_id = ?", [.int(cutExport.id)]))[0].int(0)
+        #expect(parts > 8, "cut into \(parts) parts")
+        let document = try await Self.document(cutExport.id, of: small)
+        #expect(document == (try await Self.document(wholeExport.id, of: whole.services.pain001)))
+        let (status, output) = try Self.xmllint(document: document)
+        #expect(status == 0, "xmllint: \(output)")
+
+        let blocks = document.split(separator: "<PmtInf>").dropFirst()
+        let ibans = blocks.map { String($0.firstMatch(of: /<DbtrAcct><Id><IBAN>(\w+)</)!.1) }
+        #expect(ibans.count == 3 && ibans == ibans.sorted())
+        #expect(blocks.map { $0.firstMatch(of: /<NbOfTxs>(\d+)</)!.1 }.sorted() == ["1", "10", "12"])
+        for block in blocks {
+            let stated = Int(block.firstMatch(of: /<NbOfTxs>(\d+)</)!.1)!
+            #expect(block.matches(of: /<CdtTrfTxInf>/).count == stated)
+            let amounts = block.matches(of: /<InstdAmt Ccy="CHF">(\d+)\.(\d\d)</).map { Int($0.1)! * 100 + Int($0.2)! }
+            let sum = block.firstMatch(of: /<CtrlSum>(\d+)\.(\d\d)</).map { Int($0.1)! * 100 + Int($0.2)! }
+            #expect(sum == amounts.reduce(0, +))
+            let order = block.matches(of: /<EndToEndId>TRESOR-(\d+)</).map { Int64($0.1)! }
+            #expect(order == order.sorted(), "a block's payments in id order")
+        }
+        let exported = document.matches(of: /<EndToEndId>TRESOR-(\d+)</).map { Int64($0.1)! }
+        #expect(exported.count == ids.count && Set(exported) == ids)
+
+        // To a file: whole under its name; into a folder that is not there: a clear error, no file.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pain001-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("day.xml")
+        try await small.write(cutExport.id, toFile: file)
+        #expect(try String(contentsOf: file, encoding: .utf8) == document)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["day.xml"])
+        let error = await #expect(throws: FileProblem.self) {
+            try await small.write(cutExport.id, toFile: folder.appendingPathComponent("missing/day.xml"))
+        }
+        #expect(error?.description.hasSuffix("missing/day.xml: No such file or directory") == true, "\(String(describing: error))")
+    }
+
+    @Test("two exports of one day at once: each payment in exactly one of them", arguments: StoreKind.available)
+    func concurrentExports(kind: StoreKind) async throws {
+        let (fixture, ids) = try await Self.day(kind)
+        let exporter = fixture.services.pain001
+        let today = fixture.services.today
+        async let first = exporter.export(date: today)
+        async let second = exporter.export(date: today)
+        var exported: [Int64] = []
+        for export in try await [first, second].compactMap({ $0 }) {
+            let document = try await Self.document(export.id, of: exporter)
+            let payments = document.matches(of: /<EndToEndId>TRESOR-(\d+)</).map { Int64($0.1)! }
+            #expect(payments.count == export.paymentCount)
+            exported += payments
+        }
+        #expect(exported.count == ids.count && Set(exported) == ids)
+    }
+
+    /// Export `id`'s document, as `write` hands it out.
+    static func document(_ id: Int64, of exporter: Pain001Exporter) async throws -> String {
+        var document = ""
+        try await exporter.write(id) { document += $0 }
+        return document
     }
 
     @Test("a document that breaks the schema is caught by the same check")

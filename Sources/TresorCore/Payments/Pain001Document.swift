@@ -10,49 +10,41 @@ struct Pain001Document {
         let iban: IBAN
     }
 
-    struct Entry {
-        let payment: Payment
-        let debtor: Debtor
-    }
-
     let messageID: String
     let createdAt: Date
     let executionDate: LocalDate
     let initiatingParty: String
     /// The bank's clearing number (IID), as the debtor agent's clearing system member id.
     let clearing: Int
-    let entries: [Entry]
 
-    var xml: String {
+    /// The document up to the group header's end, with the count and sum of all its payments.
+    func start(count: Int, sumMinor: Int64) -> String {
         var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         out += #"<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.001.001.09">"#
         out += "<CstmrCdtTrfInitn><GrpHdr>"
         out += element("MsgId", messageID) + element("CreDtTm", Self.timestamp(createdAt))
-        out += element("NbOfTxs", String(entries.count)) + element("CtrlSum", Self.controlSum(entries.map(\.payment)))
-        out += "<InitgPty>" + element("Nm", initiatingParty, max: 140) + "</InitgPty></GrpHdr>"
-        let groups = Dictionary(grouping: entries, by: { $0.debtor.iban.electronic }).sorted { $0.key < $1.key }
-        for (index, group) in groups.enumerated() {
-            out += paymentInformation(index: index + 1, entries: group.value.sorted { $0.payment.id < $1.payment.id })
-        }
-        out += "</CstmrCdtTrfInitn></Document>\n"
-        return out
+        out += element("NbOfTxs", String(count)) + element("CtrlSum", Self.controlSum(sumMinor))
+        return out + "<InitgPty>" + element("Nm", initiatingParty, max: 140) + "</InitgPty></GrpHdr>"
     }
 
-    private func paymentInformation(index: Int, entries: [Entry]) -> String {
-        let debtor = entries[0].debtor
+    static let end = "</CstmrCdtTrfInitn></Document>\n"
+
+    /// The head of payment information block `index` (from 1, in debtor IBAN order): the debtor
+    /// account with the count and sum of its payments, which follow as `transaction`s.
+    func paymentInformationStart(index: Int, debtor: Debtor, count: Int, sumMinor: Int64) -> String {
         var out = "<PmtInf>" + element("PmtInfId", "\(messageID)-\(index)") + element("PmtMtd", "TRF")
-        out += element("NbOfTxs", String(entries.count)) + element("CtrlSum", Self.controlSum(entries.map(\.payment)))
+        out += element("NbOfTxs", String(count)) + element("CtrlSum", Self.controlSum(sumMinor))
         out += "<ReqdExctnDt>" + element("Dt", executionDate.description) + "</ReqdExctnDt>"
         out += "<Dbtr>" + element("Nm", debtor.name, max: 140) + "</Dbtr>"
         out += "<DbtrAcct><Id>" + element("IBAN", debtor.iban.electronic) + "</Id></DbtrAcct>"
         out += "<DbtrAgt><FinInstnId><ClrSysMmbId><ClrSysId><Cd>CHBCC</Cd></ClrSysId>"
         out += element("MmbId", String(repeating: "0", count: max(0, 5 - String(clearing).count)) + String(clearing))
-        out += "</ClrSysMmbId></FinInstnId></DbtrAgt>"
-        for entry in entries { out += transaction(entry.payment) }
-        return out + "</PmtInf>"
+        return out + "</ClrSysMmbId></FinInstnId></DbtrAgt>"
     }
 
-    private func transaction(_ payment: Payment) -> String {
+    static let paymentInformationEnd = "</PmtInf>"
+
+    func transaction(_ payment: Payment) -> String {
         let instruction = payment.instruction
         var out = "<CdtTrfTxInf><PmtId>" + element("InstrId", "TRESOR-\(payment.id)") + element("EndToEndId", "TRESOR-\(payment.id)")
         out += "</PmtId>"
@@ -106,9 +98,9 @@ struct Pain001Document {
         return "<Strd><CdtrRefInf><Tp><CdOrPrtry>" + type + "</CdOrPrtry></Tp>" + XMLText.element("Ref", reference.value) + "</CdtrRefInf></Strd>"
     }
 
-    static func controlSum(_ payments: [Payment]) -> String {
+    static func controlSum(_ minorUnits: Int64) -> String {
         // why minor units: the sum stays exact; every exported payment has two decimals (CHF/EUR).
-        Money(minorUnits: payments.reduce(0) { $0 + $1.instruction.amount.minorUnits }, currency: .chf).decimalString
+        Money(minorUnits: minorUnits, currency: .chf).decimalString
     }
 
     /// The decimal sum of amounts in any currencies, as `CtrlSum` wants it (exact: `Decimal`).

@@ -44,6 +44,7 @@ public struct Migration: Sendable {
         .m038DebitsByDay,
         .m039PaymentsByTransaction,
         .m040PendingPayments,
+        .m041ExportParts,
     ]
 
     public static let trackingTable =

@@ -11,15 +11,20 @@ public struct MonthlyStatementRun: Sendable {
     let statements: StatementService
     let database: any SQLDatabase
     let clock: any Clock
+    /// Accounts read per page of the run's list.
+    let accountsPerPage: Int
 
-    public init(services: Services) {
+    public init(services: Services, accountsPerPage: Int = 1_000) {
         statements = services.statements
         database = services.database
         clock = services.clock
+        self.accountsPerPage = accountsPerPage
     }
 
     public struct Outcome: Sendable {
-        public var written: [String] = []
+        /// Files written by this run. why a count: a bank's run writes half a million files,
+        /// and their names held to the end grew the run's memory with the bank.
+        public var written = 0
         public var alreadyWritten = 0
         /// Accounts with neither a balance nor a booking up to the month's end (opened later).
         public var skippedEmpty = 0
@@ -32,30 +37,26 @@ public struct MonthlyStatementRun: Sendable {
     ) async throws -> Outcome {
         let from = month.startOfMonth
         let to = month.endOfMonth
-        let accounts = try await database.read { session in
-            try await session.query(SQL("SELECT id FROM accounts WHERE customer_id IS NOT NULL ORDER BY id")).map { AccountID($0.int(0)) }
-        }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // why a statement per core at once: a statement is a read, a render and a file; one at a
         // time the run used one of the machine's cores (a bank of 250,000 accounts: minutes).
         var outcome = Outcome()
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var accounts = AccountPages(database: database, size: accountsPerPage)
         try await withThrowingTaskGroup(of: Outcome.self) { group in
-            var next = accounts.makeIterator()
             for _ in 0..<width {
-                guard let account = next.next() else { break }
+                guard let account = try await accounts.next() else { break }
                 group.addTask { try await write(account, from: from, to: to, formats: formats, folder: folder, render: render) }
             }
             while let part = try await group.next() {
                 outcome.written += part.written
                 outcome.alreadyWritten += part.alreadyWritten
                 outcome.skippedEmpty += part.skippedEmpty
-                if let account = next.next() {
+                if let account = try await accounts.next() {
                     group.addTask { try await write(account, from: from, to: to, formats: formats, folder: folder, render: render) }
                 }
             }
         }
-        outcome.written.sort()
         return outcome
     }
 
@@ -111,8 +112,33 @@ public struct MonthlyStatementRun: Sendable {
                 }
                 return rows.count
             }
-            if inserted == 1 { outcome.written.append(name) } else { outcome.alreadyWritten += 1 }
+            if inserted == 1 { outcome.written += 1 } else { outcome.alreadyWritten += 1 }
         }
         return outcome
+    }
+}
+
+/// The customer accounts in id order, read a page at a time by key.
+private struct AccountPages {
+    let database: any SQLDatabase
+    let size: Int
+    var page: [AccountID] = []
+    var index = 0
+    var after: Int64 = 0
+    var done = false
+
+    mutating func next() async throws -> AccountID? {
+        if index == page.count {
+            guard !done else { return nil }
+            page = try await database.readStatement(
+                SQL("SELECT id FROM accounts WHERE customer_id IS NOT NULL AND id > ? ORDER BY id LIMIT \(size)", [.int(after)])
+            ).map { AccountID($0.int(0)) }
+            index = 0
+            done = page.count < size
+            guard let last = page.last else { return nil }
+            after = last.rawValue
+        }
+        defer { index += 1 }
+        return page[index]
     }
 }

@@ -8,6 +8,11 @@ import Foundation
 public struct FileProblem: Error, CustomStringConvertible {
     public let description: String
 
+    /// The problem the C library's `errno` names for `path`.
+    public init(path: String, errno code: Int32) {
+        description = "\(path): \(String(cString: strerror(code)))"
+    }
+
     /// The problem `error` is, when it is a Foundation file error naming its path.
     public init?(_ error: any Error) {
         let error = error as NSError
