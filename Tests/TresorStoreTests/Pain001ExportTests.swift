@@ -200,6 +200,34 @@ struct Pain001ExportTests {
         #expect(exported.count == ids.count && Set(exported) == ids)
     }
 
+    @Test("an export kept whole before migration 41 is its only part after it, written as it was", arguments: StoreKind.available)
+    func keptWholeBefore(kind: StoreKind) async throws {
+        let database = try await kind.makeDatabase(migrated: false)
+        // Migrations up to 40: 41 marked as done, so the migrator stops before it.
+        try await database.transaction { session in
+            try await session.execute(SQL(Migration.trackingTable))
+            try await session.execute(SQL("INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES (41, 'later', 0)"))
+        }
+        try await database.migrate()
+        let document = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n<Document>kept whole, ü &amp; all</Document>\n"
+        try await database.transaction { session in
+            try await session.execute(
+                SQL(
+                    """
+                    INSERT INTO pain001_exports (execution_date, message_id, payment_count, document, created_at_ms) \
+                    VALUES ('2026-11-20', 'TRESOR-20261120-1', 3, ?, 0), ('2026-11-21', 'pending-0-x', 0, '', 0)
+                    """, [.text(document)]))
+            try await session.execute(SQL("DELETE FROM schema_migrations WHERE version = 41"))
+        }
+        try await database.migrate()
+        let services = Services(database: database, clock: ManualClock(PaymentFixture.start), auth: LedgerFixture.fastAuth, secrets: .ephemeral())
+        let export = try #require(try await services.pain001.export(id: 1))
+        #expect(export.messageID == "TRESOR-20261120-1" && export.paymentCount == 3)
+        #expect(try await Self.document(1, of: services.pain001) == document)
+        #expect(try await Self.document(2, of: services.pain001) == "", "an export never finished has no parts")
+        await #expect(throws: (any Error).self) { try await database.readStatement(SQL("SELECT document FROM pain001_exports")) }
+    }
+
     /// Export `id`'s document, as `write` hands it out.
     static func document(_ id: Int64, of exporter: Pain001Exporter) async throws -> String {
         var document = ""

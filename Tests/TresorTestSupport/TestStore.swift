@@ -21,8 +21,9 @@ public enum TestStore: String, CaseIterable, CustomTestStringConvertible, Sendab
         return url == nil ? [.sqlite] : [.sqlite, .postgres]
     }
 
-    /// A new, migrated, empty database of this kind.
-    public func makeDatabase() async throws -> any SQLDatabase {
+    /// A new empty database of this kind; migrated unless told otherwise (a test of a migration
+    /// runs them itself).
+    public func makeDatabase(migrated: Bool = true) async throws -> any SQLDatabase {
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
         let database: any SQLDatabase
         switch self {
@@ -38,7 +39,7 @@ public enum TestStore: String, CaseIterable, CustomTestStringConvertible, Sendab
             components.path = "/\(name)"
             database = try PostgresDatabase(url: components.string!, maximumConnections: 20)
         }
-        try await database.migrate()
+        if migrated { try await database.migrate() }
         return database
     }
 

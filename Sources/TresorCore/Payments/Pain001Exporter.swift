@@ -43,7 +43,7 @@ public struct Pain001Exporter: Sendable {
             return try await database.transaction { session in
                 let exportID = try await session.queryOne(
                     SQL(
-                        "INSERT INTO pain001_exports (execution_date, message_id, payment_count, document, created_at_ms) VALUES (?, ?, 0, '', ?) RETURNING id",
+                        "INSERT INTO pain001_exports (execution_date, message_id, payment_count, created_at_ms) VALUES (?, ?, 0, ?) RETURNING id",
                         [SQLValue(date), .text("pending-\(now)-\(UUID().uuidString)"), .int(now)]))!.int(0)
                 // The claim gives each payment its place in the document. why `export_id IS NULL`
                 // outside as well: PostgreSQL checks it again on a row another export claimed meanwhile.

@@ -5,7 +5,7 @@ extension Migration {
     /// claimed payment gets its place in the document (`export_seq`: debtor IBAN, then id), the
     /// exporter reads them in pages by that key, and stores the document as parts of about a
     /// megabyte that a reprint streams. Documents kept whole before become their export's only
-    /// part.
+    /// part, and the column that held them goes.
     static let m041ExportParts = Migration(
         version: 41, name: "pain.001 exports in parts",
         statements: [
@@ -16,6 +16,6 @@ extension Migration {
             xml TEXT NOT NULL, PRIMARY KEY (export_id, part))
             """,
             "INSERT INTO pain001_export_parts (export_id, part, xml) SELECT id, 0, document FROM pain001_exports WHERE document <> ''",
-            "UPDATE pain001_exports SET document = '' WHERE document <> ''",
+            "ALTER TABLE pain001_exports DROP COLUMN document",
         ])
 }
