@@ -62,7 +62,7 @@ struct StatementsCommand: AsyncParsableCommand {
                 return try await MonthlyStatementRun(services: services).run(
                     month: first, formats: chosen, folder: URL(fileURLWithPath: out, isDirectory: true)
                 ) { statement, format in
-                    StatementFiles.render(statement, format: format, branding: branding, language: languages[0])
+                    StatementFiles.parts(statement, format: format, branding: branding, language: languages[0])
                 }
             }
             print(

@@ -73,8 +73,10 @@ struct StatementStoreTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statements-\(UUID().uuidString)", isDirectory: true)
         // why pages of 3: the demo bank's accounts then span several, as a bank's do at 1,000.
         let run = MonthlyStatementRun(services: services, accountsPerPage: 3)
-        let render: @Sendable (Statement, StatementFormat) -> [UInt8] = { statement, format in
-            format == .csv ? StatementCSV.bytes(statement) : Array(Camt053Document(statement: statement).xml.utf8)
+        let render: @Sendable (Statement, StatementFormat) -> AnySequence<[UInt8]> = { statement, format in
+            format == .csv
+                ? AnySequence(CollectionOfOne(StatementCSV.bytes(statement)))
+                : AnySequence(Camt053Document(statement: statement).parts().lazy.map { Array($0.utf8) })
         }
         let month = try LocalDate(parsing: "2026-10-01")
         let first = try await run.run(month: month, formats: [.csv, .camt053], folder: folder, render: render)
