@@ -150,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "TresorStoreTests",
             dependencies: [
-                "TresorLedger", "TresorCore", "TresorSQLite", "TresorPostgres", "TresorDomain", "TresorTestSupport",
+                "TresorLedger", "TresorCore", "TresorDocuments", "TresorSQLite", "TresorPostgres", "TresorDomain", "TresorTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -21,8 +21,10 @@ final class PDFCanvas {
     private let cairo: OpaquePointer
     private var finished = false
 
-    /// A document with the given metadata (shown by PDF viewers as title and author).
-    init(title: String, author: String) {
+    /// A document with the given metadata (shown by PDF viewers as title and author). why
+    /// `created`: a statement's PDF says when the statement was made, and the same statement
+    /// makes the same bytes however its lines were read; without it cairo takes the clock.
+    init(title: String, author: String, created: Date? = nil) {
         let closure = Unmanaged.passUnretained(sink).toOpaque()
         surface = cairo_pdf_surface_create_for_stream(
             { closure, data, length in
@@ -34,6 +36,9 @@ final class PDFCanvas {
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, title)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_AUTHOR, author)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Tresor")
+        if let created {
+            cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, created.ISO8601Format())
+        }
         cairo = cairo_create(surface)
     }
 
@@ -47,12 +52,19 @@ final class PDFCanvas {
         cairo_show_page(cairo)
     }
 
-    /// Ends the document and returns its bytes.
+    /// The bytes cairo has written since the last `take`: it writes a page when the next
+    /// starts, so a long document leaves a page at a time.
+    func take() -> [UInt8] {
+        defer { sink.bytes.removeAll(keepingCapacity: true) }
+        return sink.bytes
+    }
+
+    /// Ends the document and returns its bytes not yet taken.
     func finish() -> [UInt8] {
         precondition(!finished, "a PDF is finished once")
         finished = true
         cairo_surface_finish(surface)
-        return sink.bytes
+        return take()
     }
 
     enum Alignment { case left, right, centre }

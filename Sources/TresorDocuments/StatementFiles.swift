@@ -15,21 +15,28 @@ public enum StatementFiles {
     }
 
     /// The file in parts made one after the other, for a response sent as it is made: the
-    /// CSV's and camt.053's lines one by one, the PDF whole (cairo writes it at once).
+    /// CSV's and camt.053's lines a few at a time, the PDF's pages as cairo finishes them.
     public static func parts(
         _ statement: Statement, format: StatementFormat, branding: DocumentBranding, language: String,
         csvSeparator: StatementCSV.Separator = .comma, csvColumns: CSVColumns = .fieldNames
     ) -> AnySequence<[UInt8]> {
+        let head = statement.head
+        return statement.parts {
+            writer(head, format: format, branding: branding, language: language, csvSeparator: csvSeparator, csvColumns: csvColumns)
+        }
+    }
+
+    /// The writer of `head`'s file in `format`, fed its lines page by page (the monthly run).
+    public static func writer(
+        _ head: StatementHead, format: StatementFormat, branding: DocumentBranding, language: String,
+        csvSeparator: StatementCSV.Separator = .comma, csvColumns: CSVColumns = .fieldNames
+    ) -> any StatementFileWriter {
         switch format {
-        case .pdf: AnySequence(CollectionOfOne(StatementPDF.render(statement, branding: branding, language: language)))
+        case .pdf: StatementPDF.Writer(head, branding: branding, language: language)
         case .csv:
-            // why the byte-order mark first: see StatementCSV.
-            AnySequence(
-                StatementCSV.rows(
-                    statement, separator: csvSeparator,
-                    columns: csvColumns == .words ? DocumentLabels(language: language).csvColumns : StatementCSV.header
-                ).enumerated().lazy.map { $0.offset == 0 ? [0xEF, 0xBB, 0xBF] + Array($0.element.utf8) : Array($0.element.utf8) })
-        case .camt053: AnySequence(Camt053Document(statement: statement).parts().lazy.map { Array($0.utf8) })
+            StatementCSV.Writer(
+                separator: csvSeparator, columns: csvColumns == .words ? DocumentLabels(language: language).csvColumns : StatementCSV.header)
+        case .camt053: Camt053Document(head)
         }
     }
 }

@@ -8,35 +8,88 @@ import TresorDomain
 /// "n of total".
 public enum StatementPDF {
     public static func render(_ statement: Statement, branding: DocumentBranding, language: String) -> [UInt8] {
-        let labels = DocumentLabels(language: language)
-        let canvas = PDFCanvas(title: "\(labels["statement_title"]) \(statement.account.iban.formatted)", author: branding.bankName)
-        let pages = paginate(statement.lines)
-        var index = 0
-        for (number, count) in pages.enumerated() {
-            if number > 0 { canvas.newPage() }
-            var y = canvas.letterhead(branding, title: labels["statement_title"] + (number > 0 ? " (\(labels["continued"]))" : ""))
-            y = number == 0 ? firstPageHeader(canvas, statement, labels, y: y) : nextPageHeader(canvas, statement, labels, y: y)
-            y = tableHeader(canvas, labels, y: y)
-            let broughtForward = index == 0 ? statement.opening : statement.lines[index - 1].balance
-            y = balanceRow(
-                canvas, label: number == 0 ? labels["opening_balance"] : labels["brought_forward"], date: number == 0 ? statement.from : nil,
-                balance: broughtForward, labels, y: y)
-            for line in statement.lines[index..<index + count] { y = row(canvas, line, labels, y: y) }
-            index += count
-            if number < pages.count - 1 {
-                balanceRow(canvas, label: labels["carried_forward"], date: nil, balance: statement.lines[index - 1].balance, labels, y: y)
-            } else {
-                if statement.lines.isEmpty {
-                    canvas.text(labels["no_bookings"], x: Column.text.x, y: y + 4, width: Column.text.width, style: .init(colour: .muted))
-                    y += rowHeight
+        Array(statement.parts { Writer(statement.head, branding: branding, language: language) }.joined())
+    }
+
+    /// The PDF made page by page as the lines come; it measures every line first, for the page
+    /// count in each footer. A page's bytes come out once cairo has finished it.
+    public final class Writer: StatementFileWriter {
+        let statement: StatementHead
+        let branding: DocumentBranding
+        let labels: DocumentLabels
+        let canvas: PDFCanvas
+        /// Lines on each page, from `measure`.
+        var pages = Pagination()
+        /// The page being drawn, its lines so far and where the next goes.
+        var page = 0
+        var onPage = 0
+        var y = 0.0
+        /// The balance after the last line drawn.
+        var balance: Money
+
+        public init(_ statement: StatementHead, branding: DocumentBranding, language: String) {
+            self.statement = statement
+            self.branding = branding
+            labels = DocumentLabels(language: language)
+            canvas = PDFCanvas(
+                title: "\(labels["statement_title"]) \(statement.account.iban.formatted)", author: branding.bankName, created: statement.createdAt)
+            balance = statement.opening
+        }
+
+        public var measures: Bool { true }
+
+        public func measure(_ lines: ArraySlice<StatementLine>) {
+            for line in lines { pages.add(height(of: line)) }
+        }
+
+        public func start() -> [UInt8] {
+            startPage()
+            return canvas.take()
+        }
+
+        public func write(_ lines: ArraySlice<StatementLine>) -> [UInt8] {
+            for line in lines {
+                // why the second test: a line beyond those measured stays on the last page
+                // (the run then finds the lines were not the head's, and writes no file).
+                if onPage == pages.counts[page], page + 1 < pages.counts.count {
+                    balanceRow(canvas, label: labels["carried_forward"], date: nil, balance: balance, labels, y: y)
+                    endPage()
+                    canvas.newPage()
+                    page += 1
+                    startPage()
                 }
-                balanceRow(canvas, label: labels["closing_balance"], date: statement.to, balance: statement.closing, labels, y: y, bold: true)
+                y = row(canvas, line, labels, y: y)
+                balance = line.balance
+                onPage += 1
             }
+            return canvas.take()
+        }
+
+        public func finish() -> [UInt8] {
+            if pages.lines == 0 {
+                canvas.text(labels["no_bookings"], x: Column.text.x, y: y + 4, width: Column.text.width, style: .init(colour: .muted))
+                y += rowHeight
+            }
+            balanceRow(canvas, label: labels["closing_balance"], date: statement.to, balance: statement.closing, labels, y: y, bold: true)
+            endPage()
+            return canvas.finish()
+        }
+
+        private func startPage() {
+            onPage = 0
+            y = canvas.letterhead(branding, title: labels["statement_title"] + (page > 0 ? " (\(labels["continued"]))" : ""))
+            y = page == 0 ? firstPageHeader(canvas, statement, labels, y: y) : nextPageHeader(canvas, statement, labels, y: y)
+            y = tableHeader(canvas, labels, y: y)
+            y = balanceRow(
+                canvas, label: page == 0 ? labels["opening_balance"] : labels["brought_forward"], date: page == 0 ? statement.from : nil,
+                balance: balance, labels, y: y)
+        }
+
+        private func endPage() {
             canvas.footer(
                 "\(branding.bankName) · \(statement.account.iban.formatted) · \(labels["created"]) \(labels.date(statement.createdDate))",
-                page: labels.page(number + 1, of: pages.count))
+                page: labels.page(page + 1, of: pages.counts.count))
         }
-        return canvas.finish()
     }
 
     static let rowHeight = 15.0
@@ -47,22 +100,21 @@ public enum StatementPDF {
 
     /// How many lines each page holds, so the page count is known before the first footer.
     /// A page keeps room for its brought-forward row and its carried-forward or closing row.
-    static func paginate(_ lines: [StatementLine]) -> [Int] {
-        var pages: [Int] = []
-        var y = firstTableTop + rowHeight * 2
-        var count = 0
-        for line in lines {
-            let height = height(of: line)
-            if y + height + rowHeight * 2 > bottom, count > 0 {
-                pages.append(count)
-                count = 0
+    struct Pagination {
+        /// Lines on each page; one page (of none) before the first line.
+        private(set) var counts = [0]
+        private(set) var lines = 0
+        private var y = firstTableTop + rowHeight * 2
+
+        mutating func add(_ height: Double) {
+            if y + height + rowHeight * 2 > bottom, counts[counts.count - 1] > 0 {
+                counts.append(0)
                 y = nextTableTop + rowHeight * 2
             }
             y += height
-            count += 1
+            counts[counts.count - 1] += 1
+            lines += 1
         }
-        pages.append(count)
-        return pages
     }
 
     static func height(of line: StatementLine) -> Double {
@@ -107,7 +159,7 @@ public enum StatementPDF {
         }
     }
 
-    static func firstPageHeader(_ canvas: PDFCanvas, _ statement: Statement, _ labels: DocumentLabels, y start: Double) -> Double {
+    static func firstPageHeader(_ canvas: PDFCanvas, _ statement: StatementHead, _ labels: DocumentLabels, y start: Double) -> Double {
         var y = start + 6
         let pairs: [(String, String)] = [
             (labels["customer"], statement.ownerName),
@@ -140,7 +192,7 @@ public enum StatementPDF {
         return max(y + 16, firstTableTop - 22)
     }
 
-    static func nextPageHeader(_ canvas: PDFCanvas, _ statement: Statement, _ labels: DocumentLabels, y start: Double) -> Double {
+    static func nextPageHeader(_ canvas: PDFCanvas, _ statement: StatementHead, _ labels: DocumentLabels, y start: Double) -> Double {
         canvas.text(
             "\(statement.ownerName) · \(statement.account.name) · \(statement.account.iban.formatted) · \(labels.date(statement.from)) – \(labels.date(statement.to))",
             x: PDFCanvas.margin, y: start + 4, width: PDFCanvas.contentWidth, style: .init(colour: .muted))

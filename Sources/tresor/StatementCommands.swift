@@ -61,8 +61,8 @@ struct StatementsCommand: AsyncParsableCommand {
                 let (branding, languages) = try await database.documentBranding(services)
                 return try await MonthlyStatementRun(services: services).run(
                     month: first, formats: chosen, folder: URL(fileURLWithPath: out, isDirectory: true)
-                ) { statement, format in
-                    StatementFiles.parts(statement, format: format, branding: branding, language: languages[0])
+                ) { head, format in
+                    StatementFiles.writer(head, format: format, branding: branding, language: languages[0])
                 }
             }
             print(

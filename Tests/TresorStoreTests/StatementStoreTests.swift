@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TresorCore
+import TresorDocuments
 import TresorDomain
 import TresorLedger
 import TresorTestSupport
@@ -67,19 +68,62 @@ struct StatementStoreTests {
         #expect(Set(october.lines.map(\.postingID)).count == october.lines.count)
     }
 
+    /// A month of 150 bookings (several a day, with and without texts, so PDF rows differ in
+    /// height), read by the run 7 lines at a time: each file is byte for byte the one made from
+    /// the whole statement, the PDF's pages and their "n of total" included.
+    @Test("the monthly run reads a statement in pages and writes the whole statement's files", arguments: StoreKind.available)
+    func pagedRun(kind: StoreKind) async throws {
+        let services = try await Self.demo(kind)
+        let account = try #require(try await services.ledger.allAccounts().first { $0.customerID != nil && $0.currency == .chf })
+        let clearing = try #require(try await services.ledger.bankAccount(.clearing, currency: .chf))
+        var random = SplitMix(seed: 70)
+        let batch = (0..<150).map { n in
+            let day = LocalDate(year: 2026, month: 10, day: 1 + n / 5)!
+            let amount = Money(minorUnits: Int64.random(in: 100...90_000, using: &random), currency: .chf)
+            let (from, to) = n % 4 == 0 ? (account.id, clearing.id) : (clearing.id, account.id)
+            let text = n % 3 == 0 ? nil : "Invoice \(n)"
+            return BatchBooking(
+                TransactionDraft(
+                    kind: "test", bookingDate: day, valueDate: day,
+                    lines: [
+                        PostingLine(accountID: from, amount: amount.negated, counterparty: "Counterparty \(n)", remittance: text),
+                        PostingLine(accountID: to, amount: amount, counterparty: "Counterparty \(n)", remittance: text),
+                    ]), claim: nil, now: 0)
+        }
+        for outcome in try await services.ledger.commit(batch: batch) { _ = try outcome.get() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statements-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let branding = DocumentBranding(bankName: "Test Bank", logoSVG: nil, brand: "#0b5cab")
+        let run = MonthlyStatementRun(services: services, accountsPerPage: 2, linesPerPage: 7)
+        let month = try LocalDate(parsing: "2026-10-01")
+        let outcome = try await run.run(month: month, formats: [.pdf, .csv, .camt053], folder: folder) { head, format in
+            StatementFiles.writer(head, format: format, branding: branding, language: "de")
+        }
+        #expect(outcome.written > 3)
+        let whole = try await services.statements.statement(account: account.id, from: month, to: month.endOfMonth)
+        #expect(whole.lines.count > 150)
+        for format in [StatementFormat.pdf, .csv, .camt053] {
+            let written = try Data(contentsOf: folder.appendingPathComponent("\(whole.identifier).\(format.fileExtension)"))
+            let expected = StatementFiles.render(whole, format: format, branding: branding, language: "de")
+            #expect(Array(written) == expected, "\(format)")
+        }
+        let info = try ToolRun.run("/usr/bin/pdfinfo", [folder.appendingPathComponent("\(whole.identifier).pdf").path]).output
+        let pages = info.split(separator: "\n").first { $0.hasPrefix("Pages:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) }
+        #expect((pages ?? 0) >= 4, "the month spans pages: \(info)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.hasPrefix(".") }, "nothing half-written left")
+    }
+
     @Test("the monthly run writes every statement once; a second run writes nothing; an interrupted one finishes", arguments: StoreKind.available)
     func monthlyRunOnce(kind: StoreKind) async throws {
         let services = try await Self.demo(kind)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statements-\(UUID().uuidString)", isDirectory: true)
         // why pages of 3: the demo bank's accounts then span several, as a bank's do at 1,000.
         let run = MonthlyStatementRun(services: services, accountsPerPage: 3)
-        let render: @Sendable (Statement, StatementFormat) -> AnySequence<[UInt8]> = { statement, format in
-            format == .csv
-                ? AnySequence(CollectionOfOne(StatementCSV.bytes(statement)))
-                : AnySequence(Camt053Document(statement: statement).parts().lazy.map { Array($0.utf8) })
+        let render: @Sendable (StatementHead, StatementFormat) -> any StatementFileWriter = { head, format in
+            format == .csv ? StatementCSV.Writer() : Camt053Document(head)
         }
         let month = try LocalDate(parsing: "2026-10-01")
-        let first = try await run.run(month: month, formats: [.csv, .camt053], folder: folder, render: render)
+        let first = try await run.run(month: month, formats: [.csv, .camt053], folder: folder, writer: render)
         let customerAccounts = try await services.ledger.allAccounts().filter { $0.customerID != nil }.count
         #expect(first.written == 2 * (customerAccounts - first.skippedEmpty))
         #expect(first.written >= 10)
@@ -100,7 +144,7 @@ struct StatementStoreTests {
         }
         #expect(try await told() == Int64(first.written / 2))
 
-        let second = try await run.run(month: month, formats: [.csv, .camt053], folder: folder, render: render)
+        let second = try await run.run(month: month, formats: [.csv, .camt053], folder: folder, writer: render)
         #expect(second.written == 0)
         #expect(second.alreadyWritten == first.written)
 
@@ -113,7 +157,7 @@ struct StatementStoreTests {
             try await session.execute(SQL("DELETE FROM statement_runs WHERE account_id = ? AND format = 'camt053'", [.int(accountID)]))
         }
         try FileManager.default.removeItem(at: folder.appendingPathComponent(lost))
-        let third = try await run.run(month: month, formats: [.csv, .camt053], folder: folder, render: render)
+        let third = try await run.run(month: month, formats: [.csv, .camt053], folder: folder, writer: render)
         #expect(third.written == 1 && third.alreadyWritten == first.written - 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.count == first.written)
         #expect(try await told() == Int64(first.written / 2), "no account told twice")

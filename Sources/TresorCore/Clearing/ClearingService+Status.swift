@@ -22,7 +22,7 @@ extension ClearingService {
             let rows = try await session.query(
                 SQL(
                     """
-                    SELECT \(PaymentStore.columns.split(separator: ",").map { "p." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")), \
+                    SELECT \(PaymentStore.columns(of: "p")), \
                     a.iban, p.clearing_status FROM payments p JOIN accounts a ON a.id = p.debtor_account_id WHERE p.export_id = ? ORDER BY p.id
                     """, [.int(export)]))
             let payments = try rows.map { (payment: try PaymentStore.payment(from: $0), iban: $0.text(14), state: $0.optionalText(15)) }

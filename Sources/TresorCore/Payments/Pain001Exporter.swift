@@ -65,7 +65,7 @@ public struct Pain001Exporter: Sendable {
                     let rows = try await session.query(
                         SQL(
                             """
-                            SELECT \(PaymentStore.columns.split(separator: ",").map { "p." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")), \
+                            SELECT \(PaymentStore.columns(of: "p")), \
                             c.name, a.iban, p.export_seq FROM payments p JOIN customers c ON c.id = p.customer_id \
                             JOIN accounts a ON a.id = p.debtor_account_id WHERE p.export_id = ? AND p.export_seq > ? \
                             ORDER BY p.export_seq LIMIT \(Self.pageSize)
@@ -117,22 +117,8 @@ public struct Pain001Exporter: Sendable {
         }
     }
 
-    /// Writes export `id`'s document to `file`: under a temporary name first, then renamed, so
-    /// the file is whole or absent.
+    /// Writes export `id`'s document to `file`, whole or not at all (`WholeFile`).
     public func write(_ id: Int64, toFile file: URL) async throws {
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw FileProblem(path: file.path, errno: errno)
-        }
-        do {
-            let handle = try FileHandle(forWritingTo: temporary)
-            defer { try? handle.close() }
-            try await write(id) { try handle.write(contentsOf: Data($0.utf8)) }
-            try handle.synchronize()
-            guard rename(temporary.path, file.path) == 0 else { throw FileProblem(path: file.path, errno: errno) }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
+        try await WholeFile.write(file, durable: true) { out in try await write(id) { try out.write($0) } }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import TresorDomain
 import TresorLedger
 
@@ -7,6 +8,11 @@ enum PaymentStore {
         id, customer_id, status, instruction, requested_date, execution_date, outgoing, hold_id, transaction_id, reason, \
         created_at_ms, updated_at_ms, executed_at_ms, signing
         """
+
+    /// `columns` of the table named `alias` in a join, in the same order.
+    static func columns(of alias: String) -> String {
+        columns.split(separator: ",").map { "\(alias)." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+    }
 
     static func payment(from row: SQLRow) throws -> Payment {
         Payment(

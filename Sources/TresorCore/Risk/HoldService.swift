@@ -53,7 +53,7 @@ public struct HoldService: Sendable {
 
     private static let columns = """
         r.signals, r.rules, r.created_at_ms, r.decision, r.decided_by, r.decided_at_ms, r.message, c.name, \
-        \(PaymentStore.columns.split(separator: ",").map { "p." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
+        \(PaymentStore.columns(of: "p"))
         """
     private static let from = "FROM payment_reviews r JOIN payments p ON p.id = r.payment_id JOIN customers c ON c.id = r.customer_id"
 

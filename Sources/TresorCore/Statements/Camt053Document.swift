@@ -6,31 +6,25 @@ import TresorDomain
 /// available (CLAV) balances, a transaction summary, and one `Ntry` per booking with its bank
 /// transaction code and remittance information (the QR or creditor reference where the payment
 /// had one). Amounts are unsigned with `CRDT`/`DBIT`, as the schema wants.
-public struct Camt053Document: Sendable {
-    public let statement: Statement
+public final class Camt053Document: StatementFileWriter {
+    public let statement: StatementHead
 
-    public init(statement: Statement) {
+    public init(_ statement: StatementHead) {
         self.statement = statement
     }
 
-    public var xml: String { parts().joined() }
+    /// The head with the balances and the transaction summary (from the head's totals).
+    public func start() -> [UInt8] { Array(head.utf8) }
 
-    /// The document in its parts: the head with the balances and the summary, each entry, the
-    /// tail. why parts: a month of a business account is 40,000 entries, 33 MB of XML; the server
-    /// sends the parts as they are made instead of holding the whole text (and its copies).
-    public func parts() -> AnySequence<String> {
-        let document = self
-        return AnySequence { () -> AnyIterator<String> in
-            var index = -1
-            return AnyIterator {
-                defer { index += 1 }
-                let lines = document.statement.lines
-                if index < 0 { return document.head }
-                if index < lines.count { return document.entry(lines[index]) }
-                return index == lines.count ? Self.tail : nil
-            }
-        }
+    /// One `Ntry` a line. why parts: a month of a business account is 40,000 entries, 33 MB of
+    /// XML; the server and the monthly run write the entries as they are made.
+    public func write(_ lines: ArraySlice<StatementLine>) -> [UInt8] {
+        var out: [UInt8] = []
+        for line in lines { out += entry(line).utf8 }
+        return out
     }
+
+    public func finish() -> [UInt8] { Array(Self.tail.utf8) }
 
     private var head: String {
         let statement = statement
@@ -50,7 +44,7 @@ public struct Camt053Document: Sendable {
         out += balance("OPBD", statement.opening, on: statement.from)
         out += balance("CLBD", statement.closing, on: statement.to)
         out += balance("CLAV", statement.closingAvailable, on: statement.to)
-        return out + summary(statement.lines, currency: statement.account.currency)
+        return out + summary(statement.totals, currency: statement.account.currency)
     }
 
     private static let tail = "</Stmt></BkToCstmrStmt></Document>\n"
@@ -60,16 +54,14 @@ public struct Camt053Document: Sendable {
             + "</Dt></Bal>"
     }
 
-    private func summary(_ lines: [StatementLine], currency: Currency) -> String {
-        let credits = lines.filter { $0.amount.minorUnits > 0 }.map(\.amount.minorUnits)
-        let debits = lines.filter { $0.amount.minorUnits < 0 }.map { -$0.amount.minorUnits }
+    private func summary(_ totals: StatementTotals, currency: Currency) -> String {
         let total = { (minor: Int64) in Money(minorUnits: minor, currency: currency).decimalString }
-        var out = "<TxsSummry><TtlNtries>" + element("NbOfNtries", String(lines.count))
-        out += element("Sum", total(credits.reduce(0, +) + debits.reduce(0, +)))
-        out += "<TtlNetNtry>" + amountAndDirection(Money(minorUnits: credits.reduce(0, +) - debits.reduce(0, +), currency: currency), currency: false)
+        var out = "<TxsSummry><TtlNtries>" + element("NbOfNtries", String(totals.lines))
+        out += element("Sum", total(totals.creditMinor - totals.debitMinor))
+        out += "<TtlNetNtry>" + amountAndDirection(Money(minorUnits: totals.creditMinor + totals.debitMinor, currency: currency), currency: false)
         out += "</TtlNetNtry></TtlNtries>"
-        out += "<TtlCdtNtries>" + element("NbOfNtries", String(credits.count)) + element("Sum", total(credits.reduce(0, +))) + "</TtlCdtNtries>"
-        out += "<TtlDbtNtries>" + element("NbOfNtries", String(debits.count)) + element("Sum", total(debits.reduce(0, +))) + "</TtlDbtNtries>"
+        out += "<TtlCdtNtries>" + element("NbOfNtries", String(totals.credits)) + element("Sum", total(totals.creditMinor)) + "</TtlCdtNtries>"
+        out += "<TtlDbtNtries>" + element("NbOfNtries", String(totals.debits)) + element("Sum", total(-totals.debitMinor)) + "</TtlDbtNtries>"
         return out + "</TxsSummry>"
     }
 

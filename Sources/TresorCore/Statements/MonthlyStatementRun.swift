@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import TresorDomain
 import TresorLedger
@@ -14,12 +13,15 @@ public struct MonthlyStatementRun: Sendable {
     let clock: any Clock
     /// Accounts read per page of the run's list.
     let accountsPerPage: Int
+    /// Lines read per page of a statement.
+    let linesPerPage: Int
 
-    public init(services: Services, accountsPerPage: Int = 1_000) {
+    public init(services: Services, accountsPerPage: Int = 1_000, linesPerPage: Int = StatementService.pageRows) {
         statements = services.statements
         database = services.database
         clock = services.clock
         self.accountsPerPage = accountsPerPage
+        self.linesPerPage = linesPerPage
     }
 
     public struct Outcome: Sendable {
@@ -31,13 +33,13 @@ public struct MonthlyStatementRun: Sendable {
         public var skippedEmpty = 0
     }
 
-    /// `render` turns a statement into a file's bytes in a format, in parts written one after
-    /// the other (the PDF comes from TresorDocuments, which this module does not depend on).
-    /// why parts: a business account's month is a camt.053 of tens of megabytes; made whole,
-    /// two of them at once took the run to 202 MB.
+    /// `writer` makes a statement's file in a format (the PDF's comes from TresorDocuments,
+    /// which this module does not depend on); the run feeds it the lines a page at a time and
+    /// writes what it makes as it comes. why: a business account's month made whole (its lines,
+    /// then its file) took the run of a bank-sized bank from 85 to 202 MB.
     public func run(
         month: LocalDate, formats: [StatementFormat], folder: URL,
-        render: @escaping @Sendable (Statement, StatementFormat) throws -> AnySequence<[UInt8]>
+        writer: @escaping @Sendable (StatementHead, StatementFormat) -> any StatementFileWriter
     ) async throws -> Outcome {
         let from = month.startOfMonth
         let to = month.endOfMonth
@@ -50,14 +52,14 @@ public struct MonthlyStatementRun: Sendable {
         try await withThrowingTaskGroup(of: Outcome.self) { group in
             for _ in 0..<width {
                 guard let account = try await accounts.next() else { break }
-                group.addTask { try await write(account, from: from, to: to, formats: formats, folder: folder, render: render) }
+                group.addTask { try await write(account, from: from, to: to, formats: formats, folder: folder, writer: writer) }
             }
             while let part = try await group.next() {
                 outcome.written += part.written
                 outcome.alreadyWritten += part.alreadyWritten
                 outcome.skippedEmpty += part.skippedEmpty
                 if let account = try await accounts.next() {
-                    group.addTask { try await write(account, from: from, to: to, formats: formats, folder: folder, render: render) }
+                    group.addTask { try await write(account, from: from, to: to, formats: formats, folder: folder, writer: writer) }
                 }
             }
         }
@@ -67,7 +69,7 @@ public struct MonthlyStatementRun: Sendable {
     /// One account's statement of the month in each format not written before.
     private func write(
         _ account: AccountID, from: LocalDate, to: LocalDate, formats: [StatementFormat], folder: URL,
-        render: @Sendable (Statement, StatementFormat) throws -> AnySequence<[UInt8]>
+        writer: @Sendable (StatementHead, StatementFormat) -> any StatementFileWriter
     ) async throws -> Outcome {
         var outcome = Outcome()
         let done = try await database.read { session in
@@ -80,17 +82,26 @@ public struct MonthlyStatementRun: Sendable {
         let missing = formats.filter { !done.contains($0.rawValue) }
         outcome.alreadyWritten += formats.count - missing.count
         guard !missing.isEmpty else { return outcome }
-        let statement = try await statements.statement(account: account, from: from, to: to)
-        if statement.lines.isEmpty && statement.opening.minorUnits == 0 {
+        let head = try await statements.head(account: account, from: from, to: to)
+        if head.totals.lines == 0 && head.opening.minorUnits == 0 {
             outcome.skippedEmpty += 1
             return outcome
         }
         for format in missing {
-            let name = "\(statement.identifier).\(format.fileExtension)"
-            let temporary = folder.appendingPathComponent(".\(name).partial")
-            let digest = try Self.write(try render(statement, format), to: temporary)
-            guard rename(temporary.path, folder.appendingPathComponent(name).path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: folder.appendingPathComponent(name).path])
+            let name = "\(head.identifier).\(format.fileExtension)"
+            let file = writer(head, format)
+            if file.measures { try await eachPage(of: head) { file.measure($0[...]) } }
+            let digest = try await WholeFile.write(folder.appendingPathComponent(name), durable: false) { out in
+                try out.write(file.start())
+                var tally = StatementTally(head)
+                try await eachPage(of: head) { page in
+                    for line in page { tally.add(line) }
+                    try out.write(file.write(page[...]))
+                }
+                try out.write(file.finish())
+                // why: the head's totals were written before the lines were read; a past month
+                // does not change, but a file whose lines disagree with its head is not written.
+                guard tally.matches(head) else { throw LinesChanged(statement: head.identifier) }
             }
             // why with the account's first recorded file: told exactly once, however often
             // the run is started or stopped.
@@ -107,10 +118,10 @@ public struct MonthlyStatementRun: Sendable {
                             .text(digest), .int(clock.unixMillis),
                         ])
                 )
-                if tells, rows.count == 1, let customer = statement.account.customerID {
+                if tells, rows.count == 1, let customer = head.account.customerID {
                     try await MessageService.post(
                         to: customer, category: .documents,
-                        MessageText(.statementReady, ["account": statement.account.name, "from": from.swissFormat, "to": to.swissFormat]),
+                        MessageText(.statementReady, ["account": head.account.name, "from": from.swissFormat, "to": to.swissFormat]),
                         now: clock.unixMillis, in: session)
                 }
                 return rows.count
@@ -120,24 +131,21 @@ public struct MonthlyStatementRun: Sendable {
         return outcome
     }
 
-    /// Writes `parts` to `file` one after the other, 64 KiB a write (a camt.053 entry is a part);
-    /// the SHA-256 of what was written.
-    private static func write(_ parts: AnySequence<[UInt8]>, to file: URL) throws -> String {
-        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw FileProblem(path: file.path, errno: errno) }
-        let handle = try FileHandle(forWritingTo: file)
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        var pending: [UInt8] = []
-        for part in parts {
-            hasher.update(data: part)
-            pending += part
-            if pending.count >= 1 << 16 {
-                try handle.write(contentsOf: pending)
-                pending.removeAll(keepingCapacity: true)
-            }
+    /// `head`'s lines, a page at a time in order.
+    private func eachPage(of head: StatementHead, _ body: ([StatementLine]) throws -> Void) async throws {
+        var cursor = StatementCursor(head)
+        while true {
+            let page = try await statements.lines(of: head, after: cursor, limit: linesPerPage)
+            try body(page)
+            guard page.count == linesPerPage, let last = page.last else { return }
+            cursor = StatementCursor(after: last)
         }
-        try handle.write(contentsOf: pending)
-        return hasher.finalize().withUnsafeBytes(\.hexadecimalDigits)
+    }
+
+    /// A statement whose lines, read in pages, did not add up to its head.
+    struct LinesChanged: Error, CustomStringConvertible {
+        let statement: String
+        var description: String { "Statement \(statement): its bookings changed while it was written; run it again." }
     }
 }
 

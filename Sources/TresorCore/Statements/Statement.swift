@@ -6,58 +6,22 @@ import TresorLedger
 /// first with the balance after it, and the closing balance. What camt.053, the PDF and the CSV
 /// are written from, so the three always agree.
 ///
-/// Invariant (checked when built): opening + the sum of the lines = closing, and each line's
-/// running balance is the one before plus its amount.
+/// Invariant (checked when built): opening + the sum of the lines = closing, each line's
+/// running balance is the one before plus its amount, and the head's totals are the lines'.
+@dynamicMemberLookup
 public struct Statement: Sendable {
-    public let bank: BankProfile
-    public let account: Account
-    public let ownerName: String
-    public let from: LocalDate
-    public let to: LocalDate
-    public let opening: Money
+    public let head: StatementHead
     public let lines: [StatementLine]
-    public let closing: Money
-    /// Closing booked less the holds open now, for a period that ends today or later; for a
-    /// period in the past it equals the closing booked balance (holds are not kept by date).
-    public let closingAvailable: Money
-    public let createdAt: Date
-    /// `createdAt` as the bank's calendar date.
-    public let createdDate: LocalDate
 
-    public var credits: Money {
-        Money(minorUnits: lines.filter { $0.amount.minorUnits > 0 }.reduce(0) { $0 + $1.amount.minorUnits }, currency: account.currency)
-    }
-    public var debits: Money {
-        Money(minorUnits: lines.filter { $0.amount.minorUnits < 0 }.reduce(0) { $0 + $1.amount.minorUnits }, currency: account.currency)
-    }
-
-    init(
-        bank: BankProfile, account: Account, ownerName: String, from: LocalDate, to: LocalDate, opening: Money,
-        lines: [StatementLine], closingAvailable: Money, createdAt: Date, createdDate: LocalDate
-    ) {
-        var running = opening.minorUnits
-        for line in lines {
-            running += line.amount.minorUnits
-            precondition(line.balance.minorUnits == running, "a statement line's balance follows from the one before")
-        }
-        self.bank = bank
-        self.account = account
-        self.ownerName = ownerName
-        self.from = from
-        self.to = to
-        self.opening = opening
+    init(head: StatementHead, lines: [StatementLine]) {
+        var tally = StatementTally(head)
+        for line in lines { tally.add(line) }
+        precondition(tally.matches(head), "a statement's lines add up to its head")
+        self.head = head
         self.lines = lines
-        self.closing = Money(minorUnits: running, currency: account.currency)
-        self.closingAvailable = closingAvailable
-        self.createdAt = createdAt
-        self.createdDate = createdDate
     }
 
-    /// A stable identifier of this statement (account and period), used as camt's `Stmt/Id`,
-    /// in file names and by the monthly run.
-    public var identifier: String {
-        "ST-\(account.id.rawValue)-\(from.compact)-\(to.compact)"
-    }
+    public subscript<T>(dynamicMember path: KeyPath<StatementHead, T>) -> T { head[keyPath: path] }
 }
 
 /// One booking on a statement.

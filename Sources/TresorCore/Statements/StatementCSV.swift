@@ -17,36 +17,45 @@ public enum StatementCSV {
         var scalar: Unicode.Scalar { self == .comma ? "," : ";" }
     }
 
-    /// `columns` names the columns, in `header`'s order: the field names for programs, or words
-    /// for a person reading the file in a spreadsheet (`DocumentLabels.csvColumns`).
+    /// The whole statement's file, with the byte-order mark.
     public static func bytes(_ statement: Statement, separator: Separator = .comma, columns: [String] = header) -> [UInt8] {
-        [0xEF, 0xBB, 0xBF] + Array(text(statement, separator: separator, columns: columns).utf8)
+        Array(statement.parts { Writer(separator: separator, columns: columns) }.joined())
     }
 
-    public static func text(_ statement: Statement, separator: Separator = .comma, columns: [String] = header) -> String {
-        rows(statement, separator: separator, columns: columns).joined()
-    }
+    /// The file made as the lines come: the byte-order mark and the header line, then a line a
+    /// booking. `columns` names the columns, in `header`'s order: the field names for programs,
+    /// or words for a person reading the file in a spreadsheet (`DocumentLabels.csvColumns`).
+    public final class Writer: StatementFileWriter {
+        let separator: Separator
+        let columns: [String]
 
-    /// The header line, then one line a booking, each made when it is read (the server sends
-    /// them as they come; see `Camt053Document.parts`).
-    public static func rows(_ statement: Statement, separator: Separator = .comma, columns: [String] = header) -> AnySequence<String> {
-        precondition(columns.count == header.count, "one name a column")
-        let lines = statement.lines
-        return AnySequence { () -> AnyIterator<String> in
-            var index = -1
-            return AnyIterator {
-                defer { index += 1 }
-                if index < 0 { return row(columns, separator: separator) }
-                guard index < lines.count else { return nil }
-                let line = lines[index]
-                return row(
-                    [
-                        line.bookingDate.description, line.valueDate.description, safe(line.text ?? ""), safe(line.counterparty ?? ""),
-                        line.reference?.value ?? "", line.amount.decimalString, line.amount.currency.code, line.balance.decimalString,
-                    ], separator: separator)
-            }
+        public init(separator: Separator = .comma, columns: [String] = StatementCSV.header) {
+            precondition(columns.count == header.count, "one name a column")
+            self.separator = separator
+            self.columns = columns
         }
+
+        public func start() -> [UInt8] { byteOrderMark + Array(row(columns, separator: separator).utf8) }
+
+        public func write(_ lines: ArraySlice<StatementLine>) -> [UInt8] {
+            var out: [UInt8] = []
+            for line in lines {
+                out +=
+                    row(
+                        [
+                            line.bookingDate.description, line.valueDate.description, safe(line.text ?? ""), safe(line.counterparty ?? ""),
+                            line.reference?.value ?? "", line.amount.decimalString, line.amount.currency.code, line.balance.decimalString,
+                        ], separator: separator
+                    ).utf8
+            }
+            return out
+        }
+
+        public func finish() -> [UInt8] { [] }
     }
+
+    /// UTF-8's byte-order mark, so a spreadsheet program reads the file as UTF-8.
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     static func row(_ fields: [String], separator: Separator) -> String {
         fields.map { quoted($0, separator: separator) }.joined(separator: String(Character(separator.scalar))) + "\r\n"
