@@ -66,6 +66,16 @@ def job(tresor_or_command, arguments, items, unit):
             "us_per_item": round(seconds * 1e6 / items, 1) if items else None, "peak_rss_mb": round(rss, 1)}, output
 
 
+def settle(db, vacuum=False):
+    """PostgreSQL: the bulk load vacuumed and analysed (as an operator does after one), and a
+    checkpoint before each job, so a job does not pay for writing out the dirty pages of the one
+    before it (run-due on 20,000 due: 142.8 s without, 84.1 s with; 2,000 due: 8.9 / 10.2 s)."""
+    if db.startswith("postgres"):
+        if vacuum:
+            subprocess.run(["psql", db, "-qc", "VACUUM ANALYZE"], check=True)
+        subprocess.run(["psql", db, "-qc", "CHECKPOINT"], check=True)
+
+
 def backup_restore(store, tresor, db, work, postings):
     """The store's own backup and restore of the whole bank: `tresor backup` / `tresor restore`
     (SQLite's online backup), or pg_dump / pg_restore of the database (PostgreSQL)."""
@@ -103,8 +113,10 @@ def grow(store, tresor, template, work, customers, label):
     jobs = {"seed": seeded}
     print(f"{store} {label}: seeded {made['customers']:,} customers, {postings - postings_before:,} postings in {seeded['seconds']} s", flush=True)
     due = made["due_payments"]
+    settle(db, vacuum=True)
     jobs["payments_run_due"], output = job(tresor, ["payments", "run-due", "--db", db], due, "payments")
     assert f"Executed {due}," in output, output
+    settle(db)
     jobs["pain001_export"], output = job(tresor, ["export", "pain001", "--db", db, "--date", made["due_date"], "--out",
                                                   os.path.join(work, "pain001.xml")], due, "payments")
     assert f"Wrote {due} payment" in output, output
@@ -114,13 +126,16 @@ def grow(store, tresor, template, work, customers, label):
     last_month = (today.replace(day=1) - datetime.timedelta(days=1)).strftime("%Y-%m")
     accounts = int(query(db, "SELECT COUNT(*) FROM accounts WHERE customer_id IS NOT NULL")[0])
     folder = os.path.join(work, "statements")
+    settle(db)
     jobs["statement_run_monthly"], output = job(tresor, ["statements", "run-monthly", "--db", db, "--month", last_month, "--out", folder],
                                                 accounts, "accounts")
     jobs["statement_run_monthly"]["output"] = output.strip()
     shutil.rmtree(folder, ignore_errors=True)
     postings = int(query(db, "SELECT COUNT(*) FROM postings")[0])
+    settle(db)
     jobs["ledger_check"], output = job(tresor, ["ledger", "check", "--db", db], postings, "postings")
     assert "Ledger check passed" in output, output
+    settle(db)
     jobs.update(backup_restore(store, tresor, db, work, postings))
     summary = {"customers_added": made["customers"], "accounts_added": made["accounts"], "transactions_added": made["transactions"],
                "postings": postings, "postings_added": postings - postings_before,
