@@ -19,6 +19,7 @@ import sys
 import urllib.error
 import urllib.request
 import uuid
+import zoneinfo
 
 from xsdata.formats.dataclass.parsers import XmlParser
 from xsdata.formats.dataclass.serializers import XmlSerializer
@@ -32,6 +33,12 @@ import pyiso20022.pain.pain_002_001_10 as pain002
 BASE, WORK, TRESOR = sys.argv[1], sys.argv[2], sys.argv[3]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+
+
+def bank_today():
+    """The bank's calendar day (Europe/Zurich, as `BankCalendar`). why not date.today(): from
+    23:00 UTC (22:00 in summer) the machine's day is the day before the bank's."""
+    return datetime.datetime.now(zoneinfo.ZoneInfo("Europe/Zurich")).date()
 
 def call(method, path, body=None, token=None, raw=None, content_type="application/json"):
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
@@ -88,7 +95,7 @@ def main():
         check(payment["status"] == "executed", f"payment executed: {payment}")
         paid.append(payment)
 
-    today = datetime.date.today().isoformat()
+    today = bank_today().isoformat()
     export = os.path.join(WORK, "pain001.xml")
     subprocess.run([TRESOR, "export", "pain001", "--banks", os.path.join(WORK, "banks"), "--bank", "tresor",
                     "--date", today, "--out", export], check=True, stdout=subprocess.DEVNULL)
@@ -170,7 +177,7 @@ def main():
     check(credit["reference"] == {"kind": "SCOR", "value": "RF18539007547034", "valid": True}, f"its reference: {credit}")
     check(credit["uetr"] == uetr and credit["debtor"]["iban"] == "DE89370400440532013000" and "Berlin" in credit["debtor"]["address"],
           f"what the sender wrote: {credit}")
-    month = datetime.date.today().replace(day=1).isoformat()
+    month = bank_today().replace(day=1).isoformat()
     status, statement = call("GET", f"/v1/accounts/{current['id']}/statements?from={month}&to={today}&format=camt053", token=anna)
     check(status == 200 and b"RF18539007547034" in statement and b"Muster AG" in statement, "the month's camt.053 shows it")
     open(os.path.join(WORK, "camt053.xml"), "wb").write(statement)

@@ -28,6 +28,7 @@ import sys
 import tempfile
 import urllib.parse
 import urllib.request
+import zoneinfo
 from html.parser import HTMLParser
 
 import yaml
@@ -36,6 +37,12 @@ BASE, STAFF, STAFF_PASSWORD, SPEC, XSD = sys.argv[1:6]
 rng = random.Random(20261128)
 count = 0
 
+
+
+def bank_today():
+    """The bank's calendar day (Europe/Zurich, as `BankCalendar`). why not date.today(): from
+    23:00 UTC (22:00 in summer) the machine's day is the day before the bank's."""
+    return datetime.datetime.now(zoneinfo.ZoneInfo("Europe/Zurich")).date()
 
 def call(method, path, token=None, body=None, content_type="application/json", opener=None):
     """(status, text); -1 when the server does not answer at all."""
@@ -337,7 +344,7 @@ def files():
     for text in texts:
         check(f"POST /v1/transfers message={text!r}", *call("POST", "/v1/transfers", token, {
             "from_account": account, "to_account": accounts[1]["id"], "amount": {"amount": "0.01", "currency": "CHF"}, "message": text}))
-    today = datetime.date.today()
+    today = bank_today()
     period = f"from={today - datetime.timedelta(days=3)}&to={today}"
     schema = os.path.join(os.path.dirname(__file__), "..", "Tests", "standards", "camt.053.001.08.xsd")
     for each in accounts:

@@ -6,12 +6,11 @@ import os
 import subprocess
 import urllib.request
 import uuid
-from datetime import date
 from decimal import Decimal
 
 from selenium.webdriver.common.by import By
 
-from webbase import BASE, ARTIFACTS, BrowserTest, api
+from webbase import BASE, ARTIFACTS, BrowserTest, api, bank_today
 from test_payments import tan
 
 BANKS = os.environ["TRESOR_WEB_BANKS"]
@@ -61,7 +60,7 @@ class ClearingTest(BrowserTest):
         # The day's pain.001, and the provider's answer: rejected, AM04.
         work = os.path.dirname(BANKS)
         export = os.path.join(work, f"pain001-{uuid.uuid4().hex}.xml")
-        subprocess.run([TRESOR, "export", "pain001", "--banks", BANKS, "--bank", "tresor", "--date", date.today().isoformat(), "--out", export],
+        subprocess.run([TRESOR, "export", "pain001", "--banks", BANKS, "--bank", "tresor", "--date", bank_today().isoformat(), "--out", export],
                        check=True, stdout=subprocess.DEVNULL)
         message_id = open(export).read().split("<MsgId>", 1)[1].split("<", 1)[0]
         report = os.path.join(work, f"pain002-{uuid.uuid4().hex}.xml")

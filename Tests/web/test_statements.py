@@ -9,7 +9,7 @@ from decimal import Decimal
 from pycamt.parser import Camt053Parser
 from selenium.webdriver.common.by import By
 
-from webbase import BASE, BrowserTest
+from webbase import BASE, BrowserTest, bank_today
 
 FETCH = """
 const done = arguments[arguments.length - 1];
@@ -41,7 +41,7 @@ class StatementsTest(BrowserTest):
         account = self.browser.find_element(By.ID, "account").get_attribute("value")
         # why twelve months, not this year: in the first days of January "this year" holds
         # almost no entries, and a run then would fail for the calendar, not the file.
-        today = datetime.date.today()
+        today = bank_today()
         start = today - datetime.timedelta(days=364)
         query = f"/statements/download?account={account}&from={start.isoformat()}&to={today.isoformat()}"
         self.browser.set_script_timeout(20)

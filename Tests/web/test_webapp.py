@@ -3,7 +3,6 @@
 Run by scripts/web-test.sh (part of `make test`) against `tresor serve --demo`."""
 import json
 import re
-from datetime import date
 import unittest
 import urllib.error
 import urllib.request
@@ -11,7 +10,7 @@ import urllib.request
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from webbase import BASE, BrowserTest, bank_in
+from webbase import BASE, BrowserTest, bank_in, bank_today
 
 
 class WebAppTest(BrowserTest):
@@ -116,7 +115,7 @@ class WebAppTest(BrowserTest):
         self.assertLessEqual(number(left), 500000 - number(used))
         # Its status and validity, as printed on the card: three years from when the demo bank opened it.
         self.assertEqual("Aktiv", card.find_element(By.CSS_SELECTOR, "[data-testid=card-status]").text)
-        today = date.today()
+        today = bank_today()
         self.assertEqual(f"{today.month:02d}/{today.year + 3}", card.find_element(By.CSS_SELECTOR, "[data-testid=card-expires]").text)
 
     def test_blocking_a_card_takes_effect_at_once_and_is_confirmed(self):

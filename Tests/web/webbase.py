@@ -1,5 +1,6 @@
 """Shared set-up of the browser tests: a headless Chromium at 375x812 and the checks every page
 must pass (no horizontal overflow, labels, contrast)."""
+import datetime
 import json
 import os
 import shutil
@@ -10,6 +11,7 @@ import unittest
 import urllib.error
 import urllib.parse
 import urllib.request
+import zoneinfo
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -31,6 +33,13 @@ def _centred_click(self):
 WebElement.click = _centred_click
 
 BASE = os.environ["TRESOR_WEB_URL"]
+
+
+def bank_today():
+    """The bank's calendar day (Europe/Zurich, as `BankCalendar`): what it books and exports
+    under. why not date.today(): from 23:00 UTC (22:00 in summer) the machine's day is the day
+    before the bank's, and a test naming "today" asked for the wrong day."""
+    return datetime.datetime.now(zoneinfo.ZoneInfo("Europe/Zurich")).date()
 # The web app's browser id (KnownBrowsers) that every test's browser presents.
 TEST_BROWSER = "webtestbrowser00000000000000000000000000000"
 ARTIFACTS = os.environ.get("TRESOR_WEB_ARTIFACTS", "/tmp/tresor-web-artifacts")
