@@ -2,6 +2,7 @@
 /// codes the API answers with (`422`, or `413`/`503` for the limits).
 public enum ScanErrorCode: String, Sendable, Codable {
     case imageTooLarge = "image_too_large"
+    case tooManyPages = "too_many_pages"
     case unsupportedImage = "unsupported_image"
     case unreadable
     case noSlipFound = "no_slip_found"

@@ -8,6 +8,9 @@ public enum ScanJob {
     public enum Task: String, Sendable, Codable, CaseIterable {
         case slip
         case receipt
+        /// One photo of a long receipt taken in parts: its text, not refused for lacking a total
+        /// or a shop (a middle part has neither); `ReceiptReading(pages:)` reads the whole.
+        case receiptPage
     }
 
     /// The worker's answer on stdout, one JSON object.
@@ -38,11 +41,12 @@ public enum ScanJob {
             if task == .slip, FileKind.isPDF(bytes) {
                 output.slip = try scanSlipPDF(bytes, limits: limits)
             } else {
-                let (image, jpeg) = try ScanImage.decode(bytes, limits: limits, keepingHEIC: task == .receipt)
+                let (image, jpeg) = try ScanImage.decode(bytes, limits: limits, keepingHEIC: task != .slip)
                 output.storedJPEG = jpeg.map { Data($0) }
                 switch task {
                 case .slip: output.slip = try scanSlip(image)
                 case .receipt: output.receipt = try readReceipt(image)
+                case .receiptPage: output.receipt = try readReceiptPage(image)
                 }
             }
         } catch let error as ScanError {
@@ -86,14 +90,21 @@ public enum ScanJob {
     }
 
     static func readReceipt(_ image: ScanImage) throws -> ReceiptReading {
+        let (text, confidence) = try receiptText(image)
+        return try ReceiptReading.checked(ReceiptParser.parse(text, ocrConfidence: confidence))
+    }
+
+    /// A part of a long receipt: its text and Tesseract's confidence only; the whole is read
+    /// once every part is in (`ReceiptReading(pages:)`).
+    static func readReceiptPage(_ image: ScanImage) throws -> ReceiptReading {
+        let (text, confidence) = try receiptText(image)
+        return ReceiptReading(merchant: nil, date: nil, total: nil, vat: [], confidence: confidence, text: text)
+    }
+
+    static func receiptText(_ image: ScanImage) throws -> (text: String, confidence: Int) {
         let prepared = try image.gray().paperCropped().deskewed()
         let recognizer = try TextRecognizer(languages: "deu+fra+ita+eng")
         recognizer.setSingleBlock()
-        let (text, confidence) = recognizer.read(prepared)
-        let reading = ReceiptParser.parse(text, ocrConfidence: confidence)
-        guard reading.total != nil || reading.merchant != nil else {
-            throw ScanError(.noReceiptFound, "No receipt text was found in the photo.")
-        }
-        return reading
+        return recognizer.read(prepared)
     }
 }

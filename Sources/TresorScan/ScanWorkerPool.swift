@@ -62,6 +62,31 @@ public actor ScanWorkerPool {
         return (reading, output.storedJPEG.map { [UInt8]($0) } ?? image)
     }
 
+    /// A long receipt photographed in parts, top first: one reading of them all
+    /// (`ReceiptReading(pages:)`) and the photos to keep, in order. One photo is read as above.
+    /// The parts are read one after another, each its own job under the limits; a part that
+    /// cannot be read refuses the whole, naming it.
+    public func receiptAndPhotos(_ images: [[UInt8]]) async throws -> (reading: ReceiptReading, photos: [[UInt8]]) {
+        guard images.count <= limits.maxPages else { throw limits.tooManyPages }
+        if images.count == 1 {
+            let (reading, photo) = try await receiptAndPhoto(images[0])
+            return (reading, [photo])
+        }
+        var pages: [ReceiptReading] = []
+        var photos: [[UInt8]] = []
+        for (index, image) in images.enumerated() {
+            let output = try await run(.receiptPage, image: image)
+            if let failure = output.error {
+                throw ScanJob.Output.Failure(
+                    code: failure.code, field: failure.field, message: "Photo \(index + 1) of \(images.count): \(failure.message)")
+            }
+            guard let reading = output.receipt else { throw ScanError(.unreadable, "Photo \(index + 1) could not be read.") }
+            pages.append(reading)
+            photos.append(output.storedJPEG.map { [UInt8]($0) } ?? image)
+        }
+        return (try ReceiptReading(pages: pages), photos)
+    }
+
     private func acquire() async throws {
         if running < limits.concurrentJobs {
             running += 1

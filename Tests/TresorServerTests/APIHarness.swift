@@ -64,6 +64,8 @@ struct APIHarness: @unchecked Sendable {
         let status: HTTPResponse.Status
         let headers: HTTPFields
         let text: String
+        /// The body as sent (an image), where `text` would be lossy.
+        var bytes: [UInt8] = []
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:] }
         var error: [String: Any] { json["error"] as? [String: Any] ?? [:] }
         var errorCode: String? { error["code"] as? String }
@@ -88,7 +90,9 @@ struct APIHarness: @unchecked Sendable {
             if json != nil { headers[.contentType] = "application/json" }
             for (name, value) in extra { headers[HTTPField.Name(name)!] = value }
             return try await client.execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) }) { response in
-                Reply(status: response.status, headers: response.headers, text: String(buffer: response.body))
+                Reply(
+                    status: response.status, headers: response.headers, text: String(buffer: response.body),
+                    bytes: Array(response.body.readableBytesView))
             }
         }
 
@@ -107,7 +111,9 @@ struct APIHarness: @unchecked Sendable {
             if let token { headers[.authorization] = "Bearer \(token)" }
             headers[.contentType] = contentType
             return try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(bytes: bytes)) { response in
-                Reply(status: response.status, headers: response.headers, text: String(buffer: response.body))
+                Reply(
+                    status: response.status, headers: response.headers, text: String(buffer: response.body),
+                    bytes: Array(response.body.readableBytesView))
             }
         }
 

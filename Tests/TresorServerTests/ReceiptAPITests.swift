@@ -54,6 +54,59 @@ struct ReceiptAPITests {
         }
     }
 
+    /// The photos of a long receipt as one multipart form, `image` once per part, top first.
+    static func parts(_ images: [[UInt8]]) -> (body: [UInt8], contentType: String) {
+        let boundary = "tresor-parts-7MA4YWxkTrZu0gW"
+        var body: [UInt8] = []
+        for (index, image) in images.enumerated() {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"part-\(index + 1).jpg\"\r\n".utf8)
+            body += Array("Content-Type: image/jpeg\r\n\r\n".utf8) + image + Array("\r\n".utf8)
+        }
+        body += Array("--\(boundary)--\r\n".utf8)
+        return (body, "multipart/form-data; boundary=\(boundary)")
+    }
+
+    @Test("a long receipt sent in parts is one receipt: read as a whole, each photo kept and sent back by page, deleted with it")
+    func receiptInParts() async throws {
+        let images = try (1...3).map { try Corpus.bytes("receipts-real/parts", "walgreens-san-mateo-\($0).jpg") }
+        try await APIHarness.make().run { client in
+            let token = try await client.login("10000012")
+            let (body, contentType) = Self.parts(images)
+            let created = try await client.upload("/v1/receipts", token: token, bytes: body, contentType: contentType)
+            #expect(created.status == .created, "\(created.text)")
+            let receipt = try #require(created.json["receipt"] as? [String: Any])
+            #expect(receipt["pages"] as? Int == 3)
+            #expect(receipt["merchant"] as? String == "Walgreens", "from the last part's thanks: the logo is no text")
+            #expect(receipt["date"] as? String == "2022-05-24", "from the first part")
+            #expect(receipt.money("total") == "29.53", "from the second part, not the loyalty savings of the last")
+            let id = try #require(receipt["id"] as? String)
+            for page in 1...3 {
+                let back = try await client.call(.get, "/v1/receipts/\(id)/image\(page == 1 ? "" : "?page=\(page)")", token: token)
+                #expect(back.status == .ok && back.bytes == images[page - 1], "page \(page)")
+            }
+            let missing = try await client.call(.get, "/v1/receipts/\(id)/image?page=4", token: token)
+            #expect(missing.status == .notFound && missing.errorField == "page")
+            let outside = try await client.call(.get, "/v1/receipts/\(id)/image?page=0", token: token)
+            #expect(outside.status == .badRequest && outside.errorField == "page")
+            let listed = try await client.call(.get, "/v1/receipts?month=2022-05", token: token)
+            #expect((listed.json["receipts"] as? [[String: Any]])?.first?["pages"] as? Int == 3)
+
+            // Six parts are a stack of receipts, not one: refused before any is read.
+            let (six, sixType) = Self.parts(Array(repeating: images[0], count: 6))
+            let refused = try await client.upload("/v1/receipts", token: token, bytes: six, contentType: sixType)
+            #expect(refused.status == .unprocessableContent && refused.errorCode == "too_many_pages", "\(refused.text)")
+            // A part that is no image refuses the whole, saying which.
+            let (broken, brokenType) = Self.parts([images[0], Array("not a photo".utf8)])
+            let unreadable = try await client.upload("/v1/receipts", token: token, bytes: broken, contentType: brokenType)
+            #expect(unreadable.status == .unsupportedMediaType && unreadable.text.contains("Photo 2 of 2"), "\(unreadable.text)")
+            let count = try await client.call(.get, "/v1/receipts", token: token)
+            #expect((count.json["receipts"] as? [[String: Any]])?.count == 1, "nothing saved of a refused receipt")
+
+            #expect(try await client.call(.delete, "/v1/receipts/\(id)", token: token).status == .noContent)
+            #expect(try await client.call(.get, "/v1/receipts/\(id)/image?page=2", token: token).status == .notFound)
+        }
+    }
+
     @Test("a receipt is matched to the payment of its amount within 3 days, counted once in the budget, and alerts at 80 and 100 %")
     func matchingAndBudget() async throws {
         let harness = try await APIHarness.make()

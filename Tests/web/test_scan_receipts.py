@@ -238,6 +238,37 @@ class ScanReceiptsTest(BrowserTest):
         for receipt_id in (dollars, rupees):
             self.assertFalse(self.browser.find_elements(By.CSS_SELECTOR, f"#receipts li[data-id='{receipt_id}']"))
 
+    def test_a_long_receipt_photographed_in_parts_is_one_receipt(self):
+        """The Walgreens receipt in three overlapping parts (Tests/corpus/receipts-real/parts), chosen
+        together: the picker says how many, the receipt reads as the photo taken whole (shop from
+        the thanks at the bottom, date from the top, the total from the middle part, not the
+        loyalty savings under it) and shows its three photos in order."""
+        self.login()
+        parts = os.path.join(CORPUS, "receipts-real", "parts")
+        files = [os.path.join(parts, f"walgreens-san-mateo-{n}.jpg") for n in (1, 2, 3)]
+        self.browser.get(BASE + "/receipts")
+        self.browser.find_element(By.ID, "photo").send_keys("\n".join(files))
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, ".picker-name").text, "3 Fotos, als eine Quittung gelesen")
+        old_page = self.browser.find_element(By.TAG_NAME, "html")
+        self.browser.find_element(By.ID, "receipt-upload").click()
+        self.wait_until_left(old_page)
+        self.assertIn("/receipts/", self.browser.current_url)
+        self.assertEqual(self.browser.find_element(By.ID, "merchant").get_attribute("value"), "Walgreens")
+        self.assertEqual(self.browser.find_element(By.ID, "date").get_attribute("value"), "2022-05-24")
+        self.assertEqual(self.browser.find_element(By.ID, "total").get_attribute("value"), "29.53")
+        photos = self.browser.find_elements(By.CSS_SELECTOR, "img.receipt-photo")
+        self.assertEqual([p.get_attribute("alt") for p in photos], [f"Foto {n} von 3 der Quittung" for n in (1, 2, 3)])
+        for photo, path in zip(photos, files):
+            self.wait_until(lambda b: b.execute_script("return arguments[0].complete", photo))
+            size = self.browser.execute_script("return [arguments[0].naturalWidth, arguments[0].naturalHeight]", photo)
+            self.assertEqual(tuple(size), Image.open(path).size, "each part shown as taken, in order")
+        tops = [p.rect["y"] for p in photos]
+        self.assertEqual(tops, sorted(tops), "one under the other")
+        receipt_id = self.browser.current_url.rstrip("/").split("/")[-1]
+        self.shoot_dark_and_light(f"/receipts/{receipt_id}", "receipt-parts", ".receipt-photos")
+        self.submit("#delete-receipt")
+        self.assertFalse(self.browser.find_elements(By.CSS_SELECTOR, f"#receipts li[data-id='{receipt_id}']"))
+
 
 if __name__ == "__main__":
     unittest.main()
@@ -344,10 +375,4 @@ class ReceiptSearchTest(BrowserTest):
         _, budget = api("GET", "/v1/budgets?month=2024-05", token=token)
         spent = {line["category"]: line["spent"]["amount"] for line in budget["budget"]["categories"]}
         self.assertEqual((spent.get("transport"), spent.get("groceries")), ("50.00", "26.79"), budget)
-        for mode in ["dark", "light"]:
-            self.browser.get(BASE + f"/appearance/{mode}?back=/receipts/{receipt['id']}")
-            self.wait_until(lambda b: b.find_element(By.TAG_NAME, "html").get_attribute("data-theme") == mode)
-            self.browser.execute_script("document.getElementById('split-form').scrollIntoView()")
-            self.assert_fits_and_accessible()
-            os.makedirs(ARTIFACTS, exist_ok=True)
-            self.browser.save_screenshot(os.path.join(ARTIFACTS, f"receipt-split-{mode}.png"))
+        self.shoot_dark_and_light(f"/receipts/{receipt['id']}", "receipt-split", "#split-form")

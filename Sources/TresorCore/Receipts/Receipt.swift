@@ -16,6 +16,8 @@ public struct Receipt: Sendable, Hashable {
     public var vat: [VATAmount] = []
     /// The parts of a receipt split across categories (empty: all of it in `category`).
     public var splits: [ReceiptSplit] = []
+    /// Photos of the receipt: 1, or more for a long one taken in parts (`receipt_pages`).
+    public var pages: Int = 1
 }
 
 /// One part of a split receipt.

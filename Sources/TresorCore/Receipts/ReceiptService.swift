@@ -11,10 +11,22 @@ public struct ReceiptService: Sendable {
     let clock: any Clock
     let budgets: BudgetService
 
-    static let columns = "id, blob_hash, merchant, purchase_date, total_minor, currency, category, text, confidence, transaction_id, vat"
+    static let stored = "id, blob_hash, merchant, purchase_date, total_minor, currency, category, text, confidence, transaction_id, vat"
+    /// The row and its count of photos (`Receipt.pages`), from `receipts` unaliased.
+    static let columns = stored + ", 1 + (SELECT COUNT(*) FROM receipt_pages g WHERE g.receipt_id = receipts.id)"
 
     public func create(image: [UInt8], reading: ReceiptInput, for customer: CustomerID) async throws -> Receipt {
-        let hash = try await Self.store(image, in: blobs)
+        try await create(images: [image], reading: reading, for: customer)
+    }
+
+    /// A receipt of one photo or of a long one's parts, top first: every photo into the store
+    /// before the rows, the first as the receipt's image, the others as its pages 2, 3, ….
+    public func create(images: [[UInt8]], reading: ReceiptInput, for customer: CustomerID) async throws -> Receipt {
+        guard !images.isEmpty else { throw DomainError(.missingField, field: "image", "The form has no image file.") }
+        var stored: [String] = []
+        for image in images { stored.append(try await Self.store(image, in: blobs)) }
+        let hashes = stored
+        let hash = hashes[0]
         let now = clock.unixMillis
         let receipt = try await database.transaction { session in
             let category = try await Self.category(for: reading.merchant, customer: customer, in: session)
@@ -22,7 +34,7 @@ public struct ReceiptService: Sendable {
                 SQL(
                     """
                     INSERT INTO receipts (customer_id, blob_hash, merchant, purchase_date, total_minor, currency, category, text, confidence, \
-                    vat, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING \(Self.columns)
+                    vat, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING \(Self.stored), 1
                     """,
                     [
                         .int(customer.rawValue), .text(hash), reading.merchant.map(SQLValue.text) ?? .null,
@@ -31,7 +43,15 @@ public struct ReceiptService: Sendable {
                         .int(Int64(reading.confidence)), .text(String(decoding: try JSONEncoder().encode(reading.vat), as: UTF8.self)), .int(now),
                         .int(now),
                     ]))
-            let matched = try await Self.match(Self.receipt(row!), customer: customer, in: session)
+            var created = try Self.receipt(row!)
+            for (index, page) in hashes.enumerated().dropFirst() {
+                try await session.execute(
+                    SQL(
+                        "INSERT INTO receipt_pages (receipt_id, page, blob_hash) VALUES (?, ?, ?)",
+                        [.int(created.id), .int(Int64(index + 1)), .text(page)]))
+            }
+            created.pages = hashes.count
+            let matched = try await Self.match(created, customer: customer, in: session)
             try await Ledger.pagesChanged(ofTransactions: matched.transactionID.map { [$0] } ?? [], in: session)
             return matched
         }
@@ -94,8 +114,18 @@ public struct ReceiptService: Sendable {
         try await database.read { try await Self.load(id, customer: customer, in: $0) }
     }
 
-    public func image(_ id: Int64, of customer: CustomerID) async throws -> [UInt8] {
-        try await blobs.get(try await get(id, of: customer).blobHash)
+    /// The receipt's photo `page` (1 the first; a long receipt has more).
+    public func image(_ id: Int64, of customer: CustomerID, page: Int = 1) async throws -> [UInt8] {
+        let hash = try await database.read { session in
+            let receipt = try await Self.load(id, customer: customer, in: session)
+            guard page != 1 else { return receipt.blobHash }
+            guard
+                let row = try await session.queryOne(
+                    SQL("SELECT blob_hash FROM receipt_pages WHERE receipt_id = ? AND page = ?", [.int(id), .int(Int64(page))]))
+            else { throw DomainError(.notFound, field: "page", "The receipt has \(receipt.pages) photo(s).") }
+            return row.text(0)
+        }
+        return try await blobs.get(hash)
     }
 
     /// Applies the corrections. A new category is learnt for the merchant; a new amount or date
@@ -211,6 +241,7 @@ public struct ReceiptService: Sendable {
         try await database.transaction { session in
             let receipt = try await Self.load(id, customer: customer, in: session)
             try await session.execute(SQL("DELETE FROM receipt_splits WHERE receipt_id = ?", [.int(id)]))
+            try await session.execute(SQL("DELETE FROM receipt_pages WHERE receipt_id = ?", [.int(id)]))
             try await session.execute(SQL("DELETE FROM receipts WHERE id = ? AND customer_id = ?", [.int(id), .int(customer.rawValue)]))
             try await Ledger.pagesChanged(ofTransactions: receipt.transactionID.map { [$0] } ?? [], in: session)
         }
@@ -304,7 +335,9 @@ public struct ReceiptService: Sendable {
         let rows = try await session.query(
             SQL(
                 """
-                SELECT s.receipt_id, s.category, s.amount_minor, r.currency FROM receipt_splits s JOIN receipts r ON r.id = s.receipt_id                 WHERE s.receipt_id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))                 ORDER BY s.receipt_id, s.amount_minor DESC, s.category
+                SELECT s.receipt_id, s.category, s.amount_minor, r.currency FROM receipt_splits s JOIN receipts r ON r.id = s.receipt_id \
+                WHERE s.receipt_id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", "))) \
+                ORDER BY s.receipt_id, s.amount_minor DESC, s.category
                 """, ids.map { .int($0) }))
         return Dictionary(grouping: rows, by: { $0.int(0) }).mapValues { parts in
             parts.map { ReceiptSplit(category: $0.text(1), amount: Money(minorUnits: $0.int(2), currency: Currency(code: $0.text(3)) ?? .chf)) }
@@ -317,6 +350,6 @@ public struct ReceiptService: Sendable {
             id: row.int(0), blobHash: row.text(1), merchant: row.optionalText(2), date: try row.optionalText(3).map { try LocalDate(parsing: $0) },
             total: row.optionalInt(4).map { Money(minorUnits: $0, currency: currency) }, currency: currency, category: row.text(6),
             text: row.text(7), confidence: Int(row.int(8)), transactionID: row.optionalInt(9),
-            vat: (try? JSONDecoder().decode([VATAmount].self, from: Data(row.text(10).utf8))) ?? [])
+            vat: (try? JSONDecoder().decode([VATAmount].self, from: Data(row.text(10).utf8))) ?? [], pages: Int(row.int(11)))
     }
 }

@@ -45,6 +45,7 @@ public struct Migration: Sendable {
         .m039PaymentsByTransaction,
         .m040PendingPayments,
         .m041ExportParts,
+        .m042ReceiptPages,
     ]
 
     public static let trackingTable =

@@ -31,6 +31,10 @@ extension Components.Schemas {
     public struct Receipt: Codable, Hashable, Sendable {
         /// - Remark: Generated from `#/components/schemas/Receipt/id`.
         public var id: Swift.String
+        /// Photos of the receipt: more than 1 for a long one taken in parts (GET /v1/receipts/{id}/image?page=n).
+        ///
+        /// - Remark: Generated from `#/components/schemas/Receipt/pages`.
+        public var pages: Swift.Int
         /// - Remark: Generated from `#/components/schemas/Receipt/merchant`.
         public var merchant: Swift.String?
         /// - Remark: Generated from `#/components/schemas/Receipt/date`.
@@ -84,6 +88,7 @@ extension Components.Schemas {
         ///
         /// - Parameters:
         ///   - id:
+        ///   - pages: Photos of the receipt: more than 1 for a long one taken in parts (GET /v1/receipts/{id}/image?page=n).
         ///   - merchant:
         ///   - date:
         ///   - total:
@@ -95,6 +100,7 @@ extension Components.Schemas {
         ///   - splits: The parts of a receipt split across categories, largest first; empty when it is whole.
         public init(
             id: Swift.String,
+            pages: Swift.Int,
             merchant: Swift.String? = nil,
             date: Swift.String? = nil,
             total: Components.Schemas.Money? = nil,
@@ -106,6 +112,7 @@ extension Components.Schemas {
             splits: [Components.Schemas.ReceiptSplit]? = nil
         ) {
             self.id = id
+            self.pages = pages
             self.merchant = merchant
             self.date = date
             self.total = total
@@ -118,6 +125,7 @@ extension Components.Schemas {
         }
         public enum CodingKeys: String, CodingKey {
             case id
+            case pages
             case merchant
             case date
             case total
@@ -350,7 +358,7 @@ extension Operations {
     }
     /// A photo of a till receipt becomes a receipt (OCR in German, French, Italian, English).
     ///
-    /// The photo (JPEG, PNG or HEIC, at most 10 MB and 40 megapixels) is the raw body or the first file of a multipart/form-data body. A HEIC photo is kept as a JPEG, which every browser shows.
+    /// The photo (JPEG, PNG or HEIC, at most 10 MB and 40 megapixels) is the raw body or a file of a multipart/form-data body. A HEIC photo is kept as a JPEG, which every browser shows. A long receipt photographed in parts is one receipt: up to 5 files in one form, top part first; they are read in that order as one text (lines two parts both show read once), so the shop comes from the top, the total from the bottom, and each photo is kept (`pages`, `GET …/image?page=n`). More than 5 files are `too_many_pages`; a part that cannot be read refuses the whole, naming it.
     ///
     /// - Remark: HTTP `POST /v1/receipts`.
     /// - Remark: Generated from `#/paths//v1/receipts/post`.
@@ -1577,7 +1585,7 @@ extension Operations {
             }
         }
     }
-    /// The receipt's photo, decrypted from the blob store.
+    /// The receipt's photo, decrypted from the blob store; a long receipt's part `page` (1 to its `pages`).
     ///
     /// - Remark: HTTP `GET /v1/receipts/{id}/image`.
     /// - Remark: Generated from `#/paths//v1/receipts/{id}/image/get`.
@@ -1597,6 +1605,19 @@ extension Operations {
                 }
             }
             public var path: Operations.GetV1ReceiptsIdImage.Input.Path
+            /// - Remark: Generated from `#/paths/v1/receipts/{id}/image/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/receipts/{id}/image/GET/query/page`.
+                public var page: Swift.Int?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - page:
+                public init(page: Swift.Int? = nil) {
+                    self.page = page
+                }
+            }
+            public var query: Operations.GetV1ReceiptsIdImage.Input.Query
             /// - Remark: Generated from `#/paths/v1/receipts/{id}/image/GET/header`.
             public struct Headers: Sendable, Hashable {
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetV1ReceiptsIdImage.AcceptableContentType>]
@@ -1613,12 +1634,15 @@ extension Operations {
             ///
             /// - Parameters:
             ///   - path:
+            ///   - query:
             ///   - headers:
             public init(
                 path: Operations.GetV1ReceiptsIdImage.Input.Path,
+                query: Operations.GetV1ReceiptsIdImage.Input.Query = .init(),
                 headers: Operations.GetV1ReceiptsIdImage.Input.Headers = .init()
             ) {
                 self.path = path
+                self.query = query
                 self.headers = headers
             }
         }
@@ -1693,6 +1717,29 @@ extension Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rejection with a stable code and the field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/receipts/{id}/image/get/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
                             response: self
                         )
                     }
@@ -1806,7 +1853,7 @@ extension APIProtocol {
     }
     /// A photo of a till receipt becomes a receipt (OCR in German, French, Italian, English).
     ///
-    /// The photo (JPEG, PNG or HEIC, at most 10 MB and 40 megapixels) is the raw body or the first file of a multipart/form-data body. A HEIC photo is kept as a JPEG, which every browser shows.
+    /// The photo (JPEG, PNG or HEIC, at most 10 MB and 40 megapixels) is the raw body or a file of a multipart/form-data body. A HEIC photo is kept as a JPEG, which every browser shows. A long receipt photographed in parts is one receipt: up to 5 files in one form, top part first; they are read in that order as one text (lines two parts both show read once), so the shop comes from the top, the total from the bottom, and each photo is kept (`pages`, `GET …/image?page=n`). More than 5 files are `too_many_pages`; a part that cannot be read refuses the whole, naming it.
     ///
     /// - Remark: HTTP `POST /v1/receipts`.
     /// - Remark: Generated from `#/paths//v1/receipts/post`.
@@ -1875,16 +1922,18 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// The receipt's photo, decrypted from the blob store.
+    /// The receipt's photo, decrypted from the blob store; a long receipt's part `page` (1 to its `pages`).
     ///
     /// - Remark: HTTP `GET /v1/receipts/{id}/image`.
     /// - Remark: Generated from `#/paths//v1/receipts/{id}/image/get`.
     public func getV1ReceiptsIdImage(
         path: Operations.GetV1ReceiptsIdImage.Input.Path,
+        query: Operations.GetV1ReceiptsIdImage.Input.Query = .init(),
         headers: Operations.GetV1ReceiptsIdImage.Input.Headers = .init()
     ) async throws -> Operations.GetV1ReceiptsIdImage.Output {
         try await getV1ReceiptsIdImage(Operations.GetV1ReceiptsIdImage.Input(
             path: path,
+            query: query,
             headers: headers
         ))
     }
@@ -2039,7 +2088,7 @@ extension Client {
     }
     /// A photo of a till receipt becomes a receipt (OCR in German, French, Italian, English).
     ///
-    /// The photo (JPEG, PNG or HEIC, at most 10 MB and 40 megapixels) is the raw body or the first file of a multipart/form-data body. A HEIC photo is kept as a JPEG, which every browser shows.
+    /// The photo (JPEG, PNG or HEIC, at most 10 MB and 40 megapixels) is the raw body or a file of a multipart/form-data body. A HEIC photo is kept as a JPEG, which every browser shows. A long receipt photographed in parts is one receipt: up to 5 files in one form, top part first; they are read in that order as one text (lines two parts both show read once), so the shop comes from the top, the total from the bottom, and each photo is kept (`pages`, `GET …/image?page=n`). More than 5 files are `too_many_pages`; a part that cannot be read refuses the whole, naming it.
     ///
     /// - Remark: HTTP `POST /v1/receipts`.
     /// - Remark: Generated from `#/paths//v1/receipts/post`.
@@ -2089,10 +2138,10 @@ extension Client {
                         allowsUnknownParts: true,
                         requiredExactlyOncePartNames: [],
                         requiredAtLeastOncePartNames: [],
-                        atMostOncePartNames: [
+                        atMostOncePartNames: [],
+                        zeroOrMoreTimesPartNames: [
                             "image"
                         ],
-                        zeroOrMoreTimesPartNames: [],
                         encoding: { part in
                             switch part {
                             case let .image(wrapped):
@@ -2839,7 +2888,7 @@ extension Client {
             }
         )
     }
-    /// The receipt's photo, decrypted from the blob store.
+    /// The receipt's photo, decrypted from the blob store; a long receipt's part `page` (1 to its `pages`).
     ///
     /// - Remark: HTTP `GET /v1/receipts/{id}/image`.
     /// - Remark: Generated from `#/paths//v1/receipts/{id}/image/get`.
@@ -2859,6 +2908,13 @@ extension Client {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "page",
+                    value: input.query.page
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -2898,6 +2954,28 @@ extension Client {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .ok(.init(body: body))
+                case 400:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses._Error.Body

@@ -114,7 +114,7 @@ public protocol APIProtocol: Sendable {
     func getV1Receipts(_ input: Operations.GetV1Receipts.Input) async throws -> Operations.GetV1Receipts.Output
     /// A photo of a till receipt becomes a receipt (OCR in German, French, Italian, English).
     ///
-    /// The photo (JPEG, PNG or HEIC, at most 10 MB and 40 megapixels) is the raw body or the first file of a multipart/form-data body. A HEIC photo is kept as a JPEG, which every browser shows.
+    /// The photo (JPEG, PNG or HEIC, at most 10 MB and 40 megapixels) is the raw body or a file of a multipart/form-data body. A HEIC photo is kept as a JPEG, which every browser shows. A long receipt photographed in parts is one receipt: up to 5 files in one form, top part first; they are read in that order as one text (lines two parts both show read once), so the shop comes from the top, the total from the bottom, and each photo is kept (`pages`, `GET …/image?page=n`). More than 5 files are `too_many_pages`; a part that cannot be read refuses the whole, naming it.
     ///
     /// - Remark: HTTP `POST /v1/receipts`.
     /// - Remark: Generated from `#/paths//v1/receipts/post`.
@@ -139,7 +139,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/receipts/{id}`.
     /// - Remark: Generated from `#/paths//v1/receipts/{id}/delete`.
     func deleteV1ReceiptsId(_ input: Operations.DeleteV1ReceiptsId.Input) async throws -> Operations.DeleteV1ReceiptsId.Output
-    /// The receipt's photo, decrypted from the blob store.
+    /// The receipt's photo, decrypted from the blob store; a long receipt's part `page` (1 to its `pages`).
     ///
     /// - Remark: HTTP `GET /v1/receipts/{id}/image`.
     /// - Remark: Generated from `#/paths//v1/receipts/{id}/image/get`.

@@ -38,6 +38,37 @@ enum ImageBody {
             Array(buffer.readableBytesView), contentType: request.headers[.contentType] ?? "", limits: limits, imageRequired: imageRequired)
     }
 
+    /// Every image of the body, in the order sent, and its text fields: the photos of a long
+    /// receipt taken in parts (`image` repeated in a multipart form), each held to `maxBytes`,
+    /// at most `maxPages` of them. A body that is one image is one page.
+    static func readPages(_ request: Request, limits: ScanLimits) async throws -> (images: [[UInt8]], fields: [String: String]) {
+        var request = request
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: limits.maxBytes * limits.maxPages + 64 * 1024)
+        } catch is NIOTooManyBytesError {
+            throw limits.tooManyBytes
+        }
+        let bytes = Array(buffer.readableBytesView)
+        let contentType = request.headers[.contentType] ?? ""
+        guard let boundary = Multipart.boundary(of: contentType) else {
+            let (image, fields) = try form(bytes, contentType: contentType, limits: limits)
+            return ([image], fields)
+        }
+        let parts = Multipart.parts(bytes, boundary: boundary)
+        let isFile = { (part: Multipart.Part) in part.filename != nil || (part.contentType ?? "").hasPrefix("image/") }
+        var fields: [String: String] = [:]
+        for part in parts where !isFile(part) {
+            if let name = part.name { fields[name] = part.text }
+        }
+        // why empty ones dropped: a browser sends an empty file part for a picker left empty.
+        let images = parts.filter(isFile).map(\.content).filter { !$0.isEmpty }
+        guard !images.isEmpty else { throw DomainError(.missingField, field: "image", "The form has no image file.") }
+        guard images.count <= limits.maxPages else { throw limits.tooManyPages }
+        guard images.allSatisfy({ $0.count <= limits.maxBytes }) else { throw limits.tooManyBytes }
+        return (images, fields)
+    }
+
     /// The image and text fields of a body of `contentType` (see `readForm`).
     static func form(_ bytes: [UInt8], contentType: String, limits: ScanLimits, imageRequired: Bool = true) throws -> (
         image: [UInt8], fields: [String: String]

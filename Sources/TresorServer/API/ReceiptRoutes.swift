@@ -23,6 +23,8 @@ struct ReceiptRoutes {
         let transactionID: String?
         let vat: [VATAmount]
         let splits: [SplitDTO]
+        /// Photos of the receipt (`GET …/image?page=n`): more than 1 for a long one taken in parts.
+        let pages: Int
 
         struct SplitDTO: Codable {
             let category: String
@@ -40,10 +42,11 @@ struct ReceiptRoutes {
             transactionID = receipt.transactionID.map(String.init)
             vat = receipt.vat
             splits = receipt.splits.map { SplitDTO(category: $0.category, amount: $0.amount) }
+            pages = receipt.pages
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, merchant, date, total, category, text, confidence, vat, splits
+            case id, merchant, date, total, category, text, confidence, vat, splits, pages
             case transactionID = "transaction_id"
         }
     }
@@ -52,9 +55,9 @@ struct ReceiptRoutes {
 
     func create(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
-        let image = try await ImageBody.read(request, limits: scanner.limits)
+        let (images, _) = try await ImageBody.readPages(request, limits: scanner.limits)
         let receipt = try await ReceiptIntake.store(
-            image, for: principal.customerID, scanner: scanner, receipts: receipts, limiter: limiter)
+            images, for: principal.customerID, scanner: scanner, receipts: receipts, limiter: limiter)
         return try JSON.response(One(receipt: ReceiptDTO(receipt)), status: .created)
     }
 
@@ -89,7 +92,8 @@ struct ReceiptRoutes {
 
     func image(_ request: Request, context: TresorRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
-        return ImageBody.response(try await receipts.image(try context.parameters.receiptID(), of: principal.customerID))
+        let page = try await request.integer("page", default: 1, range: 1...scanner.limits.maxPages)
+        return ImageBody.response(try await receipts.image(try context.parameters.receiptID(), of: principal.customerID, page: page))
     }
 
     func update(_ request: Request, context: TresorRequestContext) async throws -> Response {

@@ -56,10 +56,10 @@ extension WebApp {
         guard let (principal, token) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
         guard let scanner else { return WebSupport.redirect("/receipts") }
         do {
-            let (image, form) = try await ImageBody.readForm(request, limits: scanner.limits)
+            let (images, form) = try await ImageBody.readPages(request, limits: scanner.limits)
             guard checkCSRF(form, token: token) else { return await formExpired(request) }
             let receipt = try await ReceiptIntake.store(
-                image, for: principal.customerID, scanner: scanner, receipts: services.receipts, limiter: services.rateLimiter)
+                images, for: principal.customerID, scanner: scanner, receipts: services.receipts, limiter: services.rateLimiter)
             return WebSupport.redirect("/receipts/\(receipt.id)")
         } catch {
             return WebSupport.redirect("/receipts?error=\(Self.scanErrorCode(error))")
@@ -83,6 +83,14 @@ extension WebApp {
             "date": fields["date"] ?? receipt.date?.description ?? "",
             "total": fields["total"] ?? receipt.total?.decimalString ?? "", "currency": receipt.currency.code, "text": receipt.text,
             "confidence": page.language.percent(String(receipt.confidence)), "matched": receipt.transactionID != nil,
+            // A long receipt's parts one under the other, in the order taken, each named.
+            "photos": (1...receipt.pages).map { n in
+                [
+                    "src": "/receipts/\(receipt.id)/image" + (n == 1 ? "" : "?page=\(n)"),
+                    "label": receipt.pages == 1
+                        ? page.strings["till_image"] ?? "" : page.strings.text("till_image_page", ["n": String(n), "of": String(receipt.pages)]),
+                ]
+            },
         ]
         page.values["categories"] = try await categoryOptions(page, customer: customer, selected: fields["category"] ?? receipt.category)
         // The split form: the parts saved (or as typed), and empty rows to add more, at least three rows.
@@ -113,7 +121,9 @@ extension WebApp {
 
     func receiptImage(_ request: Request, context: TresorRequestContext) async throws -> Response {
         guard let (principal, _) = await session(request) else { return WebSupport.redirect("/login?expired=1") }
-        guard let id = Int64(context.parameters.get("id") ?? ""), let bytes = try? await services.receipts.image(id, of: principal.customerID)
+        let page = Int(request.text("page") ?? "1") ?? 0
+        guard let id = Int64(context.parameters.get("id") ?? ""), page >= 1,
+            let bytes = try? await services.receipts.image(id, of: principal.customerID, page: page)
         else { return await notFound(request) }
         return ImageBody.response(bytes)
     }

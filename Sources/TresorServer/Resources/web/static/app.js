@@ -342,7 +342,10 @@ document.addEventListener("change", (event) => {
   const file = event.target.files && event.target.files[0];
   const name = picker.querySelector(".picker-name");
   if (!name.dataset.empty) name.dataset.empty = name.textContent;
-  name.textContent = file ? file.name : name.dataset.empty;
+  const count = event.target.files ? event.target.files.length : 0;
+  // Several photos are the parts of one long receipt: say how many, show the first.
+  name.textContent = count > 1 && event.target.dataset.several
+    ? event.target.dataset.several.replace("{n}", count) : file ? file.name : name.dataset.empty;
   const preview = picker.querySelector(".picker-preview");
   if (!preview) return;
   if (preview.src) URL.revokeObjectURL(preview.src);
