@@ -19,7 +19,6 @@ import sys
 import urllib.error
 import urllib.request
 import uuid
-import zoneinfo
 
 from xsdata.formats.dataclass.parsers import XmlParser
 from xsdata.formats.dataclass.serializers import XmlSerializer
@@ -29,16 +28,11 @@ from xsdata.models.datatype import XmlDate, XmlDateTime
 import pyiso20022.pacs.pacs_008_001_08 as pacs008
 import pyiso20022.pain.pain_001_001_09 as pain001
 import pyiso20022.pain.pain_002_001_10 as pain002
+from bank_day import bank_today
 
 BASE, WORK, TRESOR = sys.argv[1], sys.argv[2], sys.argv[3]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-
-
-def bank_today():
-    """The bank's calendar day (Europe/Zurich, as `BankCalendar`). why not date.today(): from
-    23:00 UTC (22:00 in summer) the machine's day is the day before the bank's."""
-    return datetime.datetime.now(zoneinfo.ZoneInfo("Europe/Zurich")).date()
 
 def call(method, path, body=None, token=None, raw=None, content_type="application/json"):
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)

@@ -28,21 +28,15 @@ import sys
 import tempfile
 import urllib.parse
 import urllib.request
-import zoneinfo
 from html.parser import HTMLParser
 
 import yaml
+from bank_day import bank_today
 
 BASE, STAFF, STAFF_PASSWORD, SPEC, XSD = sys.argv[1:6]
 rng = random.Random(20261128)
 count = 0
 
-
-
-def bank_today():
-    """The bank's calendar day (Europe/Zurich, as `BankCalendar`). why not date.today(): from
-    23:00 UTC (22:00 in summer) the machine's day is the day before the bank's."""
-    return datetime.datetime.now(zoneinfo.ZoneInfo("Europe/Zurich")).date()
 
 def call(method, path, token=None, body=None, content_type="application/json", opener=None):
     """(status, text); -1 when the server does not answer at all."""

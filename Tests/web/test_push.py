@@ -8,7 +8,6 @@ why the subscription is made by the test: Chromium subscribes only at Google's p
 browser's WebCrypto, and the server's end of Web Push is tested against a push service and a
 peer decrypter in scripts/push-test.sh."""
 import json
-import os
 import time
 import urllib.parse
 import urllib.request
@@ -16,7 +15,7 @@ import urllib.request
 import websocket
 from selenium.webdriver.common.by import By
 
-from webbase import ARTIFACTS, BASE, BrowserTest, api
+from webbase import BASE, BrowserTest, api
 
 CONTRACT = "10000033"
 
@@ -126,13 +125,7 @@ class PushTest(BrowserTest):
         listed = self.browser.find_element(By.ID, "push-subscriptions").text
         self.assertIn(added[0]["label"], listed)
         self.assert_fits_and_accessible()
-        for mode in ["dark", "light"]:
-            self.browser.get(BASE + f"/appearance/{mode}?back=/settings")
-            self.wait_until(lambda b: b.find_element(By.TAG_NAME, "html").get_attribute("data-theme") == mode)
-            self.browser.execute_script("document.getElementById('push').scrollIntoView()")
-            self.assert_fits_and_accessible()
-            os.makedirs(ARTIFACTS, exist_ok=True)
-            self.browser.save_screenshot(os.path.join(ARTIFACTS, f"push-settings-{mode}.png"))
+        self.shoot_dark_and_light("/settings", "push-settings", "#push")
 
         # Back in Settings, this browser is marked in the list and not offered the switch again
         # (its subscription as PushManager.getSubscription answers it, stood in for as above).

@@ -1,6 +1,5 @@
 """Shared set-up of the browser tests: a headless Chromium at 375x812 and the checks every page
 must pass (no horizontal overflow, labels, contrast)."""
-import datetime
 import json
 import os
 import shutil
@@ -11,8 +10,10 @@ import unittest
 import urllib.error
 import urllib.parse
 import urllib.request
-import zoneinfo
+import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from bank_day import bank_today  # noqa: E402  (scripts/, shared with the scripts that name the day)
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
@@ -34,12 +35,6 @@ WebElement.click = _centred_click
 
 BASE = os.environ["TRESOR_WEB_URL"]
 
-
-def bank_today():
-    """The bank's calendar day (Europe/Zurich, as `BankCalendar`): what it books and exports
-    under. why not date.today(): from 23:00 UTC (22:00 in summer) the machine's day is the day
-    before the bank's, and a test naming "today" asked for the wrong day."""
-    return datetime.datetime.now(zoneinfo.ZoneInfo("Europe/Zurich")).date()
 # The web app's browser id (KnownBrowsers) that every test's browser presents.
 TEST_BROWSER = "webtestbrowser00000000000000000000000000000"
 ARTIFACTS = os.environ.get("TRESOR_WEB_ARTIFACTS", "/tmp/tresor-web-artifacts")
@@ -227,6 +222,18 @@ class BrowserTest(unittest.TestCase):
             return any(part in message.split(" ", 1)[0] for part in ["/static/", "/sw.js", "/manifest.webmanifest"])
         errors = [e["message"] for e in self.browser.get_log("browser") if e["level"] == "SEVERE" and counts(e["message"])]
         self.assertEqual(errors, [], self.browser.current_url)
+
+    def shoot_dark_and_light(self, back, name, scroll_to):
+        """`back` (a path of the app) in the dark theme and then the light one, scrolled to the
+        element `scroll_to` (a CSS selector), each checked and kept as `ARTIFACTS/name-mode.png`:
+        the screenshots the README's gallery takes."""
+        for mode in ["dark", "light"]:
+            self.browser.get(BASE + f"/appearance/{mode}?back={back}")
+            self.wait_until(lambda b: b.find_element(By.TAG_NAME, "html").get_attribute("data-theme") == mode)
+            self.browser.execute_script("arguments[0].scrollIntoView()", self.browser.find_element(By.CSS_SELECTOR, scroll_to))
+            self.assert_fits_and_accessible()
+            os.makedirs(ARTIFACTS, exist_ok=True)
+            self.browser.save_screenshot(os.path.join(ARTIFACTS, f"{name}-{mode}.png"))
 
 
 class OwnDemoTest(BrowserTest):
