@@ -12,6 +12,7 @@ alone (`--customers N` for another size).
 """
 import datetime
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -122,6 +123,16 @@ def grow(store, tresor, template, work, customers, label):
     assert f"Wrote {due} payment" in output, output
     jobs["pain001_export"]["file_mb"] = round(os.path.getsize(os.path.join(work, "pain001.xml")) / 1e6, 1)
     os.remove(os.path.join(work, "pain001.xml"))
+    # The clearing's answer to that export: every payment accepted by the group status, each
+    # marked settled, read a page of the export at a time.
+    message = re.search(r"message (\S+)\)", output).group(1)
+    status_file = os.path.join(work, "pain002.xml")
+    with open(status_file, "w") as out:
+        out.write(pain002_accepted(message))
+    settle(db)
+    jobs["pain002_import"], output = job(tresor, ["clearing", "import", "--db", db, status_file], due, "payments")
+    assert f"payments settled: {due}" in output, output
+    os.remove(status_file)
     today = datetime.date.today()
     last_month = (today.replace(day=1) - datetime.timedelta(days=1)).strftime("%Y-%m")
     accounts = int(query(db, "SELECT COUNT(*) FROM accounts WHERE customer_id IS NOT NULL")[0])
@@ -142,6 +153,15 @@ def grow(store, tresor, template, work, customers, label):
                "bytes_per_posting_added": round((size_of(db) - size_before) / (postings - postings_before)),
                "refused": made["refused"], "due_payments": due}
     return db, made, {"bank": summary, "jobs": jobs}
+
+
+def pain002_accepted(message_id):
+    """A pain.002.001.10 accepting the whole export `message_id` by its group status."""
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.002.001.10"><CstmrPmtStsRpt>'
+            f'<GrpHdr><MsgId>STS-{message_id[-20:]}</MsgId><CreDtTm>2026-12-01T07:00:00</CreDtTm></GrpHdr>'
+            f'<OrgnlGrpInfAndSts><OrgnlMsgId>{message_id}</OrgnlMsgId><OrgnlMsgNmId>pain.001.001.09</OrgnlMsgNmId>'
+            '<GrpSts>ACCP</GrpSts></OrgnlGrpInfAndSts></CstmrPmtStsRpt></Document>\n')
 
 
 def throughput(tresor, small, big, ids, rounds=3, seconds=5):

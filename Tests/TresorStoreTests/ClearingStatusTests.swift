@@ -115,4 +115,40 @@ struct ClearingStatusTests {
         #expect(try await fixture.services.ledger.account(fixture.current.id)!.bookedMinor == start - 4_000)
         try await fixture.expectBalancedBooks()
     }
+
+    @Test(
+        "an export made before payments had places: numbered as its document, a debtor's block status reaching its payments across pages",
+        arguments: StoreKind.available)
+    func exportBeforePlaces(kind: StoreKind) async throws {
+        // 23 payments from 3 debtor accounts, ids interleaved (12, 10 and 1 of them).
+        let (fixture, ids) = try await Pain001ExportTests.day(kind)
+        let export = try #require(try await fixture.services.pain001.export(date: fixture.services.today))
+        let database = fixture.services.database
+        let places = SQL("SELECT id, export_seq FROM payments WHERE export_id = ? ORDER BY id", [.int(export.id)])
+        let claimed = try await database.readStatement(places).map { [$0.int(0), $0.int(1)] }
+        // As a database from before migration 41 holds them: no places. Migration 43 numbers them.
+        try await database.transaction { session in
+            try await session.execute(SQL("UPDATE payments SET export_seq = NULL WHERE export_id = ?", [.int(export.id)]))
+            try await session.execute(SQL("DELETE FROM schema_migrations WHERE version = 43"))
+        }
+        try await database.migrate()
+        #expect(try await database.readStatement(places).map { [$0.int(0), $0.int(1)] } == claimed && claimed.count == ids.count)
+
+        let document = try await Pain001ExportTests.document(export.id, of: fixture.services.pain001)
+        let blocks = document.split(separator: "<PmtInf>").dropFirst().map { block in
+            (id: String(block.firstMatch(of: /<PmtInfId>([^<]+)</)!.1), payments: block.matches(of: /<EndToEndId>TRESOR-(\d+)</).map { Int64($0.1)! })
+        }
+        #expect(blocks.map(\.id) == (1...3).map { "\(export.messageID)-\($0)" })
+        // The second debtor's block rejected, the rest accepted by the group status; read 4
+        // payments a page, so blocks begin and end inside pages and across them.
+        let middle = try #require(blocks.dropFirst().first)
+        let file = try ClearingFiles.write(
+            Self.pain002(export.messageID, group: "ACCP", transactions: [], blocks: [(middle.id, "RJCT"), ("\(export.messageID)-4", "RJCT")]),
+            to: scratch)
+        let report = try await fixture.services.clearing.importFile(file, limits: ClearingLimits(statusPageSize: 4))
+        #expect(Set(report.returned) == Set(middle.payments) && report.returned.count == middle.payments.count)
+        #expect(report.settled == ids.count - middle.payments.count)
+        #expect(report.unknownStatuses == ["payment information \(export.messageID)-4 is not in export \(export.messageID)"])
+        try await fixture.expectBalancedBooks()
+    }
 }

@@ -36,9 +36,13 @@ public struct ClearingLimits: Sendable {
     /// Largest file read. why 512 MiB: a day of a large bank's credits (a camt.054 of 100,000
     /// credits is ~130 MB) with room; read streamed, so memory does not follow it.
     public var fileBytesMax = 512 << 20
+    /// Payments of an export read at a time while a status report (pain.002) is applied to it.
+    /// why pages: a day's export is 100,000 payments.
+    public var statusPageSize = 1000
 
-    public init(fileBytesMax: Int = 512 << 20) {
+    public init(fileBytesMax: Int = 512 << 20, statusPageSize: Int = 1000) {
         self.fileBytesMax = fileBytesMax
+        self.statusPageSize = statusPageSize
     }
 }
 

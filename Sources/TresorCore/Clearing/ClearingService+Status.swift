@@ -9,7 +9,7 @@ extension ClearingService {
     /// returned, with the reason in the customer's language. Items naming an export or a payment
     /// Tresor does not know are reported and book nothing.
     func applyStatuses(
-        _ items: [PaymentStatusItem], today: LocalDate, now: Int64, into report: inout ImportReport, in session: any SQLSession
+        _ items: [PaymentStatusItem], today: LocalDate, now: Int64, pageSize: Int, into report: inout ImportReport, in session: any SQLSession
     ) async throws {
         for messageID in Set(items.map(\.originalMessageID)).sorted() {
             let scoped = items.filter { $0.originalMessageID == messageID }
@@ -19,32 +19,44 @@ extension ClearingService {
                 report.unknownStatuses.append("export \(messageID) (\(scoped.count) status(es)) is not one of ours")
                 continue
             }
+            try await apply(scoped, toExport: export, messageID: messageID, today: today, now: now, pageSize: pageSize, into: &report, in: session)
+        }
+    }
+
+    /// One export's statuses (`scoped`) applied to its payments, read in their places in the
+    /// document (`export_seq`: debtor IBAN, then id) a page at a time: a day's export is 100,000
+    /// payments. The document has a payment information block per debtor account in that order
+    /// (`<MsgId>-<n>`).
+    private func apply(
+        _ scoped: [PaymentStatusItem], toExport export: Int64, messageID: String, today: LocalDate, now: Int64, pageSize: Int,
+        into report: inout ImportReport, in session: any SQLSession
+    ) async throws {
+        let group = scoped.last { $0.scope == .group }
+        let byBlock = Dictionary(scoped.filter { $0.scope == .paymentInformation }.map { ($0.originalPaymentInformationID ?? "", $0) }) { $1 }
+        var byPayment: [String: PaymentStatusItem] = [:]
+        for item in scoped where item.scope == .transaction {
+            guard let id = item.originalEndToEndID ?? item.originalInstructionID else { continue }
+            byPayment[id] = item
+        }
+        var found = Set<String>()
+        var blocks = 0
+        var lastIBAN: String?
+        var after: Int64 = 0
+        while true {
             let rows = try await session.query(
                 SQL(
                     """
                     SELECT \(PaymentStore.columns(of: "p")), \
-                    a.iban, p.clearing_status FROM payments p JOIN accounts a ON a.id = p.debtor_account_id WHERE p.export_id = ? ORDER BY p.id
-                    """, [.int(export)]))
-            let payments = try rows.map { (payment: try PaymentStore.payment(from: $0), iban: $0.text(14), state: $0.optionalText(15)) }
-            // why the debtor IBANs sorted: `Pain001Document` numbers its payment information
-            // blocks so, one per debtor account (`<MsgId>-<n>`).
-            let blocks = Dictionary(uniqueKeysWithValues: Set(payments.map(\.iban)).sorted().enumerated().map { ($1, "\(messageID)-\($0 + 1)") })
-            let group = scoped.last { $0.scope == .group }
-            let byBlock = Dictionary(scoped.filter { $0.scope == .paymentInformation }.map { ($0.originalPaymentInformationID ?? "", $0) }) { $1 }
-            var byPayment: [String: PaymentStatusItem] = [:]
-            for item in scoped where item.scope == .transaction {
-                guard let id = item.originalEndToEndID ?? item.originalInstructionID else { continue }
-                byPayment[id] = item
-            }
-            let ours = Set(payments.map { "TRESOR-\($0.payment.id.rawValue)" })
-            for id in byPayment.keys.sorted() where !ours.contains(id) {
-                report.unknownStatuses.append("payment \(id) is not in export \(messageID)")
-            }
-            for block in byBlock.keys.sorted() where !blocks.values.contains(block) {
-                report.unknownStatuses.append("payment information \(block) is not in export \(messageID)")
-            }
-            for (payment, iban, state) in payments {
-                let decided = byPayment["TRESOR-\(payment.id.rawValue)"] ?? blocks[iban].flatMap { byBlock[$0] } ?? group
+                    a.iban, p.clearing_status, p.export_seq FROM payments p JOIN accounts a ON a.id = p.debtor_account_id \
+                    WHERE p.export_id = ? AND p.export_seq > ? ORDER BY p.export_seq LIMIT \(pageSize)
+                    """, [.int(export), .int(after)]))
+            for row in rows {
+                let payment = try PaymentStore.payment(from: row)
+                let (iban, state) = (row.text(14), row.optionalText(15))
+                if iban != lastIBAN { (blocks, lastIBAN) = (blocks + 1, iban) }
+                let key = "TRESOR-\(payment.id.rawValue)"
+                if byPayment[key] != nil { found.insert(key) }
+                let decided = byPayment[key] ?? byBlock["\(messageID)-\(blocks)"] ?? group
                 guard let decided, state != "returned", payment.status == .executed else { continue }
                 if decided.rejects {
                     try await refund(payment, reason: decided.reasonCode ?? "NARR", today: today, now: now, in: session)
@@ -54,6 +66,15 @@ extension ClearingService {
                     report.settled += 1
                 }
             }
+            guard rows.count == pageSize, let last = rows.last else { break }
+            after = last.int(16)
+        }
+        for id in byPayment.keys.sorted() where !found.contains(id) {
+            report.unknownStatuses.append("payment \(id) is not in export \(messageID)")
+        }
+        let ours = Set((0..<blocks).map { "\(messageID)-\($0 + 1)" })
+        for block in byBlock.keys.sorted() where !ours.contains(block) {
+            report.unknownStatuses.append("payment information \(block) is not in export \(messageID)")
         }
     }
 

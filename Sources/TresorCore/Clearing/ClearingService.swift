@@ -104,7 +104,7 @@ public struct ClearingService: Sendable {
                 try await booking.book(credits, into: &report, in: session)
             }
             report.message = message
-            try await applyStatuses(statuses, today: today, now: now, into: &report, in: session)
+            try await applyStatuses(statuses, today: today, now: now, pageSize: limits.statusPageSize, into: &report, in: session)
             try await session.execute(
                 SQL(
                     """

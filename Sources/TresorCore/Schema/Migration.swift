@@ -46,6 +46,7 @@ public struct Migration: Sendable {
         .m040PendingPayments,
         .m041ExportParts,
         .m042ReceiptPages,
+        .m043ExportPlaces,
     ]
 
     public static let trackingTable =
