@@ -46,6 +46,7 @@ suite "crash test (PostgreSQL)" scripts/crash-test.sh postgres
 suite "browser tests" scripts/web-test.sh
 suite "clearing interop (pyiso20022)" scripts/clearing-interop-test.sh
 suite "API contract (schemathesis)" scripts/api-contract-test.sh
+suite "API contract, every check (schemathesis --checks all)" scripts/api-contract-all-checks.sh
 suite "Web Push (http_ece, kill -9)" scripts/push-test.sh
 suite "robustness probe" scripts/robustness-test.sh
 suite "chaos test" scripts/chaos-test.sh

@@ -4,7 +4,7 @@
 @_spi(Generated) public import OpenAPIRuntime
 public import struct Foundation.URL
 import HTTPTypes
-/// The JSON API of a Tresor bank. Amounts are decimal strings with their ISO 4217 currency (Berlin Group style). Every error has the shape {"error": {"code", "field", "message", "suggested"}}. Money-moving requests carry an Idempotency-Key header.
+/// The JSON API of a Tresor bank. Amounts are decimal strings with their ISO 4217 currency (Berlin Group style). Every error has the shape {"error": {"code", "field", "message", "suggested"}}. Money-moving requests carry an Idempotency-Key header. In a JSON body, a member the operation does not name is ignored, whatever it holds; null for an optional text, number, boolean, list or map means the member is left out; an object member (an amount, a payee, a schedule) is sent or left out, never null (400 naming it). Texts hold no control characters but tab and line breaks, nor U+FFFE or U+FFFF (400 invalid_character naming the field; each request text's pattern says so).
 /// Several banks can share one server, each on a database of its own. A request belongs to the bank whose configuration lists its host name; a client that talks to one platform address puts /banks/{bank} before every path instead (the second server below). A host or prefix that no bank serves answers 404 with the code unknown_bank. A session is valid only at the bank that issued it.
 ///
 public struct Client: APIProtocol {

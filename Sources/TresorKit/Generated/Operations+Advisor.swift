@@ -606,14 +606,14 @@ extension Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/advisor/attachments/POST/query`.
             public struct Query: Sendable, Hashable {
-                /// the file's name, for a raw body
+                /// the file's name, for a raw body; its first 80 letters, digits, dots, dashes, underscores and spaces are kept
                 ///
                 /// - Remark: Generated from `#/paths/v1/advisor/attachments/POST/query/name`.
                 public var name: Swift.String?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - name: the file's name, for a raw body
+                ///   - name: the file's name, for a raw body; its first 80 letters, digits, dots, dashes, underscores and spaces are kept
                 public init(name: Swift.String? = nil) {
                     self.name = name
                 }

@@ -2137,11 +2137,11 @@ extension Client {
                         contentType: "multipart/form-data",
                         allowsUnknownParts: true,
                         requiredExactlyOncePartNames: [],
-                        requiredAtLeastOncePartNames: [],
-                        atMostOncePartNames: [],
-                        zeroOrMoreTimesPartNames: [
+                        requiredAtLeastOncePartNames: [
                             "image"
                         ],
+                        atMostOncePartNames: [],
+                        zeroOrMoreTimesPartNames: [],
                         encoding: { part in
                             switch part {
                             case let .image(wrapped):

@@ -456,11 +456,11 @@ extension Client {
                         headerFields: &request.headerFields,
                         contentType: "multipart/form-data",
                         allowsUnknownParts: true,
-                        requiredExactlyOncePartNames: [],
-                        requiredAtLeastOncePartNames: [],
-                        atMostOncePartNames: [
+                        requiredExactlyOncePartNames: [
                             "image"
                         ],
+                        requiredAtLeastOncePartNames: [],
+                        atMostOncePartNames: [],
                         zeroOrMoreTimesPartNames: [],
                         encoding: { part in
                             switch part {

@@ -27,14 +27,14 @@ extension Operations {
             public var path: Operations.PostV1StaffConversationsContractAttachments.Input.Path
             /// - Remark: Generated from `#/paths/v1/staff/conversations/{contract}/attachments/POST/query`.
             public struct Query: Sendable, Hashable {
-                /// the file's name, for a raw body
+                /// the file's name, for a raw body; its first 80 letters, digits, dots, dashes, underscores and spaces are kept
                 ///
                 /// - Remark: Generated from `#/paths/v1/staff/conversations/{contract}/attachments/POST/query/name`.
                 public var name: Swift.String?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - name: the file's name, for a raw body
+                ///   - name: the file's name, for a raw body; its first 80 letters, digits, dots, dashes, underscores and spaces are kept
                 public init(name: Swift.String? = nil) {
                     self.name = name
                 }

@@ -1180,7 +1180,7 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/templates/{id}/payments/POST/requestBody/content/application\/json`.
                 case json(Operations.PostV1TemplatesIdPayments.Input.Body.JsonPayload)
             }
-            public var body: Operations.PostV1TemplatesIdPayments.Input.Body
+            public var body: Operations.PostV1TemplatesIdPayments.Input.Body?
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -1190,7 +1190,7 @@ extension Operations {
             public init(
                 path: Operations.PostV1TemplatesIdPayments.Input.Path,
                 headers: Operations.PostV1TemplatesIdPayments.Input.Headers,
-                body: Operations.PostV1TemplatesIdPayments.Input.Body
+                body: Operations.PostV1TemplatesIdPayments.Input.Body? = nil
             ) {
                 self.path = path
                 self.headers = headers
@@ -1473,7 +1473,7 @@ extension APIProtocol {
     public func postV1TemplatesIdPayments(
         path: Operations.PostV1TemplatesIdPayments.Input.Path,
         headers: Operations.PostV1TemplatesIdPayments.Input.Headers,
-        body: Operations.PostV1TemplatesIdPayments.Input.Body
+        body: Operations.PostV1TemplatesIdPayments.Input.Body? = nil
     ) async throws -> Operations.PostV1TemplatesIdPayments.Output {
         try await postV1TemplatesIdPayments(Operations.PostV1TemplatesIdPayments.Input(
             path: path,
@@ -2156,8 +2156,10 @@ extension Client {
                 )
                 let body: OpenAPIRuntime.HTTPBody?
                 switch input.body {
+                case .none:
+                    body = nil
                 case let .json(value):
-                    body = try converter.setRequiredRequestBodyAsJSON(
+                    body = try converter.setOptionalRequestBodyAsJSON(
                         value,
                         headerFields: &request.headerFields,
                         contentType: "application/json; charset=utf-8"

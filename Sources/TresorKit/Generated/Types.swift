@@ -889,6 +889,8 @@ extension Components {
         public typealias AccountID = Swift.String
         /// - Remark: Generated from `#/components/parameters/PaymentID`.
         public typealias PaymentID = Swift.String
+        /// Visible ASCII, e.g. a UUID.
+        ///
         /// - Remark: Generated from `#/components/parameters/IdempotencyKey`.
         public typealias IdempotencyKey = Swift.String
         /// - Remark: Generated from `#/components/parameters/NumericID`.

@@ -10,14 +10,10 @@ import TresorDomain
 /// missed first. The web app opens the same stream at `/events` with its session cookie.
 enum EventStream {
     static func response(_ request: Request, customer: CustomerID, messages: MessageService) async throws -> Response {
-        let header = request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.uri.queryParameters.get("last_event_id").map { String($0) }
-        var after: Int64?
-        if let header {
-            guard let id = Int64(header), id >= 0 else {
-                throw DomainError(.invalidParameter, field: "Last-Event-ID", "Last-Event-ID is the id of the last event received.")
-            }
-            after = id
-        }
+        // why both read: each is refused when malformed, as the document says, even beside the other.
+        let header = try eventID(request.headers[HTTPField.Name("Last-Event-ID")!], field: "Last-Event-ID")
+        let query = try eventID(request.uri.queryParameters.get("last_event_id").map { String($0) }, field: "last_event_id")
+        let after = header ?? query
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream; charset=utf-8"
         headers[.cacheControl] = "no-store"
@@ -51,6 +47,14 @@ enum EventStream {
                 }
                 try await writer.finish(nil)
             })
+    }
+    /// An event id as the document has it (1 to 18 digits), nil when absent.
+    static func eventID(_ text: String?, field: String) throws -> Int64? {
+        guard let text else { return nil }
+        guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let id = Int64(text) else {
+            throw DomainError(.invalidParameter, field: field, "\(field) is the id of the last event received.")
+        }
+        return id
     }
 }
 
