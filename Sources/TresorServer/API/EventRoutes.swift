@@ -48,6 +48,7 @@ enum EventStream {
                 try await writer.finish(nil)
             })
     }
+
     /// An event id as the document has it (1 to 18 digits), nil when absent.
     static func eventID(_ text: String?, field: String) throws -> Int64? {
         guard let text else { return nil }
