@@ -19,6 +19,7 @@ public struct Services: Sendable {
     public let debitPreferences: DebitPreferenceService
     public let welcomeTour: WelcomeTour
     public let beneficiaries: BeneficiaryService
+    public let bankMaster: BankMasterService
     public let messages: MessageService
     public let push: PushService
     public let pushOutbox: PushOutbox
@@ -68,6 +69,7 @@ public struct Services: Sendable {
         accounts = AccountService(ledger: ledger, calendar: calendar, clock: clock)
         transfers = TransferService(accounts: accounts, calendar: calendar, clock: clock)
         beneficiaries = BeneficiaryService(database: database, clock: clock)
+        bankMaster = BankMasterService(database: database, clock: clock)
         signing = SigningService(database: database, clock: clock, random: random, policy: signingPolicy, secrets: secrets)
         audit = AuditLog(database: database)
         devices = DeviceService(database: database, clock: clock, random: random, auth: auth)

@@ -15,7 +15,8 @@ struct Tresor: AsyncParsableCommand {
             ReceiptsCommand.self, BanksCommand.self, ResourcesCommand.self, BackupCommand.self, RestoreCommand.self, CardsCommand.self,
             AccountsCommand.self,
             BranchesCommand.self, AppointmentsCommand.self, FXCommand.self, CashOrdersCommand.self, StatementsCommand.self, CertificatesCommand.self,
-            StationsCommand.self, ClearingCommand.self, InvoicesCommand.self, StandingOrdersCommand.self, HoldsCommand.self, AdvisorsCommand.self,
+            StationsCommand.self, ClearingCommand.self, BankMasterCommand.self, InvoicesCommand.self, StandingOrdersCommand.self, HoldsCommand.self,
+            AdvisorsCommand.self,
             Bench.self,
             ScanWorker.self,
         ])

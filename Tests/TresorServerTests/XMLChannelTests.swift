@@ -160,6 +160,65 @@ struct XMLChannelTests {
         }
     }
 
+    @Test("OCRPayment names a red slip's bank from SIX's bank master and says whether the payee is whitelisted, as signing then decides")
+    func redSlipBank() async throws {
+        let harness = try await APIHarness.make()
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("corpus/bank-master/bcbankenstamm-alappextensions.txt")
+        let imported = try await harness.services.bankMaster.replace(with: try BankMasterFile.parse(try Data(contentsOf: file)), staff: "ops")
+        #expect(imported == 3_564)
+        try await harness.run { client in
+            let schemas = try await Self.schemas(client)
+            defer { try? FileManager.default.removeItem(at: schemas) }
+            let anna = try await PayingCustomer.annaMeier(client, harness: harness)
+            let login = try await Self.call(client, "Login", [("Contract", "10000012"), ("Password", "tresor-demo")], schemas: schemas)
+            let token = try #require(Self.value("SessionToken", in: login.text))
+            func read(_ line: String) async throws -> String {
+                try await Self.call(client, "OCRPayment", [("SessionToken", token), ("CodeLine", line)], schemas: schemas).text
+            }
+            func payRed(_ account: String, id: String) async throws -> String {
+                let fields = [
+                    ("SessionToken", token), ("RequestId", id), ("DebitAccount", anna.current), ("Amount", "20.00"), ("Currency", "CHF"),
+                    ("BeneficiaryAccount", account), ("BeneficiaryName", "Verein Pro Natura"), ("BeneficiaryPostalCode", "4052"),
+                    ("BeneficiaryTown", "Basel"),
+                ]
+                let reply = try await Self.call(client, "RedPayment", fields, schemas: schemas).text
+                return "\(Self.value("State", in: reply) ?? "") \(Self.value("Status", in: reply) ?? reply)"
+            }
+
+            // UBS's postal account: the slip pays one of UBS's customers; the bank is named.
+            let ubs = try await read("800000022>")
+            #expect(Self.value("SlipKind", in: ubs) == "red" && Self.value("BankClearing", in: ubs) == "230", "\(ubs)")
+            #expect(Self.value("BankName", in: ubs) == "UBS AG" && Self.value("BankBIC", in: ubs) == "UBSWCHZH80A")
+            #expect(Self.value("BankStreet", in: ubs) == "Bahnhofstrasse 45" && Self.value("BankPostalCode", in: ubs) == "8098")
+            #expect(Self.value("BankTown", in: ubs) == "Zürich" && Self.value("BankCountry", in: ubs) == "CH")
+            #expect(Self.value("PayeeState", in: ubs) == "notwhitelisted")
+            // Two entries of Bank Linth share 30-38170-0: its head office (8731) answers, not the main branch (6810).
+            #expect(Self.value("BankClearing", in: try await read("300381700>")) == "8731")
+            // An orange slip names no bank: its participant number is the biller's ESR account.
+            let orange = try await read("0100003949753>120000000000234478943216899+ 010001628>")
+            #expect(Self.value("BankName", in: orange) == nil && Self.value("PayeeState", in: orange) == "notwhitelisted")
+
+            // A company's postal account: no bank; whitelisted once Anna trusts its IBAN, and then paid without a signature.
+            let company = try await read("010001628>")
+            #expect(Self.value("BankClearing", in: company) == nil && Self.value("PayeeState", in: company) == "notwhitelisted")
+            let untrusted = try await payRed("01-162-8", id: "red-untrusted")
+            #expect(untrusted == "3 needs_signature", "not whitelisted: signature needed: \(untrusted)")
+            let proNatura = try #require(SlipCodeLine.postalIBAN("010001628"))
+            _ = try await harness.services.beneficiaries.add(name: "Pro Natura", iban: proNatura, customer: CustomerID(1))
+            #expect(Self.value("PayeeState", in: try await read("010001628>")) == "whitelisted")
+            #expect(try await payRed("01-162-8", id: "red-trusted") == "1 executed", "whitelisted, under the limit: executed")
+            let orangeNow = try await read("0100003949753>120000000000234478943216899+ 010001628>")
+            #expect(Self.value("PayeeState", in: orangeNow) == "notwhitelisted", "the same participant on an orange slip names no biller")
+
+            // UBS's account on Anna's list does not whitelist every UBS customer's red slip.
+            _ = try await harness.services.beneficiaries.add(
+                name: "UBS", iban: try #require(SlipCodeLine.postalIBAN("800000022")), customer: CustomerID(1))
+            #expect(Self.value("PayeeState", in: try await read("800000022>")) == "notwhitelisted")
+            #expect(try await payRed("80-2-2", id: "red-bank") == "3 needs_signature")
+        }
+    }
+
     @Test("external entities, entity bombs, deep nesting and oversized bodies are refused; the server keeps serving")
     func hostile() async throws {
         let harness = try await APIHarness.make()

@@ -38,6 +38,19 @@ struct PaymentReadAheadTests {
             try await services.auth.openSession(customer: principal.customerID, contract: principal.contract, level: 2, device: device).token,
             try await services.auth.openSession(customer: principal.customerID, contract: principal.contract, level: 2).token,
         ]
+        // Red slips: a company's postal account and UBS's, both on the customer's list; UBS's is a
+        // bank's in the bank master, so its slips pay UBS's customers and stay untrusted.
+        for account in ["010001628", "800000022"] {
+            _ = try await services.beneficiaries.add(
+                name: account, iban: try #require(SlipCodeLine.postalIBAN(account)), customer: principal.customerID)
+        }
+        let ubs = BankMasterEntry(
+            clearing: 230, branchID: "0000", headOffice: 230, kind: .headOffice, shortName: "UBS", name: "UBS AG", street: "Bahnhofstrasse 45",
+            postalAddress: "Postfach", postalCode: "8098", town: "Zürich", country: "CH", postalAccount: "800000022", bic: "UBSWCHZH80A")
+        _ = try await services.bankMaster.replace(with: [ubs], staff: "test")
+        let slip = { (line: String) in
+            PaymentRequest(type: .esr, debtorAccount: fixture.current.id, amount: Money(minorUnits: 1_000, currency: .chf), codeLine: line)
+        }
         let used = "used-key"
         _ = try await services.payments.create(fixture.ibanRequest(100), by: principal, idempotencyKey: used, requestHash: "h-used")
 
@@ -56,6 +69,9 @@ struct PaymentReadAheadTests {
             (fixture.ibanRequest(1_000, iban: "DE75512108001245126199"), "k5", "h5", 0),
             // This bank's own IBAN: the account behind it is looked up.
             (fixture.ibanRequest(2_000, iban: savings.iban.electronic), "k6", "h6", 1),
+            (slip("010001628>"), "k10", "h10", 0),
+            (slip("800000022>"), "k11", "h11", 0),
+            (slip("0100000010008>120000000000234478943216899+ 010001628>"), "k12", "h12", 0),
             (fixture.ibanRequest(100), used, "h-used", 2),
             (fixture.ibanRequest(100), used, "h-other", 1),
             (
@@ -64,6 +80,8 @@ struct PaymentReadAheadTests {
                     creditor: CreditorInput(account: savings.id)), "k9", "h9", 2
             ),
         ]
+        // Without a new device: the trusted red slip goes unsigned; UBS's and the orange one do not.
+        let slipDecisions = ["k10": "whitelisted_under_limit", "k11": "payee_not_whitelisted", "k12": "payee_not_whitelisted"]
         var decisions: Set<String> = []
         for token in tokens {
             for (request, key, hash, queriesMax) in cases {
@@ -82,6 +100,7 @@ struct PaymentReadAheadTests {
                     }.value
                 }
                 #expect(joined == separate, "\(key)")
+                if let expected = slipDecisions[key], token == tokens[1] { #expect(joined.contains(expected), "\(key): \(joined)") }
                 #expect(counted.value <= queriesMax, "\(key): \(counted.value) queries")
                 if let reason = joined.firstMatch(of: /reason: "(\w+)"/) { decisions.insert(String(reason.1)) }
             }

@@ -81,14 +81,30 @@ public struct BeneficiaryService: Sendable {
 
     /// Whether payments to `iban` count as whitelisted for `customer`.
     public func isWhitelisted(_ iban: IBAN, for customer: CustomerID) async throws -> Bool {
-        try await database.read { session in try await Self.isWhitelisted(iban, for: customer, in: session) }
+        try await isWhitelisted(WhitelistPayee(iban: iban), for: customer)
+    }
+
+    /// Whether payments to `payee` count as whitelisted for `customer`.
+    public func isWhitelisted(_ payee: WhitelistPayee, for customer: CustomerID) async throws -> Bool {
+        try await database.read { session in try await Self.isWhitelisted(payee, for: customer, in: session) }
     }
 
     /// `isWhitelisted(_:for:)` inside a read or transaction the caller holds open.
-    static func isWhitelisted(_ iban: IBAN, for customer: CustomerID, in session: any SQLSession) async throws -> Bool {
-        try await session.queryOne(
-            SQL(
-                "SELECT id FROM beneficiaries WHERE iban = ? AND owner IN (?, ?) LIMIT 1",
-                [.text(iban.electronic), .int(bankWideOwner), .int(customer.rawValue)])) != nil
+    static func isWhitelisted(_ payee: WhitelistPayee, for customer: CustomerID, in session: any SQLSession) async throws -> Bool {
+        let (sql, binds) = whitelisted(payee, customer: ("?", [.int(customer.rawValue)]))
+        return try await session.queryOne(SQL("SELECT \(sql)", binds))?.optionalInt(0) != nil
+    }
+
+    /// An expression that is 1 when `payee` is on the bank-wide list or the list of `customer`
+    /// (an SQL expression and its binds), NULL otherwise; the one rule the payment's read-ahead
+    /// joins too.
+    static func whitelisted(_ payee: WhitelistPayee, customer: (sql: String, binds: [SQLValue])) -> (String, [SQLValue]) {
+        var sql = "(SELECT 1 FROM beneficiaries WHERE iban = ? AND owner IN (?, \(customer.sql))"
+        var binds: [SQLValue] = [.text(payee.iban.electronic), .int(bankWideOwner)] + customer.binds
+        if let account = payee.postalAccount {
+            sql += " AND NOT EXISTS (SELECT 1 FROM bank_master WHERE postal_account = ?)"
+            binds.append(.text(account))
+        }
+        return (sql + " LIMIT 1)", binds)
     }
 }

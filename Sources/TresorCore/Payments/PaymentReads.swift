@@ -31,9 +31,9 @@ struct PaymentReads: Sendable {
         return SigningSettings(provider: SigningProviderKind(rawValue: settings.provider), limitMinor: settings.limitMinor)
     }
 
-    func isWhitelisted(_ iban: IBAN, for customer: CustomerID) async throws -> Bool {
-        if let ahead, ahead.whitelistIBAN == iban { return ahead.whitelisted }
-        return try await BeneficiaryService.isWhitelisted(iban, for: customer, in: session)
+    func isWhitelisted(_ payee: WhitelistPayee, for customer: CustomerID) async throws -> Bool {
+        if let ahead, ahead.whitelist == payee { return ahead.whitelisted }
+        return try await BeneficiaryService.isWhitelisted(payee, for: customer, in: session)
     }
 
     /// The payer's debit advice threshold, nil when they want none.
@@ -70,7 +70,7 @@ public struct PaymentReadAhead: Sendable {
     let keyTaken: Bool
     let settings: (provider: String, limitMinor: Int64)?
     let deviceCreatedAtMillis: Int64?
-    let whitelistIBAN: IBAN?
+    let whitelist: WhitelistPayee?
     let whitelisted: Bool
     let readsBank: Bool
     let bankClearing: Int?
@@ -89,12 +89,11 @@ public struct PaymentReadAhead: Sendable {
         let shape = Shape(instruction)
         let customer = CallerQuery.customer
         var binds: [SQLValue] = [.text(idempotencyKey)]
-        let whitelist: String
-        if let iban = shape.whitelistIBAN {
-            whitelist = "(SELECT 1 FROM beneficiaries WHERE iban = ? AND owner IN (?, \(customer)) LIMIT 1)"
-            binds += [.text(iban.electronic), .int(BeneficiaryService.bankWideOwner)]
-        } else {
-            whitelist = "NULL"
+        var whitelist = "NULL"
+        if let payee = shape.whitelist {
+            let (sql, whitelistBinds) = BeneficiaryService.whitelisted(payee, customer: (customer, []))
+            whitelist = sql
+            binds += whitelistBinds
         }
         var riskColumns = ""
         if shape.readsRisk {
@@ -133,7 +132,7 @@ public struct PaymentReadAhead: Sendable {
         let extra = first.values.count - Self.extraColumns - riskCount
         accountIDs = shape.accountIDs
         clearingCurrency = shape.clearingCurrency
-        whitelistIBAN = shape.whitelistIBAN
+        whitelist = shape.whitelist
         readsBank = shape.readsBank
         var accounts: [AccountID: Account] = [:]
         for row in rows {
@@ -159,7 +158,7 @@ public struct PaymentReadAhead: Sendable {
     private struct Shape {
         var accountIDs: Set<AccountID> = []
         var clearingCurrency: Currency?
-        var whitelistIBAN: IBAN?
+        var whitelist: WhitelistPayee?
         var readsBank = false
         /// A payment to someone else: the risk check's facts are read too.
         var readsRisk: Bool
@@ -167,6 +166,7 @@ public struct PaymentReadAhead: Sendable {
         init(_ instruction: PaymentInstruction) {
             readsRisk = instruction.type != .internal
             accountIDs = [instruction.debtorAccount]
+            whitelist = instruction.whitelistPayee
             switch instruction.type {
             case .internal:
                 if let creditor = instruction.creditorAccount { accountIDs.insert(creditor) }
@@ -174,7 +174,6 @@ public struct PaymentReadAhead: Sendable {
                 // why both the bank and the clearing account: whether the IBAN is this bank's
                 // decides between them, and one statement reads both.
                 clearingCurrency = instruction.amount.currency
-                whitelistIBAN = instruction.creditorIBAN
                 readsBank = true
             case .esr:
                 clearingCurrency = instruction.amount.currency

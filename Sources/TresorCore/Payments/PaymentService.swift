@@ -235,8 +235,8 @@ public struct PaymentService: Sendable {
         let whitelisted: Bool =
             if instruction.type == .topup {
                 true
-            } else if let iban = instruction.creditorIBAN {
-                try await reads.isWhitelisted(iban, for: customer)
+            } else if let payee = instruction.whitelistPayee {
+                try await reads.isWhitelisted(payee, for: customer)
             } else {
                 false
             }

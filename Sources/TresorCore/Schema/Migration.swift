@@ -47,6 +47,7 @@ public struct Migration: Sendable {
         .m041ExportParts,
         .m042ReceiptPages,
         .m043ExportPlaces,
+        .m044BankMaster,
     ]
 
     public static let trackingTable =

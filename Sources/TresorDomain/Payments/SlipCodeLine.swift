@@ -101,6 +101,13 @@ public struct SlipCodeLine: Hashable, Sendable {
         return String(digits)
     }
 
+    /// The IBAN of a postal account (nine digits): PostFinance's clearing number 9000 and the
+    /// account zero-padded (`010001628` is CH.. 0900 0000 0100 0162 8).
+    public static func postalIBAN(_ participant: String) -> IBAN? {
+        guard participant.count == 9, participant.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int64(participant) else { return nil }
+        return IBAN.swiss(clearing: 9000, accountNumber: number)
+    }
+
     /// The participant number as printed on the slip: `01-162-8`.
     public var formattedParticipant: String {
         let middle = String(Int(participant.dropFirst(2).prefix(6)) ?? 0)

@@ -147,6 +147,21 @@ struct XMLChannel: Sendable {
             answer.element("BeneficiaryTown", payee.town)
             answer.element("BeneficiaryCountry", payee.country)
         }
+        // why the reference system's words: its clients show `notwhitelisted` as "a signature will be asked".
+        var trusted = false
+        if let payee = WhitelistPayee.slip(participant: slip.participant, reference: slip.reference) {
+            trusted = try await services.beneficiaries.isWhitelisted(payee, for: principal.customerID)
+        }
+        answer.element("PayeeState", trusted ? "whitelisted" : "notwhitelisted")
+        if slip.kind == .es, let bank = try await services.bankMaster.bank(postalAccount: slip.participant) {
+            answer.element("BankClearing", String(bank.clearing))
+            answer.element("BankBIC", bank.bic)
+            answer.element("BankName", bank.name)
+            answer.element("BankStreet", bank.street.isEmpty ? nil : bank.street)
+            answer.element("BankPostalCode", bank.postalCode)
+            answer.element("BankTown", bank.town)
+            answer.element("BankCountry", bank.country)
+        }
         return answer
     }
 
