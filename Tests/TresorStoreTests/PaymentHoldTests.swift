@@ -186,6 +186,11 @@ struct PaymentHoldTests {
             later.id, with: PaymentChange(amount: Money(minorUnits: 95_000, currency: .chf)), by: fixture.principal)
         #expect(raised.status == .needsSignature)
         #expect(raised.signing?.reason == "risk:unusual_amount")
+        // Over the floor but under three times the largest debit (CHF 300): the account's history
+        // is read for such an amount (only for such), and nothing is unusual.
+        let usual = try await create(fixture, fixture.ibanRequest(85_000))
+        #expect(usual.status == .executed)
+        #expect(usual.signing?.reason == "whitelisted_under_limit")
         // An own-account transfer is never checked.
         let profile = try #require(try await fixture.services.bank.profile())
         let savings = try await fixture.services.bank.openAccount(
