@@ -13,17 +13,14 @@ import sys
 
 import yaml
 
+import openapi_doc
+
 SPEC = sys.argv[1] if len(sys.argv) > 1 else "Sources/TresorServer/Resources/openapi.yaml"
 document = yaml.safe_load(open(SPEC))
 
 
 def resolve(node):
-    while isinstance(node, dict) and "$ref" in node:
-        target = document
-        for part in node["$ref"].lstrip("#/").split("/"):
-            target = target[part]
-        node = target
-    return node
+    return openapi_doc.resolve(document, node)
 
 
 def texts(node, where, seen=()):

@@ -31,6 +31,7 @@ import urllib.request
 from html.parser import HTMLParser
 
 import yaml
+import openapi_doc
 from bank_day import bank_today
 
 BASE, STAFF, STAFF_PASSWORD, SPEC, XSD = sys.argv[1:6]
@@ -134,12 +135,7 @@ def json_bodies():
     document = yaml.safe_load(open(SPEC))
 
     def resolve(node):
-        while isinstance(node, dict) and "$ref" in node:
-            target = document
-            for part in node["$ref"].lstrip("#/").split("/"):
-                target = target[part]
-            node = target
-        return node
+        return openapi_doc.resolve(document, node)
 
     plausible = {"amount": {"amount": "1.00", "currency": "CHF"}, "from_account": account, "to_account": accounts[1]["id"],
                  "debtor_account": account, "debit_account": account, "contract": "10000028", "type": "internal",
