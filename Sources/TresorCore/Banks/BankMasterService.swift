@@ -56,10 +56,6 @@ public struct BankMasterService: Sendable {
         }.map(Self.entry)
     }
 
-    public func count() async throws -> Int {
-        try await database.read { session in Int(try await session.queryOne(SQL("SELECT COUNT(*) FROM bank_master"))!.int(0)) }
-    }
-
     static func binds(_ entry: BankMasterEntry) -> [SQLValue] {
         [
             .int(Int64(entry.clearing)), .text(entry.branchID), .int(Int64(entry.headOffice)), .int(Int64(entry.kind.rawValue)),

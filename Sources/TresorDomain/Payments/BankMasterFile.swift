@@ -67,6 +67,8 @@ public enum BankMasterFile {
         }
         // why UTF-8 first: a file re-saved by an editor is UTF-8; SIX's own is Latin-1, which any
         // bytes decode as (byte n is U+00nn).
+        // A byte-order mark (an editor's UTF-8) is no part of the first line.
+        let data = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
         let utf8 = String(validating: data, as: UTF8.self) != nil
         var entries: [BankMasterEntry] = []
         var seen: Set<Int> = []

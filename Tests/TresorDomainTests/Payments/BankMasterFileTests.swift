@@ -32,11 +32,12 @@ struct BankMasterFileTests {
         #expect(secb.country == "DE" && secb.town == "Frankfurt am Main" && secb.postalAccount == nil)
     }
 
-    @Test("the same file saved as UTF-8 reads the same")
+    @Test("the same file saved as UTF-8, with or without a byte-order mark, reads the same")
     func utf8() throws {
         let latin1 = try Self.realFile()
         let text = String(decoding: latin1.map { UInt16($0) }, as: UTF16.self)
         #expect(try BankMasterFile.parse(Data(text.utf8)) == BankMasterFile.parse(latin1))
+        #expect(try BankMasterFile.parse(Data([0xEF, 0xBB, 0xBF] + Array(text.utf8))).count == 3_564, "with a byte-order mark")
     }
 
     @Test("a wrong line is refused by its number and column, and the file with it")
