@@ -137,13 +137,9 @@ public enum BankMasterFile {
     /// `80-2-2` as the nine digits a code line carries (`800000022`), its check digit checked.
     public static func postalAccount(_ text: String, line: Int) throws -> String? {
         guard !text.isEmpty else { return nil }
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 2, (1...6).contains(parts[1].count), parts[2].count == 1,
-            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } })
-        else {
+        guard let digits = SlipCodeLine.participantDigits(printed: text) else {
             throw DomainError(.invalidParameter, field: "line \(line): postal_account", "A postal account is written 80-2-2.")
         }
-        let digits = String(parts[0]) + String(repeating: "0", count: 6 - parts[1].count) + String(parts[1]) + String(parts[2])
         guard CheckDigits.isValidMod10Recursive(digits) else {
             throw DomainError(.invalidParameter, field: "line \(line): postal_account", "The check digit of postal account \(text) is wrong.")
         }

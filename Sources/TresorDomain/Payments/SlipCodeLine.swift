@@ -108,6 +108,16 @@ public struct SlipCodeLine: Hashable, Sendable {
         return IBAN.swiss(clearing: 9000, accountNumber: number)
     }
 
+    /// The nine digits of a postal account as printed (`01-162-8` is `010001628`); nil when
+    /// the text is not written so. The check digit is the caller's to check (or to offer repaired).
+    public static func participantDigits(printed text: String) -> String? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 2, (1...6).contains(parts[1].count), parts[2].count == 1,
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } })
+        else { return nil }
+        return String(parts[0]) + String(repeating: "0", count: 6 - parts[1].count) + String(parts[1]) + String(parts[2])
+    }
+
     /// The participant number as printed on the slip: `01-162-8`.
     public var formattedParticipant: String {
         let middle = String(Int(participant.dropFirst(2).prefix(6)) ?? 0)

@@ -45,13 +45,7 @@ enum XMLFields {
     /// A postal account as printed (`01-162-8`) or as nine digits.
     static func participant(_ text: String?) throws -> String {
         let text = (text ?? "").filter { !$0.isWhitespace }
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        let digits: String
-        if parts.count == 3, parts[0].count == 2, (1...6).contains(parts[1].count), parts[2].count == 1 {
-            digits = parts[0] + String(repeating: "0", count: 6 - parts[1].count) + parts[1] + parts[2]
-        } else {
-            digits = text
-        }
+        let digits = SlipCodeLine.participantDigits(printed: text) ?? text
         guard digits.count == 9, digits.allSatisfy(\.isNumber) else {
             throw DomainError(.slipInvalidCodeLine, field: "beneficiary_account", "A postal account is written 01-162-8 (or nine digits).")
         }
