@@ -136,7 +136,7 @@ struct JSONFieldsTests {
         #"{"type": "qrbill", "debtor_account": "5", "qrbill_payload": "SPC\u000a0200", "execution_date": "2026-12-01"}"#,
         #"{"type": "qrbill", "debtor_account": "5", "amount": {"amount": "12.30", "currency": "EUR"}, "reference": "210000000003139471430009017", "creditor": {"name": "Müller AG", "iban": "CH4431999123000889012", "postal_code": "8000", "town": "Zürich", "country": "CH", "street": null}, "execution_date": "2026-11-30"}"#,
         #"{"type": "topup", "debtor_account": "5", "amount": {"amount": "20.00", "currency": "CHF"}, "topup": {"operator": "swisscom", "phone": "+41791234567"}}"#,
-        #"{"type": "esr", "debtor_account": "5", "code_line": "0100003949753>120000000000234478943216899+ 010001628>", "creditor": {}, "topup": null}"#,
+        #"{"type": "esr", "debtor_account": "5", "code_line": "0100003949753>120000000000234478943216899+ 010001628>", "creditor": {}, "message": null}"#,
     ]
 
     static func fastPayment(_ body: [UInt8]) -> PaymentRequest? {
@@ -165,6 +165,10 @@ struct JSONFieldsTests {
             #"{"type": "transfer", "debtor_account": "5"}"#,
             #"{"type": "topup", "debtor_account": "5", "topup": {"operator": "swisscom"}}"#,
             #"{"type": "internal", "debtor_account": "5", "creditor": {"account": "x"}}"#,
+            // An object member given null: the null rule's (refused), not absent.
+            #"{"type": "esr", "debtor_account": "5", "code_line": "0100003949753>120000000000234478943216899+ 010001628>", "creditor": null}"#,
+            #"{"type": "esr", "debtor_account": "5", "code_line": "0100003949753>120000000000234478943216899+ 010001628>", "topup": null}"#,
+            #"{"type": "internal", "debtor_account": "5", "amount": null, "creditor": {"account": "7"}}"#,
         ] {
             #expect(Self.fastPayment(Array(body.utf8)) == nil, "\(body)")
         }

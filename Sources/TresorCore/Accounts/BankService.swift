@@ -64,7 +64,9 @@ public struct BankService: Sendable {
     public func currencies() async throws -> Set<Currency> {
         try await database.read { session in
             try await session.query(SQL("SELECT DISTINCT currency FROM accounts WHERE kind = 'clearing'"))
-        }.reduce(into: []) { kept, row in Currency(code: row.text(0)).map { kept.insert($0) } }
+        }.reduce(into: []) { kept, row in
+            if let currency = Currency(code: row.text(0)) { kept.insert(currency) }
+        }
     }
 
     public func createCustomer(name: String) async throws -> CustomerID {

@@ -15,7 +15,8 @@ struct ClearingRoutes {
     /// a clearing file of any size is read from disk, never held in memory.
     static func spool(_ request: Request, limit: Int) async throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tresor-clearing-\(UUID().uuidString).xml")
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        // why the result unread: a file not made fails the handle's opening just below.
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
         do {
             var written = 0

@@ -34,24 +34,35 @@ extension JSON {
     /// Refuses `null` for a member `T` reads as an object of its own members (an amount, a
     /// payee, a schedule): the document allows null, meaning absent, for the texts, numbers,
     /// booleans, lists and maps a request does not require, never for such an object, so a
-    /// client generated from it never sends one. Found as the member whose `{}` is missing a key.
+    /// client generated from it never sends one. Found as the member whose `{}` is missing a key
+    /// or, for an object whose members are all optional (a creditor), the member read whose `{}`
+    /// decodes and so does `{"tresor-probe": [[[[true]]]]}` (an object ignores an unknown
+    /// member; a map, for which null stays allowed, does not).
     static func refuseNullObjects<T: Decodable>(_ data: Data, readAs type: T.Type) throws {
         guard mayHoldNull(data) else { return }
         guard let document = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return }
         var places: [[PathStep]] = []
         Self.places(in: document, where: { $0 is NSNull }, into: &places)
         for place in places.prefix(maxProbes) where !place.isEmpty {
-            let probed = replacing(document, at: place[...], with: [String: Any]())
-            guard let probe = try? JSONSerialization.data(withJSONObject: probed) else { continue }
+            let field = place.map(\.text).joined(separator: ".")
+            let refusal = DomainError(.invalidParameter, field: field, "\(field) is an object: send it, or leave it out instead of null.")
             do {
-                _ = try JSONDecoder().decode(T.self, from: probe)
-            } catch DecodingError.keyNotFound(_, let context) where context.codingPath.map(\.stringValue) == place.map(\.text) {
-                let field = place.map(\.text).joined(separator: ".")
-                throw DomainError(.invalidParameter, field: field, "\(field) is an object: send it, or leave it out instead of null.")
+                _ = try decode(type, from: replacing(document, at: place[...], with: [String: Any]()))
+            } catch DecodingError.keyNotFound(_, let context) where DomainError.field(at: context.codingPath) == field {
+                throw refusal
             } catch {
                 continue
             }
+            // why the second probe: a map takes `{}` too.
+            let unknownMember: [String: Any] = ["tresor-probe": [[[[true]]]]]
+            if (try? decode(type, from: replacing(document, at: place[...], with: unknownMember))) != nil, isRead(place, of: document, as: type) {
+                throw refusal
+            }
         }
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, from document: Any) throws -> T {
+        try JSONDecoder().decode(T.self, from: try JSONSerialization.data(withJSONObject: document, options: [.fragmentsAllowed]))
     }
 
     /// Whether the bytes hold `null` (in a text too: then only a parse is spent).

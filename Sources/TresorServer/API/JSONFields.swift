@@ -30,10 +30,12 @@ struct JSONFields {
         objects.contains(name) ? nil : .some(texts[name])
     }
 
-    /// Whether an optional object member is missing or null (true), present as an object (false),
-    /// or nil when it is a text (which `JSONDecoder` refuses).
+    /// Whether an optional object member is missing (true), present as an object (false), or nil
+    /// when it is a text (which `JSONDecoder` refuses) or null (which `JSON.refuseNullObjects`
+    /// refuses: read here as absent, `{"creditor": null}` was taken and the same body with a
+    /// number in it refused).
     func lacksObject(_ name: String) -> Bool? {
-        if texts[name] != nil { return nil }
+        if texts[name] != nil || nulls.contains(name) { return nil }
         return !objects.contains(name)
     }
 
