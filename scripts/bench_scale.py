@@ -53,15 +53,21 @@ def call(base, path, token=None, body=None):
         raise SystemExit(f"{path}: {error.code} {error.read()[:500]!r}")
 
 
-def paired_p50_ms(sides, path, runs):
+def paired_p50_ms(sides, path, runs, budget_ms=None):
     """Each side's median of `runs` requests for `path` (or its own, {side: path}), the two sides
     taking turns (so a busy moment of the machine falls on both), after one unmeasured each:
-    {side: (p50 ms, bytes)}."""
+    {side: (p50 ms, bytes)}. With `budget_ms`, fewer runs (3 at least) when the slower side's
+    unmeasured request says `runs` of it would take longer."""
     paths = path if isinstance(path, dict) else {side: path for side in sides}
     times = {side: [] for side in sides}
     sizes = {}
+    slowest = 0.0
     for side, (base, token) in sides.items():
+        started = time.perf_counter()
         call(base, paths[side], token)
+        slowest = max(slowest, (time.perf_counter() - started) * 1000)
+    if budget_ms:
+        runs = max(3, min(runs, int(budget_ms / max(slowest, 0.001))))
     for _ in range(runs):
         for side, (base, token) in sides.items():
             started = time.perf_counter()
@@ -121,7 +127,8 @@ def reads(bases, logins):
     measured["transactions_deep_page_depth"] = {side: depth for side, (_, depth) in deep.items()}
     for format in ["csv", "camt053", "pdf"]:
         path = f"/v1/accounts/{{account}}/statements?from={month_start}&to={month_end}&format={format}"
-        measured[f"statement_last_month_{format}"] = paired_p50_ms(sides, each(path), 3)
+        # why a budget: a month of 41,000 lines takes seconds (3 runs); a customer's few, 30.
+        measured[f"statement_last_month_{format}"] = paired_p50_ms(sides, each(path), 30, budget_ms=3_000)
     return measured
 
 
@@ -252,8 +259,15 @@ def misses(result, runs):
     """Every read over the target ratio, every job whose per-item cost grew by more than 1.3x or
     whose peak RSS grew with the data (by half and 50 MB), every booking throughput under 0.8x."""
     bank = result.get("bank", {}).get("runs", [])
+
+    def alike(run, who, name):
+        # why: a statement costs its lines; it is held to the target unless the grown bank's file
+        # is larger (the business account's month of 41,000 lines against a few).
+        sides = run["reads"][who][name]
+        return not name.startswith("statement_") or sides["grown"][1] <= TARGET * sides["demo"][1]
+
     found = [f"{run['store']} {who} {name} {ratio}x" for run in runs for who, reads in run["ratios"].items()
-             for name, ratio in reads.items() if ratio > TARGET and not name.startswith("statement_")]
+             for name, ratio in reads.items() if ratio > TARGET and alike(run, who, name)]
     found += [f"{run['store']} job {name} {figures['us_per_item_ratio']}x per item"
               for run in bank for name, figures in run["linearity"].items() if figures["us_per_item_ratio"] > 1.3]
     found += [f"{run['store']} job {name} peak RSS {figures['peak_rss_mb'][0]} -> {figures['peak_rss_mb'][1]} MB"
@@ -288,7 +302,7 @@ def main():
                     for database in (name, name + "_grown"):
                         subprocess.run(["psql", base, "-qc", f"DROP DATABASE {database}"], check=True)
             result.update({
-                "what": f"customer reads (p50 of 30 sequential requests, statements of 3) on the demo bank and after {CREDITS:,} "
+                "what": f"customer reads (p50 of 30 sequential requests; statements of 30, or 3 when a month's file takes seconds) on the demo bank and after {CREDITS:,} "
                         "credits to the business account over 24 months; the clearing import and ledger check at 10 % and 100 %",
                 "target_ratio": TARGET, "runs": runs})
         if PART in ("bank", "all"):
