@@ -93,9 +93,7 @@ extension JSON {
     /// Whether decoding `T` reads the value at `place`: it is replaced by nested arrays, which
     /// no member of a request type decodes from, and the document decoded again.
     private static func isRead<T: Decodable>(_ place: [PathStep], of document: Any, as type: T.Type) -> Bool {
-        let probed = replacing(document, at: place[...], with: [[[[true]]]])
-        guard let data = try? JSONSerialization.data(withJSONObject: probed, options: [.fragmentsAllowed]) else { return true }
-        return (try? JSONDecoder().decode(T.self, from: data)) == nil
+        (try? decode(type, from: replacing(document, at: place[...], with: [[[[true]]]]))) == nil
     }
 
     private static func replacing(_ value: Any, at place: ArraySlice<PathStep>, with probe: Any) -> Any {
